@@ -1,0 +1,139 @@
+package planner
+
+// LoadKind says how a load level was set by the benchmark tool.
+type LoadKind string
+
+// The load kinds a row can have.
+const (
+	LoadConcurrency LoadKind = "concurrency" // a fixed number of streams in flight
+	LoadRate        LoadKind = "rate"        // a target request rate (constant or poisson), req/s
+	LoadSynchronous LoadKind = "synchronous" // one request at a time (concurrency 1)
+	LoadThroughput  LoadKind = "throughput"  // everything at once, no rate limit
+)
+
+// Stat is the summary of one latency metric of a row, in seconds.
+// A nil figure means the source file does not hold it (and it could not be
+// computed from per-request data); it is never a zero.
+type Stat struct {
+	Mean *float64 `json:"mean"`
+	P50  *float64 `json:"p50"`
+	P95  *float64 `json:"p95"`
+	P99  *float64 `json:"p99"`
+	// N is the number of samples the figures were computed from, 0 if unknown.
+	N int `json:"n"`
+	// Computed is true when capplan computed the percentiles from the file's
+	// per-request records (nearest rank) because the tool did not report them.
+	Computed bool `json:"computed,omitempty"`
+	// Definition notes how the tool defines the metric where it differs from
+	// the usual meaning (for example GuideLLM 0.4+ TPOT includes TTFT, or a
+	// token-weighted distribution).
+	Definition string `json:"definition,omitempty"`
+}
+
+// Percentile returns the figure for percentile p (50, 95 or 99), or nil.
+func (s Stat) Percentile(p float64) *float64 {
+	switch p {
+	case 50:
+		return s.P50
+	case 95:
+		return s.P95
+	case 99:
+		return s.P99
+	}
+	return nil
+}
+
+// Warning is something a reader must know about a row or a file before
+// trusting its figures.
+type Warning struct {
+	// Code is a stable identifier: "few-requests", "errors", "incomplete",
+	// "rate-mismatch", "warmup-included", "identical-prompts",
+	// "workload-mismatch", "model-mismatch", "tool-mismatch", "percentile-missing", ...
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Observed holds what a lead types in per row, because no benchmark client
+// can see it: the server side of the run.
+type Observed struct {
+	PeakMemoryGiB *float64 `json:"peak_memory_gib"`
+	// Headroom is the free device memory at peak as a fraction (0.12 = 12 %).
+	Headroom   *float64 `json:"headroom"`
+	OOM        bool     `json:"oom"`
+	Restart    bool     `json:"restart"`
+	PowerWatts *float64 `json:"power_watts"`
+	Stopped    bool     `json:"stopped"`
+	StopReason string   `json:"stop_reason,omitempty"`
+}
+
+// Source says where a row came from: the file and the tool that wrote it.
+type Source struct {
+	File          string `json:"file"`
+	SHA256        string `json:"sha256"`
+	Format        string `json:"format"`         // guidellm, vllm, sglang, aiperf, genai-perf, llmperf, inference-perf
+	FormatVersion string `json:"format_version"` // the format generation, e.g. "0.4" or "B (0.2-0.3)"
+	ToolVersion   string `json:"tool_version"`   // as written in the file, "" when absent
+}
+
+// Row is one tested load level: what was asked, what was achieved and how
+// long requests took, all for the measured window only.
+type Row struct {
+	Source Source `json:"-"`
+	Model  string `json:"model"`
+	// Index is the row's position inside its file (0-based).
+	Index int `json:"index"`
+
+	LoadKind LoadKind `json:"load_kind"`
+	// Load is the level as set: streams for concurrency, req/s for rate,
+	// 1 for synchronous, nil for throughput.
+	Load                *float64 `json:"load"`
+	AchievedConcurrency *float64 `json:"achieved_concurrency"`
+	AchievedRate        *float64 `json:"achieved_rate"`
+
+	Attempted  *int `json:"attempted"`
+	Successful *int `json:"successful"`
+	Errored    *int `json:"errored"`
+	Incomplete *int `json:"incomplete"`
+
+	DurationS        *float64 `json:"duration_s"`
+	RequestRate      *float64 `json:"request_rate"`
+	OutputTokenRate  *float64 `json:"output_token_rate"`
+	PromptTokensMean *float64 `json:"prompt_tokens_mean"`
+	OutputTokensMean *float64 `json:"output_tokens_mean"`
+
+	TTFT Stat `json:"ttft_s"`
+	E2E  Stat `json:"e2e_s"`
+	ITL  Stat `json:"itl_s"`
+	TPOT Stat `json:"tpot_s"`
+
+	// IdenticalPrompts is true when every prompt in the run was the same
+	// (a prefix-cache best case), nil when unknown.
+	IdenticalPrompts *bool `json:"identical_prompts,omitempty"`
+
+	Warnings []Warning `json:"warnings"`
+	// Paths maps a figure's name ("ttft_s.p95", "successful", "request_rate",
+	// ...) to where it was read inside the file, e.g.
+	// "benchmarks[2].metrics.time_to_first_token_ms.successful.percentiles.p95".
+	Paths map[string]string `json:"paths,omitempty"`
+
+	// Observed is typed in by the lead after import.
+	Observed Observed `json:"observed"`
+}
+
+// LoadValue is the load level used to order rows: the level as set, or the
+// achieved concurrency for throughput runs. ok is false when neither is known.
+func (r Row) LoadValue() (v float64, ok bool) {
+	if r.Load != nil {
+		return *r.Load, true
+	}
+	if r.AchievedConcurrency != nil {
+		return *r.AchievedConcurrency, true
+	}
+	return 0, false
+}
+
+// F returns a pointer to v; a helper for optional figures.
+func F(v float64) *float64 { return &v }
+
+// I returns a pointer to v; a helper for optional counts.
+func I(v int) *int { return &v }
