@@ -1,0 +1,110 @@
+package planner
+
+// Inputs is everything Compute needs to produce a report: the frozen contract
+// and its amendments, the measured rows, what the lead typed in about the
+// overload test, candidates and residency, the cost inputs, API quotes,
+// demand scenarios and the recommendation. Inputs is data only; Compute never
+// changes it.
+type Inputs struct {
+	// Currency is the one currency of every amount in the report, e.g. "EUR".
+	Currency string `json:"currency"`
+	// AsOf is the date the report is computed for, YYYY-MM-DD; evidence
+	// older than StaleAfterDays before it is stale. Empty means no staleness
+	// check can be made (the exit check then fails its evidence item).
+	AsOf string `json:"as_of"`
+	// StaleAfterDays is the age at which evidence is stale; 0 means 90.
+	StaleAfterDays int `json:"stale_after_days"`
+
+	// Contract is the test contract as frozen (the objective in it is the
+	// original one; amendments may replace it).
+	Contract Contract `json:"contract"`
+	// Amendments are the changes made to the contract after the freeze, in
+	// the order they were made.
+	Amendments []Amendment `json:"amendments"`
+
+	// Rows is the concurrency matrix of the model the report proposes to
+	// serve (the baseline unless the lead chose otherwise).
+	Rows []Row `json:"rows"`
+
+	// Admission holds the lead's choices for the admission limit; zero values
+	// mean "use the proposal".
+	Admission AdmissionInput `json:"admission"`
+	// Overload is the recorded overload test; nil when not yet run.
+	Overload *OverloadTest `json:"overload"`
+
+	// Candidates are the baseline and its variants. A baseline candidate
+	// with no rows of its own is judged on Rows.
+	Candidates []Candidate `json:"candidates"`
+	// Routes is the residency plan when several routes share the box.
+	Routes []Route `json:"routes"`
+
+	// SelfHosted are the monthly cost inputs of one box.
+	SelfHosted SelfHostedCosts `json:"self_hosted"`
+	// Quotes are the API price quotes compared with self-hosting.
+	Quotes []Quote `json:"quotes"`
+	// TokenBasis chooses the tokens per request priced for API quotes:
+	// "contract" (the contract's workload, the default) or "measured" (the
+	// mean prompt and output tokens of the ceiling row).
+	TokenBasis string `json:"token_basis"`
+	// MaxBoxes is how many boxes the plan allows; 0 means 1.
+	MaxBoxes int `json:"max_boxes"`
+	// Scenarios are the demand scenarios, normally low, expected and peak.
+	Scenarios []Scenario `json:"scenarios"`
+
+	// Recommendation is the lead's decision; nil when not yet written.
+	Recommendation *Recommendation `json:"recommendation"`
+}
+
+// Amendment is one change to the frozen contract, kept with its reason. An
+// amendment of the objective made after results existed is shown to every
+// reader, and one that loosens it is flagged.
+type Amendment struct {
+	// Field names what changed: "objective", "workload", "loads", ...
+	Field    string `json:"field"`
+	OldValue string `json:"old_value"`
+	NewValue string `json:"new_value"`
+	Reason   string `json:"reason"`
+	Who      string `json:"who"`
+	When     string `json:"when"` // RFC 3339 or YYYY-MM-DD
+	// ResultsExisted is true when rows had already been imported.
+	ResultsExisted bool `json:"results_existed"`
+}
+
+// Scenario is one level of monthly demand with the share of it that falls
+// in the busiest hour; the busy hour sizes capacity, the month sizes cost.
+type Scenario struct {
+	// Name is "low", "expected" or "peak" (other names are allowed).
+	Name string `json:"name"`
+	// MonthlyRequests is the successful in-objective requests wanted a month.
+	MonthlyRequests int64 `json:"monthly_requests"`
+	// BusyHourShare is the fraction (0..1] of the month's requests that
+	// arrive in its busiest hour.
+	BusyHourShare float64 `json:"busy_hour_share"`
+}
+
+// Recommendation is the decision the report supports: keep, change or stop
+// self-hosting, who owns it, when it is reviewed, when it expires, what
+// reopens it and the gates money cannot settle.
+type Recommendation struct {
+	Decision   string `json:"decision"` // "keep", "change" or "stop"
+	Owner      string `json:"owner"`
+	ReviewDate string `json:"review_date"` // YYYY-MM-DD
+	Expiry     string `json:"expiry"`      // YYYY-MM-DD
+	// Triggers are the events that reopen the decision, free text.
+	Triggers []string `json:"triggers"`
+	// Gates are the non-financial gates: data location, capability,
+	// contract, recovery and exit.
+	Gates []NonFinancialGate `json:"gates"`
+	Notes string             `json:"notes,omitempty"`
+}
+
+// NonFinancialGate is a requirement price cannot settle (data location,
+// capability, contract, recovery, exit), each passed or failed with a note.
+type NonFinancialGate struct {
+	Name string `json:"name"`
+	Pass bool   `json:"pass"`
+	Note string `json:"note"`
+}
+
+// RequiredGates are the non-financial gates every recommendation states.
+var RequiredGates = []string{"data location", "capability", "contract", "recovery", "exit"}

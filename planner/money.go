@@ -1,0 +1,51 @@
+package planner
+
+import (
+	"github.com/shopspring/decimal"
+)
+
+// Figure is one typed-in input with its evidence: an amount, the unit it is
+// expressed in, where it came from and the date of that evidence. Every cost
+// input, price and rate in a report is a Figure, so a reader can check each
+// one and Result can mark the ones that have gone stale.
+//
+// Amounts are exact decimals. A nil *Figure means "not typed"; a Figure whose
+// Amount is zero was typed as zero on purpose.
+type Figure struct {
+	Amount decimal.Decimal `json:"amount"`
+	// Unit says what Amount counts, e.g. "EUR/month", "EUR", "EUR/h",
+	// "EUR/kWh", "W", "h/month", "EUR/1M tokens", "fraction".
+	Unit string `json:"unit"`
+	// Source names the evidence: an invoice, a quote, a meter, a person.
+	Source string `json:"source"`
+	// EvidenceDate is the date of the evidence, YYYY-MM-DD.
+	EvidenceDate string `json:"evidence_date"`
+}
+
+// Fig returns a Figure for a decimal literal such as "2000" or "0.05"; a
+// helper for tests and demo data. It panics on a malformed literal.
+func Fig(amount, unit, source, date string) *Figure {
+	return &Figure{Amount: decimal.RequireFromString(amount), Unit: unit, Source: source, EvidenceDate: date}
+}
+
+// Money is a computed amount of the report's currency. Exact keeps the full
+// precision of the arithmetic (divisions carry 16 decimal places); Rounded is
+// the value shown to people: rounded half-up to cents (see RoundingRule).
+type Money struct {
+	Exact   decimal.Decimal `json:"exact"`
+	Rounded decimal.Decimal `json:"rounded"`
+}
+
+// RoundingRule states how Money.Rounded is derived from Money.Exact. It is
+// copied into Result so every reader sees it.
+const RoundingRule = "amounts are computed exactly; displayed amounts are rounded half-up to cents (2 decimal places)"
+
+// NewMoney wraps an exact amount with its rounded display value.
+func NewMoney(d decimal.Decimal) Money {
+	return Money{Exact: d, Rounded: roundHalfUp(d, 2)}
+}
+
+// roundHalfUp rounds d to places decimals, halves away from zero.
+func roundHalfUp(d decimal.Decimal, places int32) decimal.Decimal {
+	return d.Round(places) // shopspring rounds half away from zero
+}
