@@ -1,0 +1,249 @@
+// capplan's own script. No framework, no inline code: the page's CSP is
+// script-src 'self'. It does two things:
+//
+//  1. Charts. Every <div class="chart" data-echarts-option='{...}'> is drawn
+//     with ECharts when the page loads and whenever htmx swaps new content
+//     in. Instances inside content that htmx removes are disposed of.
+//
+//  2. Uploads. A <form class="upload" data-upload data-target="#result">
+//     holding an <input type="file" multiple> and a <progress> is posted by
+//     XMLHttpRequest as soon as files are chosen or dropped on it, so the
+//     progress bar can move; the response HTML replaces the contents of the
+//     data-target element. Without JS the form still posts normally.
+(function () {
+  "use strict";
+
+  // ---- Charts ----
+
+  var live = new Set(); // ECharts instances currently on the page
+
+  function chartsIn(root) {
+    var found = [];
+    if (!root || root.nodeType !== 1) return found;
+    if (root.matches("[data-echarts-option]")) found.push(root);
+    root.querySelectorAll("[data-echarts-option]").forEach(function (el) {
+      found.push(el);
+    });
+    return found;
+  }
+
+  function initCharts(root) {
+    if (typeof echarts === "undefined") return;
+    chartsIn(root).forEach(function (el) {
+      var src = el.getAttribute("data-echarts-option");
+      var old = echarts.getInstanceByDom(el);
+      if (old && old.capplanSource === src) return; // already drawn
+      if (old) {
+        live.delete(old);
+        old.dispose();
+      }
+      var option;
+      try {
+        option = JSON.parse(src);
+      } catch (err) {
+        console.error("capplan: bad chart option JSON", err);
+        return;
+      }
+      var chart = echarts.init(el, null, { renderer: "canvas" });
+      chart.setOption(option);
+      chart.capplanSource = src;
+      live.add(chart);
+    });
+  }
+
+  function disposeCharts(root) {
+    if (typeof echarts === "undefined") return;
+    chartsIn(root).forEach(function (el) {
+      var c = echarts.getInstanceByDom(el);
+      if (c) {
+        live.delete(c);
+        c.dispose();
+      }
+    });
+  }
+
+  function resizeCharts() {
+    live.forEach(function (c) {
+      if (c.isDisposed()) {
+        live.delete(c);
+      } else {
+        c.resize();
+      }
+    });
+  }
+
+  window.addEventListener("resize", resizeCharts);
+  window.addEventListener("beforeprint", resizeCharts);
+  window.addEventListener("afterprint", resizeCharts);
+
+  // htmx fires htmx:load for each element it adds (and once for <body> at
+  // start-up); htmx:beforeCleanupElement for each element it is about to
+  // remove. initCharts skips an element already drawn from the same option,
+  // so seeing an element twice is harmless.
+  document.addEventListener("htmx:load", function (e) {
+    initCharts(e.target);
+  });
+  document.addEventListener("htmx:beforeCleanupElement", function (e) {
+    disposeCharts(e.target);
+  });
+
+  // ---- Uploads ----
+
+  function targetOf(form) {
+    var sel = form.getAttribute("data-target");
+    if (!sel) return form;
+    var el = document.getElementById(sel.replace(/^#/, ""));
+    if (el) return el;
+    try {
+      return document.querySelector(sel) || form;
+    } catch (err) {
+      return form;
+    }
+  }
+
+  function showError(target, message) {
+    var p = document.createElement("p");
+    p.className = "flash error";
+    p.setAttribute("role", "alert");
+    p.textContent = message;
+    target.replaceChildren(p);
+  }
+
+  function swapInto(target, html) {
+    disposeCharts(target);
+    target.innerHTML = html;
+    if (typeof htmx !== "undefined") {
+      htmx.process(target);
+    }
+    initCharts(target);
+    initUploads(target);
+  }
+
+  function send(form) {
+    var input = form.querySelector('input[type="file"]');
+    if (!input || input.files.length === 0) return;
+    var bar = form.querySelector("progress");
+    var target = targetOf(form);
+    var data = new FormData(form);
+
+    var xhr = new XMLHttpRequest();
+    xhr.open((form.getAttribute("method") || "POST").toUpperCase(), form.action);
+    // Ask for the partial, as htmx would.
+    xhr.setRequestHeader("HX-Request", "true");
+    if (target.id) xhr.setRequestHeader("HX-Target", target.id);
+
+    if (bar) {
+      bar.hidden = false;
+      bar.max = 100;
+      bar.value = 0;
+    }
+    form.setAttribute("aria-busy", "true");
+    input.disabled = true;
+
+    xhr.upload.addEventListener("progress", function (e) {
+      if (bar && e.lengthComputable) {
+        bar.value = Math.round((e.loaded / e.total) * 100);
+      }
+    });
+
+    function done() {
+      form.removeAttribute("aria-busy");
+      input.disabled = false;
+      input.value = "";
+      if (bar) bar.value = 100;
+    }
+
+    xhr.addEventListener("load", function () {
+      done();
+      var redirect = xhr.getResponseHeader("HX-Redirect");
+      if (redirect) {
+        window.location.assign(redirect);
+        return;
+      }
+      var type = xhr.getResponseHeader("Content-Type") || "";
+      if (xhr.status >= 200 && xhr.status < 300) {
+        swapInto(target, xhr.responseText);
+      } else if (type.indexOf("text/html") === 0 && xhr.responseText) {
+        // The server's own error partial.
+        swapInto(target, xhr.responseText);
+      } else {
+        showError(target, xhr.responseText.trim() || "Upload failed: HTTP " + xhr.status);
+      }
+    });
+    xhr.addEventListener("error", function () {
+      done();
+      showError(target, "Upload failed: the server could not be reached.");
+    });
+    xhr.addEventListener("abort", function () {
+      done();
+      showError(target, "Upload cancelled.");
+    });
+
+    xhr.send(data);
+  }
+
+  function setUpUpload(form) {
+    if (form.dataset.uploadReady) return;
+    form.dataset.uploadReady = "1";
+    var input = form.querySelector('input[type="file"]');
+    if (!input) return;
+    var zone = form.querySelector(".dropzone") || form;
+    var bar = form.querySelector("progress");
+    if (bar && !bar.hasAttribute("value")) bar.hidden = true;
+
+    input.addEventListener("change", function () {
+      send(form);
+    });
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      send(form);
+    });
+
+    // dragenter/dragleave fire for every child; count them.
+    var depth = 0;
+    zone.addEventListener("dragenter", function (e) {
+      e.preventDefault();
+      depth++;
+      zone.classList.add("dragover");
+    });
+    zone.addEventListener("dragover", function (e) {
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = "copy";
+    });
+    zone.addEventListener("dragleave", function () {
+      depth = Math.max(0, depth - 1);
+      if (depth === 0) zone.classList.remove("dragover");
+    });
+    zone.addEventListener("drop", function (e) {
+      e.preventDefault();
+      depth = 0;
+      zone.classList.remove("dragover");
+      if (!e.dataTransfer || e.dataTransfer.files.length === 0) return;
+      input.files = e.dataTransfer.files;
+      send(form);
+    });
+  }
+
+  function initUploads(root) {
+    if (!root || root.nodeType !== 1) return;
+    if (root.matches("form[data-upload]")) setUpUpload(root);
+    root.querySelectorAll("form[data-upload]").forEach(setUpUpload);
+  }
+
+  document.addEventListener("htmx:load", function (e) {
+    initUploads(e.target);
+  });
+
+  // ---- Start-up (also without htmx on the page) ----
+
+  function start() {
+    initCharts(document.body);
+    initUploads(document.body);
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();
