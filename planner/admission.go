@@ -1,5 +1,12 @@
 package planner
 
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+)
+
 // AdmissionInput holds the lead's choices for the admission limit. Zero
 // values mean "use the proposal"; an override of max in flight needs a reason.
 type AdmissionInput struct {
@@ -100,4 +107,275 @@ type OverloadResult struct {
 	Test     *OverloadTest `json:"test"`
 	Pass     bool          `json:"pass"`
 	Reasons  []string      `json:"reasons"`
+}
+
+// Thresholds of weak evidence and the margin taken when evidence is weak.
+const (
+	MinWindowS      = 60   // a row shorter than this is a short window
+	MinRowRequests  = 100  // a row with fewer completed requests is thin
+	MinSearchRows   = 4    // fewer judged rows is a quick search
+	WeakMargin      = 0.25 // taken off the ceiling when evidence is weak
+	DefaultRetries  = 2
+	DefaultBackoff  = "exponential: wait Retry-After, then double it each retry, with jitter"
+	overloadStatus  = 429
+	defaultQueueAge = 30.0
+)
+
+// ProposeAdmission derives the admission limit from the judged matrix and
+// its envelope: the in-flight count the ceiling demonstrates (its streams,
+// or rate x mean latency by Little's law), a margin when the evidence is
+// weak, a finite queue and queue age, 429 with Retry-After and a small retry
+// cap, each with its reason; the lead's override replaces max in flight.
+func ProposeAdmission(m []RowResult, e Envelope, o Objective, c Contract, in AdmissionInput) Admission {
+	a := Admission{Basis: "none", OverloadStatus: overloadStatus, Backoff: DefaultBackoff}
+	var ceil *RowResult
+	if e.CeilingRow != nil {
+		ceil = &m[*e.CeilingRow]
+	}
+
+	if ceil == nil {
+		a.Reasons = append(a.Reasons, "no demonstrated ceiling: nothing to derive max in flight from ("+e.Text+")")
+	} else {
+		a.deriveInFlight(ceil)
+		a.weakEvidence(m, ceil)
+	}
+	if a.CeilingInFlight != nil {
+		n := *a.CeilingInFlight
+		if len(a.WeakEvidence) > 0 {
+			a.Margin = WeakMargin
+			n = max(1, int(math.Floor(float64(n)*(1-WeakMargin))))
+			a.Reasons = append(a.Reasons, fmt.Sprintf("evidence is weak (%s): proposing %d, %s below the ceiling's %d", strings.Join(a.WeakEvidence, "; "), n, fmtPct(WeakMargin), *a.CeilingInFlight))
+		} else {
+			a.Reasons = append(a.Reasons, fmt.Sprintf("evidence is adequate (rows of %d s or more, %d or more requests, %d or more rows): max in flight at the ceiling", MinWindowS, MinRowRequests, MinSearchRows))
+		}
+		a.ProposedMaxInFlight = I(n)
+		a.MaxInFlight = I(n)
+	}
+	if in.OverrideMaxInFlight != nil {
+		a.Overridden = true
+		a.OverrideReason = in.OverrideReason
+		a.MaxInFlight = I(*in.OverrideMaxInFlight)
+		a.Reasons = append(a.Reasons, fmt.Sprintf("max in flight overridden to %d by the lead: %s", *in.OverrideMaxInFlight, orNone(in.OverrideReason)))
+	}
+
+	mif := 0
+	if a.MaxInFlight != nil {
+		mif = *a.MaxInFlight
+	}
+	if in.QueueSize != nil {
+		a.QueueSize = *in.QueueSize
+		a.Reasons = append(a.Reasons, fmt.Sprintf("queue size %d as set by the lead", a.QueueSize))
+	} else {
+		a.QueueSize = mif
+		a.Reasons = append(a.Reasons, fmt.Sprintf("queue size %d: one waiting request per admitted slot keeps the wait to about one request's latency", a.QueueSize))
+	}
+	switch {
+	case in.MaxQueueAgeS != nil:
+		a.MaxQueueAgeS = *in.MaxQueueAgeS
+		a.Reasons = append(a.Reasons, fmt.Sprintf("max queue age %s s as set by the lead", fmtNum(a.MaxQueueAgeS)))
+	case o.E2EMax != nil:
+		a.MaxQueueAgeS = 2 * *o.E2EMax
+		a.Reasons = append(a.Reasons, fmt.Sprintf("max queue age %s s: twice the end-to-end bound; older requests get 429 rather than a late answer", fmtNum(a.MaxQueueAgeS)))
+	default:
+		a.MaxQueueAgeS = defaultQueueAge
+		a.Reasons = append(a.Reasons, fmt.Sprintf("max queue age %s s: the objective has no end-to-end bound to derive it from", fmtNum(a.MaxQueueAgeS)))
+	}
+	switch {
+	case in.RetryAfterS != nil:
+		a.RetryAfterS = *in.RetryAfterS
+		a.Reasons = append(a.Reasons, fmt.Sprintf("Retry-After %d s as set by the lead", a.RetryAfterS))
+	case ceil != nil && ceil.Row.E2E.Mean != nil:
+		a.RetryAfterS = max(1, int(math.Ceil(*ceil.Row.E2E.Mean)))
+		a.Reasons = append(a.Reasons, fmt.Sprintf("overload answer HTTP 429 with Retry-After %d s: about one mean request latency at the ceiling, when a slot is likely free", a.RetryAfterS))
+	default:
+		a.RetryAfterS = 5
+		a.Reasons = append(a.Reasons, "overload answer HTTP 429 with Retry-After 5 s (no mean latency at the ceiling to derive it from)")
+	}
+	if in.ClientMaxRetries != nil {
+		a.ClientMaxRetries = *in.ClientMaxRetries
+	} else {
+		a.ClientMaxRetries = DefaultRetries
+	}
+	a.Reasons = append(a.Reasons, fmt.Sprintf("clients retry at most %d times with backoff (%s); immediate retries turn overload into more overload", a.ClientMaxRetries, a.Backoff))
+
+	a.Settings = settings(a, c)
+	return a
+}
+
+// deriveInFlight sets the in-flight count the ceiling row demonstrates.
+func (a *Admission) deriveInFlight(ceil *RowResult) {
+	r := ceil.Row
+	switch r.LoadKind {
+	case LoadConcurrency, LoadSynchronous:
+		a.Basis = "concurrency"
+		streams := int(math.Floor(ceil.Load))
+		n := streams
+		reason := fmt.Sprintf("the ceiling row ran %d streams", streams)
+		if ac := r.AchievedConcurrency; ac != nil {
+			if *ac < 0.9*float64(streams) {
+				n = max(1, int(math.Floor(*ac)))
+				reason += fmt.Sprintf(" but achieved only %s in flight, so %d is what was demonstrated", fmtNum(*ac), n)
+			} else {
+				reason += fmt.Sprintf(" and achieved %s in flight", fmtNum(*ac))
+			}
+		}
+		a.CeilingInFlight = I(n)
+		a.Reasons = append(a.Reasons, reason)
+	default:
+		rate := firstOf(r.RequestRate, r.AchievedRate, r.Load)
+		if rate == nil || r.E2E.Mean == nil {
+			if r.AchievedConcurrency != nil {
+				a.Basis = "concurrency"
+				a.CeilingInFlight = I(int(math.Floor(*r.AchievedConcurrency)))
+				a.Reasons = append(a.Reasons, fmt.Sprintf("the ceiling row achieved %s in flight", fmtNum(*r.AchievedConcurrency)))
+				return
+			}
+			a.Reasons = append(a.Reasons, "the ceiling row lacks its request rate or mean end-to-end latency: Little's law cannot be applied")
+			return
+		}
+		a.Basis = "littles-law"
+		n, text := LittlesLaw(*rate, *r.E2E.Mean)
+		a.CeilingInFlight = I(n)
+		a.LittlesLaw = text
+		a.Reasons = append(a.Reasons, "by Little's law, in flight = rate x mean end-to-end latency: "+text)
+	}
+}
+
+// LittlesLaw returns the requests in flight at a rate (req/s) and a mean
+// latency (s), rounded down, with the arithmetic spelled out.
+func LittlesLaw(rate, meanLatencyS float64) (int, string) {
+	l := rate * meanLatencyS
+	n := int(math.Floor(l + 1e-9))
+	return n, fmt.Sprintf("%s req/s x %s s = %s, rounded down to %d", fmtNum(rate), fmtNum(meanLatencyS), fmtNum(l), n)
+}
+
+// weakEvidence lists why the evidence behind the ceiling is weak.
+func (a *Admission) weakEvidence(m []RowResult, ceil *RowResult) {
+	var short, thin []string
+	judged := 0
+	for _, rr := range m {
+		if !rr.LoadKnown {
+			continue
+		}
+		judged++
+		if !rr.InEnvelope {
+			continue
+		}
+		if d := rr.Row.DurationS; d != nil && *d < MinWindowS {
+			short = append(short, fmt.Sprintf("%s (%s s)", fmtNum(rr.Load), fmtNum(*d)))
+		}
+	}
+	if n := completed(ceil.Row); n != nil && *n < MinRowRequests {
+		thin = append(thin, fmt.Sprintf("the ceiling row completed %d requests, fewer than %d", *n, MinRowRequests))
+	}
+	if len(short) > 0 {
+		a.WeakEvidence = append(a.WeakEvidence, fmt.Sprintf("rows shorter than %d s: %s", MinWindowS, strings.Join(short, ", ")))
+	}
+	a.WeakEvidence = append(a.WeakEvidence, thin...)
+	if judged < MinSearchRows {
+		a.WeakEvidence = append(a.WeakEvidence, fmt.Sprintf("a quick search: only %d rows", judged))
+	}
+}
+
+// completed is successful + errored, nil when unknown.
+func completed(r Row) *int {
+	if r.Successful == nil {
+		return nil
+	}
+	n := *r.Successful
+	if r.Errored != nil {
+		n += *r.Errored
+	}
+	return &n
+}
+
+// settings renders the admission limit as vLLM flags and a gateway block.
+// vLLM bounds the running batch (--max-num-seqs) but capplan knows of no
+// flag, in any recorded version, that bounds its waiting queue or answers
+// 429, so those are left to the gateway and said so.
+func settings(a Admission, c Contract) Settings {
+	var s Settings
+	if a.MaxInFlight == nil {
+		s.VLLMNotes = append(s.VLLMNotes, "no max in flight: no flags proposed until the matrix demonstrates a ceiling or the lead sets one")
+	} else {
+		s.VLLMFlags = append(s.VLLMFlags, fmt.Sprintf("--max-num-seqs %d", *a.MaxInFlight))
+		v := c.VLLMVersion
+		if v == "" {
+			v = "unrecorded"
+		}
+		s.VLLMNotes = append(s.VLLMNotes,
+			fmt.Sprintf("vLLM version %s: only --max-num-seqs is proposed; enforce the queue size, queue age and 429 at the gateway, and check `vllm serve --help` of the pinned release for queue limits before adding any", v))
+	}
+	s.Gateway = Gateway{
+		QueueSize:        a.QueueSize,
+		MaxQueueAgeS:     a.MaxQueueAgeS,
+		OverloadStatus:   a.OverloadStatus,
+		RetryAfterS:      a.RetryAfterS,
+		ClientMaxRetries: a.ClientMaxRetries,
+		Backoff:          a.Backoff,
+	}
+	if a.MaxInFlight != nil {
+		s.Gateway.MaxInFlight = *a.MaxInFlight
+	}
+	b, _ := json.MarshalIndent(s.Gateway, "", "  ")
+	s.GatewayJSON = string(b)
+	return s
+}
+
+// JudgeOverload gives the verdict on the overload test: it passes when
+// excess load was refused with 429 and Retry-After or queued within bounds,
+// and the worker stayed healthy and recovered.
+func JudgeOverload(t *OverloadTest) OverloadResult {
+	res := OverloadResult{Test: t}
+	if t == nil {
+		res.Reasons = []string{"the overload test is not recorded"}
+		return res
+	}
+	res.Recorded = true
+	res.Pass = true
+	fail := func(why string) { res.Pass = false; res.Reasons = append(res.Reasons, why) }
+	switch t.Outcome {
+	case OverloadRejected429:
+		if t.RetryAfter {
+			res.Reasons = append(res.Reasons, "excess requests were refused with 429 and Retry-After")
+		} else {
+			fail("excess requests got 429 without Retry-After")
+		}
+	case OverloadBoundedQueue:
+		res.Reasons = append(res.Reasons, "excess requests waited in a bounded queue")
+	case "":
+		fail("what came back is not recorded")
+	default:
+		fail("excess load was neither refused with 429 nor queued within bounds: " + orNone(t.Notes))
+	}
+	if strings.TrimSpace(t.Sent) == "" {
+		fail("what was sent above the limit is not recorded")
+	}
+	if t.WorkerHealthy {
+		res.Reasons = append(res.Reasons, "the worker stayed healthy")
+	} else {
+		fail("the worker did not stay healthy")
+	}
+	if t.Recovered {
+		res.Reasons = append(res.Reasons, "service recovered after the excess load")
+	} else {
+		fail("service did not recover after the excess load")
+	}
+	return res
+}
+
+func firstOf(vs ...*float64) *float64 {
+	for _, v := range vs {
+		if v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+func orNone(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "(no reason given)"
+	}
+	return s
 }

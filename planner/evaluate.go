@@ -1,5 +1,12 @@
 package planner
 
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unicode"
+)
+
 // VerdictState is the outcome of judging one row against the objective.
 type VerdictState string
 
@@ -70,3 +77,212 @@ type RowResult struct {
 	// InEnvelope is true for the passing rows at or below the ceiling.
 	InEnvelope bool `json:"in_envelope"`
 }
+
+// Evaluate judges one row against the objective. Every criterion the
+// objective sets is checked; a figure it needs but the row lacks makes the
+// row not judged, never a pass. A stopped row is "stopped" whatever its
+// figures say, and its checks are still shown.
+func Evaluate(r Row, o Objective) Verdict {
+	var v Verdict
+	pct := "p" + fmtNum(o.Percentile)
+
+	// Success rate: errors stay in the denominator; incomplete is beside it.
+	sc := Check{Criterion: "success", Label: "success", Bound: o.MinSuccess, Op: ">=", Unit: "%"}
+	switch rate, ok := successRate(r); {
+	case !ok:
+		v.Missing = append(v.Missing, "successful and errored counts")
+	case rate == nil:
+		sc.Pass = boolp(false)
+		sc.Text = "success: no completed requests"
+	default:
+		sc.Measured = rate
+		sc.Pass = boolp(*rate >= o.MinSuccess)
+		sc.Text = fmt.Sprintf("success %s %s %s", fmtPct(*rate), opText(*sc.Pass, ">="), fmtPct(o.MinSuccess))
+	}
+	v.Checks = append(v.Checks, sc)
+
+	for _, b := range []struct {
+		criterion, label string
+		bound            *float64
+		stat             Stat
+	}{
+		{"ttft", "TTFT", o.TTFTMax, r.TTFT},
+		{"e2e", "end-to-end", o.E2EMax, r.E2E},
+		{"tpot", "TPOT", o.TPOTMax, r.TPOT},
+		{"itl", "ITL", o.ITLMax, r.ITL},
+	} {
+		if b.bound == nil {
+			continue
+		}
+		c := Check{Criterion: b.criterion, Label: pct + " " + b.label, Bound: *b.bound, Op: "<=", Unit: "s"}
+		if m := b.stat.Percentile(o.Percentile); m != nil {
+			c.Measured = m
+			c.Pass = boolp(*m <= *b.bound)
+			c.Text = fmt.Sprintf("%s %s s %s %s s", c.Label, fmtNum(*m), opText(*c.Pass, "<="), fmtNum(*b.bound))
+		} else {
+			v.Missing = append(v.Missing, c.Label)
+		}
+		v.Checks = append(v.Checks, c)
+	}
+
+	if o.MinHeadroom != nil {
+		c := Check{Criterion: "headroom", Label: "memory headroom", Bound: *o.MinHeadroom, Op: ">=", Unit: "%"}
+		if h := r.Observed.Headroom; h != nil {
+			c.Measured = h
+			c.Pass = boolp(*h >= *o.MinHeadroom)
+			c.Text = fmt.Sprintf("memory headroom %s %s %s", fmtPct(*h), opText(*c.Pass, ">="), fmtPct(*o.MinHeadroom))
+		} else {
+			v.Missing = append(v.Missing, "memory headroom")
+		}
+		v.Checks = append(v.Checks, c)
+	}
+
+	if o.NoOOM {
+		c := Check{Criterion: "no_oom", Label: "no OOM or restart", Op: "", Pass: boolp(!r.Observed.OOM && !r.Observed.Restart)}
+		switch {
+		case r.Observed.OOM && r.Observed.Restart:
+			c.Text = "out-of-memory error and restart"
+		case r.Observed.OOM:
+			c.Text = "out-of-memory error"
+		case r.Observed.Restart:
+			c.Text = "worker restart"
+		default:
+			c.Text = "no OOM or restart"
+		}
+		v.Checks = append(v.Checks, c)
+	}
+
+	for _, c := range v.Checks {
+		if c.Pass != nil && !*c.Pass {
+			v.Failures = append(v.Failures, c.Text)
+		}
+	}
+	switch {
+	case r.Observed.Stopped:
+		v.State = VerdictStopped
+		v.Summary = "stopped"
+		if r.Observed.StopReason != "" {
+			v.Summary += ": " + r.Observed.StopReason
+		}
+	case len(v.Failures) > 0:
+		v.State = VerdictFail
+		v.Summary = "fail: " + strings.Join(v.Failures, "; ")
+	case len(v.Missing) > 0:
+		v.State = VerdictNotJudged
+		v.Summary = "not judged: missing " + strings.Join(v.Missing, ", ")
+	default:
+		v.State = VerdictPass
+		v.Summary = "pass"
+	}
+	return v
+}
+
+// successRate returns successful / (successful + errored). ok is false when
+// either count is unknown; rate is nil when no request completed.
+func successRate(r Row) (rate *float64, ok bool) {
+	if r.Successful == nil || r.Errored == nil {
+		return nil, false
+	}
+	done := *r.Successful + *r.Errored
+	if done <= 0 {
+		return nil, true
+	}
+	return F(float64(*r.Successful) / float64(done)), true
+}
+
+// MinRequestsFor is the fewest completed requests that put at least five
+// samples beyond the percentile: 100 for p95, 500 for p99.
+func MinRequestsFor(percentile float64) int {
+	if percentile <= 0 || percentile >= 100 {
+		return 0
+	}
+	return int(math.Ceil(5*100/(100-percentile) - 1e-9))
+}
+
+// CheckRow compares a row with the contract it was run under and returns a
+// warning for each difference: the model (want, when not empty), the tool,
+// the workload shape (more than 10 % off), identical prompts where varied
+// were promised, the load kind, and too few requests for the percentile.
+func CheckRow(r Row, c Contract, wantModel string) []Warning {
+	var ws []Warning
+	if wantModel != "" && r.Model != "" && !sameName(r.Model, wantModel) {
+		ws = append(ws, Warning{"model-mismatch", fmt.Sprintf("row model %q is not the contract's %q", r.Model, wantModel)})
+	}
+	if c.BenchmarkTool != "" && r.Source.Format != "" && !sameName(r.Source.Format, c.BenchmarkTool) {
+		ws = append(ws, Warning{"tool-mismatch", fmt.Sprintf("row written by %s, contract names %s", r.Source.Format, c.BenchmarkTool)})
+	}
+	for _, s := range []struct {
+		label    string
+		measured *float64
+		want     int
+	}{
+		{"prompt tokens", r.PromptTokensMean, c.Workload.PromptTokens},
+		{"output tokens", r.OutputTokensMean, c.Workload.OutputTokens},
+	} {
+		if s.measured == nil || s.want <= 0 {
+			continue
+		}
+		if off := math.Abs(*s.measured-float64(s.want)) / float64(s.want); off > 0.10 {
+			ws = append(ws, Warning{"workload-mismatch", fmt.Sprintf("mean %s %s differ from the contract's %d by %s", s.label, fmtNum(*s.measured), s.want, fmtPct(off))})
+		}
+	}
+	if r.IdenticalPrompts != nil && *r.IdenticalPrompts && strings.EqualFold(c.Workload.Prompts, "varied") {
+		ws = append(ws, Warning{"identical-prompts", "every prompt was identical (a prefix-cache best case) but the contract promises varied prompts"})
+	}
+	if c.LoadKind != "" && r.LoadKind != "" && normKind(r.LoadKind) != normKind(c.LoadKind) {
+		ws = append(ws, Warning{"load-kind-mismatch", fmt.Sprintf("row load kind %s, contract %s", r.LoadKind, c.LoadKind)})
+	}
+	if min := MinRequestsFor(c.Objective.Percentile); min > 0 && r.Successful != nil {
+		done := *r.Successful
+		if r.Errored != nil {
+			done += *r.Errored
+		}
+		if done < min {
+			ws = append(ws, Warning{"few-requests", fmt.Sprintf("%d completed requests; p%s needs at least %d for five samples beyond it", done, fmtNum(c.Objective.Percentile), min)})
+		}
+	}
+	return ws
+}
+
+// normKind treats a synchronous run as concurrency 1.
+func normKind(k LoadKind) LoadKind {
+	if k == LoadSynchronous {
+		return LoadConcurrency
+	}
+	return k
+}
+
+// sameName compares names loosely: case, punctuation and one containing the
+// other ("GuideLLM 0.4.1" names "guidellm").
+func sameName(a, b string) bool {
+	na, nb := squash(a), squash(b)
+	if na == "" || nb == "" {
+		return true
+	}
+	return strings.Contains(na, nb) || strings.Contains(nb, na)
+}
+
+func squash(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func opText(pass bool, op string) string {
+	if pass {
+		return op
+	}
+	if op == "<=" {
+		return ">"
+	}
+	return "<"
+}
+
+// fmtPct writes a fraction as a percentage for sentences: "98.5 %".
+func fmtPct(f float64) string { return fmtNum(math.Round(f*100*1e6)/1e6) + " %" }
+
+func boolp(b bool) *bool { return &b }
