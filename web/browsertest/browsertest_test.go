@@ -1,0 +1,105 @@
+package browsertest
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+const selfTestPage = `<!doctype html>
+<html><head><title>browsertest</title></head>
+<body>
+<button id="reveal">Reveal</button>
+<p id="out" hidden>revealed after a click</p>
+<button id="boom">Throw</button>
+<script src="/page.js"></script>
+</body></html>`
+
+// The reveal is delayed so that WaitText has to wait for it.
+const selfTestJS = `
+document.getElementById("reveal").addEventListener("click", () => {
+  setTimeout(() => { document.getElementById("out").hidden = false; }, 300);
+});
+document.getElementById("boom").addEventListener("click", () => {
+  throw new Error("deliberate test error");
+});
+`
+
+func selfTestServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(selfTestPage))
+	})
+	mux.HandleFunc("GET /page.js", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript")
+		w.Write([]byte(selfTestJS))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestWaitTextAndConsoleErrors(t *testing.T) {
+	srv := selfTestServer(t)
+	ctx := New(t)
+
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	if errs := ConsoleErrors(ctx); len(errs) != 0 {
+		t.Fatalf("console errors before any click: %q", errs)
+	}
+
+	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS("#reveal")),
+		WaitText("#out", "revealed after a click"),
+	); err != nil {
+		t.Fatal(err)
+	}
+
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#boom"))); err != nil {
+		t.Fatal(err)
+	}
+	errs := ConsoleErrors(ctx)
+	if len(errs) != 1 || !strings.Contains(errs[0], "deliberate test error") {
+		t.Fatalf("ConsoleErrors = %q, want one entry with the thrown error", errs)
+	}
+}
+
+func TestWaitTextTimesOutWithLastText(t *testing.T) {
+	srv := selfTestServer(t)
+	ctx := New(t)
+
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL+"/"),
+		waitText("#reveal", "never there", time.Second),
+	)
+	if err == nil {
+		t.Fatal("WaitText succeeded on text that is not there")
+	}
+	if !strings.Contains(err.Error(), `last text "Reveal"`) {
+		t.Errorf("error does not report the last text: %v", err)
+	}
+}
+
+func TestScreenshot(t *testing.T) {
+	t.Setenv("CAPPLAN_SCREENSHOTS", t.TempDir())
+	srv := selfTestServer(t)
+	ctx := New(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	p := Screenshot(ctx, t, "page")
+	if p == "" {
+		t.Fatal("no screenshot written")
+	}
+	if !strings.HasSuffix(p, ".png") {
+		t.Errorf("screenshot path %q is not a .png", p)
+	}
+}
