@@ -1,5 +1,7 @@
 package planner
 
+import "fmt"
+
 // RegressionGate is the record of the fixed task regression set a model
 // variant must pass before its speed is compared at all: which gate, how many
 // cases, the outcome and the date.
@@ -74,4 +76,135 @@ type Comparison struct {
 	Decision string `json:"decision"`
 	// Explanation gives the reasons for the choice.
 	Explanation []string `json:"explanation"`
+}
+
+// CompareCandidates judges each candidate's matrix, excludes those without a
+// passing regression gate, and chooses among the rest: the highest ceiling,
+// ties to the smaller peak memory. baseRows is the report's matrix, used for
+// a baseline candidate without rows of its own.
+func CompareCandidates(cs []Candidate, baseRows []Row, c Contract, o Objective) Comparison {
+	var cmp Comparison
+	for _, cd := range cs {
+		rows := cd.Rows
+		if len(rows) == 0 && cd.Baseline {
+			rows = baseRows
+		}
+		want := cd.Model
+		if want == "" && cd.Baseline {
+			want = c.BaselineModel
+		}
+		m, env := JudgeMatrix(rows, c, o, want)
+		cr := CandidateResult{
+			Name: cd.Name, Baseline: cd.Baseline, Quantization: cd.Quantization, Gate: cd.Gate,
+			ArtifactSizeGiB: cd.ArtifactSizeGiB, LoadedMemoryGiB: cd.LoadedMemoryGiB, ColdStartS: cd.ColdStartS,
+			Envelope: env, Matrix: m,
+		}
+		switch {
+		case cd.Gate == nil:
+			cr.Excluded = "no regression gate recorded"
+		case !cd.Gate.Pass:
+			cr.Excluded = fmt.Sprintf("failed regression gate %s (%d cases, %s)", cd.Gate.Gate, cd.Gate.Cases, cd.Gate.Date)
+		default:
+			cr.GatePassed = true
+			cr.Compared = true
+		}
+		fitFigures(&cr, m)
+		if env.CeilingRow != nil {
+			r := m[*env.CeilingRow].Row
+			cr.RequestRateAtCeiling = r.RequestRate
+			cr.OutputTokenRateAtCeiling = r.OutputTokenRate
+			cr.TTFTAtCeiling = r.TTFT.Percentile(o.Percentile)
+		}
+		cmp.Candidates = append(cmp.Candidates, cr)
+	}
+	choose(&cmp, o)
+	return cmp
+}
+
+// fitFigures fills the worst peak memory and headroom over the rows in the
+// envelope (all rows when there is none), and the error rate over all rows.
+func fitFigures(cr *CandidateResult, m []RowResult) {
+	inEnv := false
+	for _, rr := range m {
+		inEnv = inEnv || rr.InEnvelope
+	}
+	var ok, bad int
+	for _, rr := range m {
+		if rr.Row.Successful != nil && rr.Row.Errored != nil {
+			ok += *rr.Row.Successful
+			bad += *rr.Row.Errored
+		}
+		if inEnv && !rr.InEnvelope {
+			continue
+		}
+		if p := rr.Row.Observed.PeakMemoryGiB; p != nil && (cr.PeakMemoryGiB == nil || *p > *cr.PeakMemoryGiB) {
+			cr.PeakMemoryGiB = F(*p)
+		}
+		if h := rr.Row.Observed.Headroom; h != nil && (cr.Headroom == nil || *h < *cr.Headroom) {
+			cr.Headroom = F(*h)
+		}
+	}
+	if ok+bad > 0 {
+		cr.ErrorRate = F(float64(bad) / float64(ok+bad))
+	}
+}
+
+// choose picks the gate-passing candidate with the highest ceiling; ties go
+// to the smaller peak memory (unknown memory loses the tie), then the baseline.
+func choose(cmp *Comparison, o Objective) {
+	best := -1
+	better := func(a, b CandidateResult) bool {
+		if *a.Envelope.Ceiling != *b.Envelope.Ceiling {
+			return *a.Envelope.Ceiling > *b.Envelope.Ceiling
+		}
+		am, bm := a.PeakMemoryGiB, b.PeakMemoryGiB
+		if (am == nil) != (bm == nil) {
+			return am != nil
+		}
+		if am != nil && *am != *bm {
+			return *am < *bm
+		}
+		return a.Baseline && !b.Baseline
+	}
+	for i, cr := range cmp.Candidates {
+		switch {
+		case !cr.Compared:
+			cmp.Explanation = append(cmp.Explanation, fmt.Sprintf("%s is not compared: %s", cr.Name, cr.Excluded))
+			continue
+		case cr.Envelope.Ceiling == nil:
+			cmp.Explanation = append(cmp.Explanation, fmt.Sprintf("%s passed its gate but has no envelope: %s", cr.Name, cr.Envelope.Text))
+			continue
+		}
+		cmp.Explanation = append(cmp.Explanation, fmt.Sprintf("%s: %s, peak memory %s", cr.Name, cr.Envelope.Text, gib(cr.PeakMemoryGiB)))
+		if best < 0 || better(cr, cmp.Candidates[best]) {
+			best = i
+		}
+	}
+	if best < 0 {
+		if len(cmp.Candidates) == 0 {
+			cmp.Decision = "no candidates recorded"
+		} else {
+			cmp.Decision = "no candidate both passed its regression gate and demonstrated an envelope"
+		}
+		return
+	}
+	b := cmp.Candidates[best]
+	cmp.Chosen = b.Name
+	head := "unrecorded"
+	if b.Headroom != nil {
+		head = fmtPct(*b.Headroom)
+	}
+	through := loadText(b.Envelope.LoadKind, *b.Envelope.Ceiling)
+	if b.Envelope.State == EnvelopeLowerBound {
+		through = "at least " + through
+	}
+	cmp.Decision = fmt.Sprintf("candidate %s fits with %s observed headroom and meets the objective through load %s", b.Name, head, through)
+	cmp.Explanation = append(cmp.Explanation, fmt.Sprintf("chosen: %s, the highest ceiling among gate-passing candidates (ties go to the smaller peak memory)", b.Name))
+}
+
+func gib(v *float64) string {
+	if v == nil {
+		return "unrecorded"
+	}
+	return fmtNum(*v) + " GiB"
 }

@@ -1,5 +1,10 @@
 package planner
 
+import (
+	"fmt"
+	"sort"
+)
+
 // Result is the computed report: every number any screen, the JSON API or
 // the XLSX export shows. It is produced once by Compute from Inputs; the
 // renderers never compute figures of their own.
@@ -62,14 +67,195 @@ type AmendmentResult struct {
 	Details              []string `json:"details"`
 }
 
+// DefaultStaleAfterDays is the evidence age at which an input is stale.
+const DefaultStaleAfterDays = 90
+
 // Compute produces the report from its inputs. It never fails: refused
 // inputs are listed in Result.Problems and the parts they feed are left
 // empty or marked, while everything else is still computed.
 func Compute(in Inputs) Result {
 	r := Result{
-		Currency: in.Currency,
-		AsOf:     in.AsOf,
-		Rounding: RoundingRule,
+		Currency:       in.Currency,
+		AsOf:           in.AsOf,
+		Rounding:       RoundingRule,
+		StaleAfterDays: in.StaleAfterDays,
+		Recommendation: in.Recommendation,
+	}
+	if r.StaleAfterDays == 0 {
+		r.StaleAfterDays = DefaultStaleAfterDays
+	}
+	if err := in.Validate(); err != nil {
+		r.Problems = err.(FieldErrors)
+	}
+
+	// The objective in force, and whether it was loosened after results.
+	obj := r.objectiveInForce(in)
+	c := in.Contract
+	c.Objective = obj
+
+	// Matrix, envelope, admission, overload.
+	r.Matrix, r.Envelope = JudgeMatrix(in.Rows, c, obj, c.BaselineModel)
+	r.ContractWarnings = matrixWarnings(r.Matrix, c)
+	r.Admission = ProposeAdmission(r.Matrix, r.Envelope, obj, c, in.Admission)
+	r.Overload = JudgeOverload(in.Overload)
+
+	// Candidates and residency.
+	r.Candidates = CompareCandidates(in.Candidates, in.Rows, c, obj)
+	r.Residency = CheckResidency(in.Routes, c.DeviceMemoryGiB, obj)
+
+	// Costs.
+	var ceil *RowResult
+	if r.Envelope.CeilingRow != nil {
+		ceil = &r.Matrix[*r.Envelope.CeilingRow]
+	}
+	var watts *float64
+	if ceil != nil {
+		watts = ceil.Row.Observed.PowerWatts
+	}
+	r.SelfHosted = SelfHostedMonthly(in.SelfHosted, watts)
+	inTok, outTok, basis, note := tokensPerRequest(in, ceil)
+	for _, q := range in.Quotes {
+		qc := QuoteMonthly(q, inTok, outTok, basis)
+		if note != "" {
+			qc.Notes = append(qc.Notes, note)
+		}
+		r.Quotes = append(r.Quotes, qc)
+	}
+	r.Capacity = PerBoxCapacity(r.Matrix, r.Envelope, max(1, in.MaxBoxes))
+
+	// Scenarios, crossover and the chart.
+	for _, s := range in.Scenarios {
+		r.Scenarios = append(r.Scenarios, CostScenario(s, r.Capacity, r.SelfHosted, r.Quotes))
+	}
+	share := sizingShare(in.Scenarios)
+	for _, q := range r.Quotes {
+		r.Crossovers = append(r.Crossovers, FindCrossover(r.SelfHosted, q, r.Capacity, share))
+	}
+	r.Chart = BuildChart(in.Currency, r.SelfHosted, r.Quotes, r.Crossovers, r.Scenarios, r.Capacity, share)
+
+	// Evidence ages.
+	r.ageAll(in)
+
+	r.ExitCheck = ExitCheck(in, &r)
+	r.ExitPass = true
+	for _, it := range r.ExitCheck {
+		r.ExitPass = r.ExitPass && it.Pass
 	}
 	return r
+}
+
+// objectiveInForce applies the objective amendments in order and records
+// whether each loosened the objective, and whether after results existed.
+// An amendment's old value is compared when it parses; otherwise the
+// objective in force before it.
+func (r *Result) objectiveInForce(in Inputs) Objective {
+	cur := in.Contract.Objective
+	for _, a := range in.Amendments {
+		ar := AmendmentResult{Amendment: a}
+		if a.Field == "objective" {
+			next, err := ParseObjective(a.NewValue)
+			if err != nil {
+				ar.Details = append(ar.Details, "new value not applied: "+err.Error())
+				r.Problems = append(r.Problems, &FieldError{Field: "amendments.objective", Message: err.Error()})
+			} else {
+				prev := cur
+				if p, err := ParseObjective(a.OldValue); err == nil {
+					prev = p
+				}
+				ar.Loosened, ar.Details = Loosened(prev, next)
+				if ar.Loosened && a.ResultsExisted {
+					ar.LoosenedAfterResults = true
+					r.ObjectiveLoosened = true
+					for _, d := range ar.Details {
+						r.Loosening = append(r.Loosening, fmt.Sprintf("%s (by %s on %s, after results existed: %s)", d, orNone(a.Who), orNone(a.When), orNone(a.Reason)))
+					}
+				}
+				cur = next
+			}
+		}
+		r.Amendments = append(r.Amendments, ar)
+	}
+	r.Objective = cur
+	r.ObjectiveText = cur.String()
+	return cur
+}
+
+// matrixWarnings are findings about the matrix as a whole.
+func matrixWarnings(m []RowResult, c Contract) []Warning {
+	var ws []Warning
+	kinds := map[LoadKind]bool{}
+	loads := map[float64]int{}
+	for _, rr := range m {
+		kinds[normKind(rr.Row.LoadKind)] = true
+		if !rr.LoadKnown {
+			ws = append(ws, Warning{"load-unknown", fmt.Sprintf("row %d of %s has no known load and is left out of the envelope", rr.Row.Index, orNone(rr.Source.File))})
+			continue
+		}
+		loads[rr.Load]++
+	}
+	if len(kinds) > 1 {
+		ws = append(ws, Warning{"mixed-load-kinds", "the matrix mixes load kinds (concurrency and rate rows): the envelope orders them on one axis"})
+	}
+	for _, l := range c.Loads {
+		if loads[l] == 0 {
+			ws = append(ws, Warning{"planned-row-missing", fmt.Sprintf("the contract plans load %s but no row has it", fmtNum(l))})
+		}
+	}
+	for l, n := range loads {
+		if n > 1 {
+			ws = append(ws, Warning{"duplicate-load", fmt.Sprintf("%d rows at load %s", n, fmtNum(l))})
+		}
+	}
+	sort.SliceStable(ws, func(i, j int) bool { return ws[i].Code < ws[j].Code })
+	return ws
+}
+
+// tokensPerRequest chooses the tokens priced for API quotes.
+func tokensPerRequest(in Inputs, ceil *RowResult) (inTok, outTok float64, basis, note string) {
+	w := in.Contract.Workload
+	if in.TokenBasis == "measured" {
+		if ceil != nil && ceil.Row.PromptTokensMean != nil && ceil.Row.OutputTokensMean != nil {
+			return *ceil.Row.PromptTokensMean, *ceil.Row.OutputTokensMean, "measured", ""
+		}
+		note = "measured token means unavailable at the ceiling row: the contract's workload is priced"
+	}
+	return float64(w.PromptTokens), float64(w.OutputTokens), "contract", note
+}
+
+// sizingShare is the busy-hour share used to turn per-box capacity into
+// monthly demand: the expected scenario's, else the first scenario's.
+func sizingShare(ss []Scenario) float64 {
+	for _, s := range ss {
+		if s.Name == "expected" {
+			return s.BusyHourShare
+		}
+	}
+	if len(ss) > 0 {
+		return ss[0].BusyHourShare
+	}
+	return 0
+}
+
+// ageAll ages every piece of cost evidence and lists it in Result.Evidence.
+func (r *Result) ageAll(in Inputs) {
+	age := func(es []Evidence) {
+		for i := range es {
+			ageEvidence(&es[i], in.AsOf, r.StaleAfterDays)
+			r.Evidence = append(r.Evidence, es[i])
+		}
+	}
+	for i := range r.SelfHosted.Lines {
+		age(r.SelfHosted.Lines[i].Evidence)
+	}
+	for qi := range r.Quotes {
+		age(quoteEvidence(in.Quotes[qi]))
+		for i := range r.Quotes[qi].Lines {
+			age(r.Quotes[qi].Lines[i].Evidence)
+		}
+	}
+	for _, e := range r.Evidence {
+		if e.Stale {
+			r.Stale++
+		}
+	}
 }

@@ -1,5 +1,7 @@
 package planner
 
+import "fmt"
+
 // Route is one model route sharing the box. A resident route keeps its
 // model loaded; a switched route loads it on demand (unloading another) and
 // pays a cold start.
@@ -31,4 +33,53 @@ type Residency struct {
 	// without budget).
 	Fits    *bool    `json:"fits"`
 	Reasons []string `json:"reasons"`
+}
+
+// CheckResidency sums the memory the routes need at once (every resident
+// route plus the largest switched one) and checks it against the device
+// memory less the headroom the objective keeps free.
+func CheckResidency(routes []Route, deviceGiB *float64, o Objective) Residency {
+	res := Residency{Routes: routes, DeviceGiB: deviceGiB}
+	if o.MinHeadroom != nil {
+		res.Headroom = *o.MinHeadroom
+	}
+	if len(routes) == 0 {
+		res.Reasons = append(res.Reasons, "no routes recorded: one resident model")
+		return res
+	}
+	judgeable := true
+	for _, rt := range routes {
+		if rt.MemoryBudgetGiB == nil {
+			judgeable = false
+			res.Reasons = append(res.Reasons, fmt.Sprintf("route %s has no memory budget", rt.Name))
+			continue
+		}
+		switch rt.Residency {
+		case "switched":
+			res.SwitchedGiB = max(res.SwitchedGiB, *rt.MemoryBudgetGiB)
+			if rt.ColdStartS == nil {
+				res.Reasons = append(res.Reasons, fmt.Sprintf("switched route %s has no cold-start time", rt.Name))
+			}
+		default:
+			res.ResidentGiB += *rt.MemoryBudgetGiB
+		}
+	}
+	res.TotalGiB = res.ResidentGiB + res.SwitchedGiB
+	if deviceGiB == nil {
+		res.Reasons = append(res.Reasons, "device memory is not in the contract")
+		return res
+	}
+	res.UsableGiB = F(*deviceGiB * (1 - res.Headroom))
+	if !judgeable {
+		return res
+	}
+	res.Fits = boolp(res.TotalGiB <= *res.UsableGiB+1e-9)
+	rel := "<="
+	verb := "fits"
+	if !*res.Fits {
+		rel, verb = ">", "does not fit"
+	}
+	res.Reasons = append(res.Reasons, fmt.Sprintf("%s: resident %s GiB + largest switched %s GiB = %s GiB %s %s GiB usable (%s GiB less %s headroom)",
+		verb, fmtNum(res.ResidentGiB), fmtNum(res.SwitchedGiB), fmtNum(res.TotalGiB), rel, fmtNum(*res.UsableGiB), fmtNum(*deviceGiB), fmtPct(res.Headroom)))
+	return res
 }

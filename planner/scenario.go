@@ -1,5 +1,12 @@
 package planner
 
+import (
+	"fmt"
+	"math"
+
+	"github.com/shopspring/decimal"
+)
+
 // ScenarioResult is one demand scenario costed for every option on the same
 // denominator: successful in-objective requests a month.
 type ScenarioResult struct {
@@ -31,4 +38,72 @@ type OptionCost struct {
 	Boxes int      `json:"boxes"`
 	Basis string   `json:"basis"`
 	Notes []string `json:"notes"`
+}
+
+// BusyHourRate is the request rate of the busiest hour, req/s.
+func BusyHourRate(monthly int64, share float64) float64 {
+	return float64(monthly) * share / 3600
+}
+
+// BoxesFor is the whole boxes a busy-hour rate needs at a per-box capacity:
+// ceil(rate / capacity), at least one (an owned box is paid while idle).
+func BoxesFor(busyRate, perBox float64) int {
+	if busyRate <= 0 || perBox <= 0 {
+		return 1
+	}
+	return max(1, int(math.Ceil(busyRate/perBox-1e-9)))
+}
+
+// CostScenario costs one scenario for self-hosting and every quote on the
+// shared denominator, successful in-objective requests a month.
+func CostScenario(s Scenario, capacity Capacity, self SelfHostedCost, quotes []QuoteCost) ScenarioResult {
+	res := ScenarioResult{Scenario: s, BusyHourRate: BusyHourRate(s.MonthlyRequests, s.BusyHourShare)}
+	d := decimal.NewFromInt(s.MonthlyRequests)
+	maxBoxes := max(1, capacity.MaxBoxes)
+
+	boxes := 1
+	var notes []string
+	if capacity.PerBoxRate == nil {
+		res.ExceedsPlan = true
+		res.ExceedsReason = "capacity per box unknown (no demonstrated ceiling): costed as one box"
+		notes = append(notes, res.ExceedsReason)
+	} else {
+		boxes = BoxesFor(res.BusyHourRate, *capacity.PerBoxRate)
+		res.BoxesNeeded = I(boxes)
+		if boxes > maxBoxes {
+			res.ExceedsPlan = true
+			res.ExceedsReason = fmt.Sprintf("the busy hour needs %d boxes (%s req/s at %s req/s per box), more than the plan's %d",
+				boxes, fmtNum(res.BusyHourRate), fmtNum(*capacity.PerBoxRate), maxBoxes)
+			notes = append(notes, res.ExceedsReason)
+		}
+	}
+	selfCost := self.FixedPerBox.Exact.Mul(decimal.NewFromInt(int64(boxes))).Add(self.PerRequest.Exact.Mul(d))
+	res.Options = append(res.Options, option("self-hosted", "self-hosted", selfCost, s.MonthlyRequests, boxes,
+		fmt.Sprintf("%d box(es) x %s + %d requests x %s", boxes, self.FixedPerBox.Exact, s.MonthlyRequests, self.PerRequest.Exact), notes))
+	for _, q := range quotes {
+		c := q.Fixed.Exact.Add(q.PerRequest.Exact.Mul(d))
+		res.Options = append(res.Options, option(q.Name, "api", c, s.MonthlyRequests, 0,
+			fmt.Sprintf("%s + %d requests x %s", q.Fixed.Exact, s.MonthlyRequests, q.PerRequest.Exact), nil))
+	}
+	return res
+}
+
+func option(name, kind string, cost decimal.Decimal, requests int64, boxes int, basis string, notes []string) OptionCost {
+	o := OptionCost{Option: name, Kind: kind, MonthlyCost: NewMoney(cost), SuccessfulRequests: requests, Boxes: boxes, Basis: basis, Notes: notes}
+	if p := CostPer1000(cost, requests); p != nil {
+		o.CostPer1000 = p
+	} else {
+		o.Notes = append(o.Notes, "no demand: cost per 1,000 is undefined")
+	}
+	return o
+}
+
+// CostPer1000 is monthly cost / successful requests x 1,000, nil when there
+// are no requests.
+func CostPer1000(monthly decimal.Decimal, successful int64) *Money {
+	if successful <= 0 {
+		return nil
+	}
+	m := NewMoney(monthly.Mul(thousand).Div(decimal.NewFromInt(successful)))
+	return &m
 }

@@ -1,0 +1,267 @@
+package planner
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// DateLayout is the layout of every date in the inputs, YYYY-MM-DD.
+const DateLayout = "2006-01-02"
+
+// Validate checks every input and returns FieldErrors naming each refused
+// field, or nil. Negative amounts, fractions out of range, malformed dates,
+// an override without a reason and untyped labour are refused.
+func (in Inputs) Validate() error {
+	var es FieldErrors
+	if in.Currency == "" {
+		es.add("currency", "required, e.g. EUR")
+	}
+	checkDate(&es, "as_of", in.AsOf, false)
+	if in.StaleAfterDays < 0 {
+		es.add("stale_after_days", "must not be negative")
+	}
+	if err := in.Contract.Objective.Validate(); err != nil {
+		es = append(es, err.(FieldErrors)...)
+	}
+	checkDate(&es, "contract.test_date", in.Contract.TestDate, false)
+	in.Admission.validate(&es)
+	if in.Overload != nil {
+		switch in.Overload.Outcome {
+		case "", OverloadRejected429, OverloadBoundedQueue, OverloadOther:
+		default:
+			es.add("overload.outcome", fmt.Sprintf("want %s, %s or %s, got %q", OverloadRejected429, OverloadBoundedQueue, OverloadOther, in.Overload.Outcome))
+		}
+	}
+	for i, c := range in.Candidates {
+		p := fmt.Sprintf("candidates[%d]", i)
+		if c.Name == "" {
+			es.add(p+".name", "required")
+		}
+		if c.Gate != nil {
+			checkDate(&es, p+".gate.date", c.Gate.Date, false)
+		}
+	}
+	for i, r := range in.Routes {
+		p := fmt.Sprintf("routes[%d]", i)
+		if r.Residency != "resident" && r.Residency != "switched" {
+			es.add(p+".residency", fmt.Sprintf("want resident or switched, got %q", r.Residency))
+		}
+		if r.MemoryBudgetGiB != nil && *r.MemoryBudgetGiB < 0 {
+			es.add(p+".memory_budget_gib", "must not be negative")
+		}
+	}
+	in.SelfHosted.validate(&es, "self_hosted")
+	names := map[string]bool{}
+	for i, q := range in.Quotes {
+		p := fmt.Sprintf("quotes[%d]", i)
+		q.validate(&es, p)
+		if names[q.Name] {
+			es.add(p+".name", fmt.Sprintf("quote %q named twice", q.Name))
+		}
+		names[q.Name] = true
+	}
+	switch in.TokenBasis {
+	case "", "contract", "measured":
+	default:
+		es.add("token_basis", fmt.Sprintf("want contract or measured, got %q", in.TokenBasis))
+	}
+	if in.MaxBoxes < 0 {
+		es.add("max_boxes", "must not be negative")
+	}
+	for i, s := range in.Scenarios {
+		s.validate(&es, fmt.Sprintf("scenarios[%d]", i))
+	}
+	if r := in.Recommendation; r != nil {
+		switch r.Decision {
+		case "", "keep", "change", "stop":
+		default:
+			es.add("recommendation.decision", fmt.Sprintf("want keep, change or stop, got %q", r.Decision))
+		}
+		checkDate(&es, "recommendation.review_date", r.ReviewDate, false)
+		checkDate(&es, "recommendation.expiry", r.Expiry, false)
+	}
+	return es.err()
+}
+
+func (a AdmissionInput) validate(es *FieldErrors) {
+	if a.OverrideMaxInFlight != nil {
+		if *a.OverrideMaxInFlight < 1 {
+			es.add("admission.override_max_in_flight", "must be at least 1")
+		}
+		if a.OverrideReason == "" {
+			es.add("admission.override_reason", "an override of max in flight needs a reason")
+		}
+	}
+	if a.QueueSize != nil && *a.QueueSize < 0 {
+		es.add("admission.queue_size", "must not be negative")
+	}
+	if a.MaxQueueAgeS != nil && !(*a.MaxQueueAgeS > 0) {
+		es.add("admission.max_queue_age_s", "must be positive")
+	}
+	if a.RetryAfterS != nil && *a.RetryAfterS < 1 {
+		es.add("admission.retry_after_s", "must be at least 1")
+	}
+	if a.ClientMaxRetries != nil && (*a.ClientMaxRetries < 0 || *a.ClientMaxRetries > 5) {
+		es.add("admission.client_max_retries", "must be between 0 and 5: retries multiply overload")
+	}
+}
+
+// Validate checks the self-hosted cost inputs; field names start "self_hosted".
+func (s SelfHostedCosts) Validate() error {
+	var es FieldErrors
+	s.validate(&es, "self_hosted")
+	return es.err()
+}
+
+func (s SelfHostedCosts) validate(es *FieldErrors, p string) {
+	switch s.EquipmentMode {
+	case "", "purchase":
+		if s.PurchasePrice != nil && s.DepreciationMonths <= 0 {
+			es.add(p+".depreciation_months", "must be at least 1 month")
+		}
+	case "rent":
+		if s.RentPerHour == nil {
+			es.add(p+".rent_per_hour", "required when equipment is rented")
+		}
+	default:
+		es.add(p+".equipment_mode", fmt.Sprintf("want purchase or rent, got %q", s.EquipmentMode))
+	}
+	for _, f := range []struct {
+		name string
+		f    *Figure
+	}{
+		{"purchase_price", s.PurchasePrice}, {"rent_per_hour", s.RentPerHour}, {"rent_hours_per_month", s.RentHoursPerMonth},
+		{"power_watts", s.PowerWatts}, {"power_price_per_kwh", s.PowerPricePerKWh}, {"power_hours_per_month", s.PowerHoursPerMonth},
+		{"facilities", s.Facilities}, {"hosting", s.Hosting}, {"support", s.Support}, {"software", s.Software},
+		{"monitoring", s.Monitoring}, {"backup", s.Backup},
+		{"labour_hours_per_month", s.LabourHoursPerMonth}, {"labour_rate", s.LabourRate},
+		{"downtime_allowance", s.DowntimeAllowance}, {"per_request", s.PerRequest},
+	} {
+		checkFigure(es, p+"."+f.name, f.f)
+	}
+	for _, h := range []struct {
+		name string
+		f    *Figure
+	}{{"rent_hours_per_month", s.RentHoursPerMonth}, {"power_hours_per_month", s.PowerHoursPerMonth}} {
+		if h.f != nil && h.f.Amount.GreaterThan(decimal.NewFromInt(744)) {
+			es.add(p+"."+h.name, "a month has at most 744 hours")
+		}
+	}
+	if s.PUE != nil {
+		checkFigure(es, p+".pue", s.PUE)
+		if s.PUE.Amount.LessThan(decimal.NewFromInt(1)) {
+			es.add(p+".pue", fmt.Sprintf("power usage effectiveness is at least 1, got %s", s.PUE.Amount))
+		}
+	}
+	if s.LabourHoursPerMonth == nil {
+		es.add(p+".labour_hours_per_month", "operator labour must be typed (a typed zero is allowed)")
+	}
+	if s.LabourRate == nil {
+		es.add(p+".labour_rate", "operator labour must be typed (a typed zero is allowed)")
+	}
+}
+
+// Validate checks one quote; field names start "quote".
+func (q Quote) Validate() error {
+	var es FieldErrors
+	q.validate(&es, "quote")
+	return es.err()
+}
+
+func (q Quote) validate(es *FieldErrors, p string) {
+	if q.Name == "" {
+		es.add(p+".name", "required")
+	}
+	if q.InputPerMTokens == nil {
+		es.add(p+".input_per_m_tokens", "required")
+	}
+	if q.OutputPerMTokens == nil {
+		es.add(p+".output_per_m_tokens", "required")
+	}
+	for _, f := range []struct {
+		name string
+		f    *Figure
+	}{
+		{"input_per_m_tokens", q.InputPerMTokens}, {"output_per_m_tokens", q.OutputPerMTokens}, {"retry_rate", q.RetryRate},
+		{"platform", q.Platform}, {"storage_network", q.StorageNetwork}, {"support", q.Support},
+		{"integration_labour", q.IntegrationLabour}, {"monitoring", q.Monitoring},
+	} {
+		checkFigure(es, p+"."+f.name, f.f)
+	}
+	if q.RetryRate != nil && q.RetryRate.Amount.GreaterThanOrEqual(decimal.NewFromInt(1)) {
+		es.add(p+".retry_rate", fmt.Sprintf("a fraction below 1 (0.02 = 2 %%), got %s", q.RetryRate.Amount))
+	}
+}
+
+// Validate checks one scenario; field names start "scenario".
+func (s Scenario) Validate() error {
+	var es FieldErrors
+	s.validate(&es, "scenario")
+	return es.err()
+}
+
+func (s Scenario) validate(es *FieldErrors, p string) {
+	if s.Name == "" {
+		es.add(p+".name", "required")
+	}
+	if s.MonthlyRequests < 0 {
+		es.add(p+".monthly_requests", fmt.Sprintf("must not be negative, got %d", s.MonthlyRequests))
+	}
+	if !(s.BusyHourShare > 0 && s.BusyHourShare <= 1) {
+		es.add(p+".busy_hour_share", fmt.Sprintf("a fraction above 0 and at most 1 (0.1 = 10 %%), got %s", fmtNum(s.BusyHourShare)))
+	}
+}
+
+func checkFigure(es *FieldErrors, field string, f *Figure) {
+	if f == nil {
+		return
+	}
+	if f.Amount.IsNegative() {
+		es.add(field, fmt.Sprintf("must not be negative, got %s", f.Amount))
+	}
+	checkDate(es, field+".evidence_date", f.EvidenceDate, false)
+}
+
+// checkDate refuses a malformed date (and an empty one when required).
+func checkDate(es *FieldErrors, field, v string, required bool) {
+	if v == "" {
+		if required {
+			es.add(field, "required (YYYY-MM-DD)")
+		}
+		return
+	}
+	if _, err := time.Parse(DateLayout, v); err != nil {
+		es.add(field, fmt.Sprintf("want a date YYYY-MM-DD, got %q", v))
+	}
+}
+
+// ageEvidence sets the age and staleness of one piece of evidence.
+func ageEvidence(e *Evidence, asOf string, staleAfter int) {
+	if e.EvidenceDate == "" {
+		e.Stale = true
+		e.Problem = "no evidence date"
+		return
+	}
+	d, err := time.Parse(DateLayout, e.EvidenceDate)
+	if err != nil {
+		e.Stale = true
+		e.Problem = "malformed evidence date"
+		return
+	}
+	a, err := time.Parse(DateLayout, asOf)
+	if err != nil {
+		e.Problem = "no report date to age the evidence against"
+		return
+	}
+	days := int(a.Sub(d).Hours() / 24)
+	e.AgeDays = &days
+	if days > staleAfter {
+		e.Stale = true
+		e.Problem = fmt.Sprintf("%d days old, older than %d days", days, staleAfter)
+	}
+	if days < 0 {
+		e.Problem = "dated after the report date"
+	}
+}
