@@ -1,0 +1,255 @@
+package importers
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"capplan/planner"
+)
+
+// aMetric is one AIPerf/GenAI-Perf metric object.
+type aMetric struct {
+	Unit  lstr `json:"unit"`
+	Avg   num  `json:"avg"`
+	P50   num  `json:"p50"`
+	P95   num  `json:"p95"`
+	P99   num  `json:"p99"`
+	Count num  `json:"count"`
+}
+
+// unitScale converts a time unit to seconds.
+func unitScale(u string) (float64, bool) {
+	switch strings.ToLower(u) {
+	case "s", "sec", "secs", "second", "seconds":
+		return 1, true
+	case "ms", "msec", "millisecond", "milliseconds":
+		return 1e-3, true
+	case "us", "µs", "usec", "microseconds":
+		return 1e-6, true
+	case "ns", "nsec", "nanoseconds":
+		return 1e-9, true
+	}
+	return 0, false
+}
+
+// parseAIPerf reads an AIPerf profile_export_aiperf.json or a GenAI-Perf
+// *_genai_perf.json summary (same shape; AIPerf adds counts and errors).
+func parseAIPerf(f *File, d doc) error {
+	o, p := d.obj, d.prefix
+	bd := newBuilder()
+	r := bd.row
+	_, isAI := o["aiperf_version"]
+	if _, ok := o["schema_version"]; ok {
+		isAI = true
+	}
+	if isAI {
+		var ver, schema lstr
+		o.get(p, "aiperf_version", &ver)
+		o.get(p, "schema_version", &schema)
+		f.Source.Format, f.Source.ToolVersion = "aiperf", string(ver)
+		f.Source.FormatVersion = "schema " + string(schema)
+		if schema == "" {
+			f.Source.FormatVersion = "before schema 1.1"
+		}
+	} else {
+		f.Source.Format, f.Source.FormatVersion = "genai-perf", "summary JSON"
+	}
+	metric := func(key string) (*aMetric, error) {
+		var m aMetric
+		ok, err := o.get(p, key, &m)
+		if !ok || err != nil {
+			return nil, err
+		}
+		return &m, nil
+	}
+	var firstErr error
+	get := func(key string) *aMetric {
+		m, err := metric(key)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		return m
+	}
+	// the load and the model from input_config
+	var ic json.RawMessage
+	if _, err := o.get(p, "input_config", &ic); err != nil {
+		return err
+	}
+	model, kind, load, lpath := aiperfConfig(ic)
+	r.Model = model
+	if f.Model == "" {
+		f.Model = model
+	}
+	r.LoadKind = kind
+	if load != nil {
+		bd.setF(&r.Load, "load", p+lpath, *load)
+	} else {
+		if r.LoadKind == "" {
+			r.LoadKind = planner.LoadConcurrency
+		}
+		bd.warn("load-unknown", "the load level is not in input_config; enter it by hand")
+	}
+	avg := func(dst **float64, name, key string, scale float64) *aMetric {
+		m := get(key)
+		if m != nil {
+			bd.fig(dst, name, p+key+".avg", m.Avg, scale)
+		}
+		return m
+	}
+	var okF *float64
+	if avg(&okF, "successful", "request_count", 1) == nil || okF == nil {
+		if firstErr != nil {
+			return firstErr
+		}
+		return fmt.Errorf("%srequest_count: missing", p)
+	}
+	bd.count(&r.Successful, "successful", p+"request_count.avg", num{v: *okF, set: true})
+	if isAI {
+		var errF *float64
+		if avg(&errF, "errored", "error_request_count", 1) != nil && errF != nil {
+			bd.count(&r.Errored, "errored", p+"error_request_count.avg", num{v: *errF, set: true})
+		} else {
+			bd.countInt(&r.Errored, "errored", p+"error_request_count (absent: 0)", 0)
+		}
+		if r.Successful != nil && r.Errored != nil {
+			bd.countInt(&r.Attempted, "attempted", "computed: request_count + error_request_count", *r.Successful+*r.Errored)
+		}
+	} else {
+		bd.warn("errors-unknown", "GenAI-Perf does not record failed requests")
+	}
+	avg(&r.RequestRate, "request_rate", "request_throughput", 1)
+	avg(&r.OutputTokenRate, "output_token_rate", "output_token_throughput", 1)
+	if avg(&r.DurationS, "duration_s", "benchmark_duration", 1) == nil && r.RequestRate != nil && *r.RequestRate > 0 && r.Successful != nil {
+		bd.setF(&r.DurationS, "duration_s", "computed: request_count / request_throughput", float64(*r.Successful) / *r.RequestRate)
+	}
+	if r.LoadKind == planner.LoadRate && r.RequestRate != nil {
+		bd.setF(&r.AchievedRate, "achieved_rate", p+"request_throughput.avg", *r.RequestRate)
+	}
+	if intv(r.Successful) > 0 {
+		avg(&r.PromptTokensMean, "prompt_tokens_mean", "input_sequence_length", 1)
+		avg(&r.OutputTokensMean, "output_tokens_mean", "output_sequence_length", 1)
+		for _, s := range []struct {
+			key  string
+			st   *planner.Stat
+			name string
+		}{{"time_to_first_token", &r.TTFT, "ttft_s"}, {"request_latency", &r.E2E, "e2e_s"}, {"inter_token_latency", &r.TPOT, "tpot_s"}, {"inter_chunk_latency", &r.ITL, "itl_s"}} {
+			m := get(s.key)
+			if m == nil {
+				continue
+			}
+			scale, ok := unitScale(string(m.Unit))
+			if !ok {
+				return fmt.Errorf("%s%s.unit: unknown time unit %q", p, s.key, m.Unit)
+			}
+			kp := p + s.key
+			bd.stat(s.st, s.name, statSrc{mean: m.Avg, meanP: kp + ".avg", p50: m.P50, p50P: kp + ".p50", p95: m.P95, p95P: kp + ".p95", p99: m.P99, p99P: kp + ".p99"}, scale)
+			if m.Count.set && m.Count.v >= 0 && m.Count.v < maxFigure {
+				s.st.N = int(m.Count.v)
+			} else if s.key != "inter_chunk_latency" {
+				s.st.N = *r.Successful
+			}
+		}
+		r.TPOT.Definition = "AIPerf/GenAI-Perf inter_token_latency: per request (latency - TTFT)/(output tokens - 1), request-weighted"
+		if r.ITL.Mean != nil || r.ITL.P50 != nil {
+			r.ITL.Definition = "AIPerf inter_chunk_latency: every gap between streamed chunks, pooled"
+		}
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	var cancelled bool
+	if o.get(p, "was_cancelled", &cancelled); cancelled {
+		bd.warn("cancelled", "the run was cancelled before it finished")
+	}
+	row, err := bd.finish()
+	if err != nil {
+		return err
+	}
+	f.Rows = append(f.Rows, row)
+	return nil
+}
+
+// aiperfConfig finds the model and load level in the input_config of any
+// known AIPerf or GenAI-Perf generation.
+func aiperfConfig(raw json.RawMessage) (model string, kind planner.LoadKind, load *float64, path string) {
+	var c struct {
+		Model       []lstr `json:"model"`
+		ModelNames  []lstr `json:"model_names"`
+		Concurrency num    `json:"concurrency"`
+		RequestRate num    `json:"request_rate"`
+		Endpoint    struct {
+			ModelNames []lstr `json:"model_names"`
+		} `json:"endpoint"`
+		Models struct {
+			Items []struct {
+				Name lstr `json:"name"`
+			} `json:"items"`
+		} `json:"models"`
+		Loadgen struct {
+			Concurrency num `json:"concurrency"`
+			RequestRate num `json:"request_rate"`
+		} `json:"loadgen"`
+		PerfAnalyzer struct {
+			Stimulus struct {
+				Concurrency num `json:"concurrency"`
+				RequestRate num `json:"request_rate"`
+			} `json:"stimulus"`
+		} `json:"perf_analyzer"`
+		Phases []struct {
+			Name        lstr `json:"name"`
+			Type        lstr `json:"type"`
+			Exclude     bool `json:"exclude_from_results"`
+			Concurrency num  `json:"concurrency"`
+			RequestRate num  `json:"request_rate"`
+			Rate        num  `json:"rate"`
+		} `json:"phases"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &c) != nil {
+		return "", "", nil, ""
+	}
+	for _, m := range [][]lstr{c.Model, c.ModelNames, c.Endpoint.ModelNames} {
+		if len(m) > 0 && model == "" {
+			model = string(m[0])
+		}
+	}
+	if model == "" && len(c.Models.Items) > 0 {
+		model = string(c.Models.Items[0].Name)
+	}
+	pick := func(conc, rate num, where string) bool {
+		switch {
+		case rate.set && rate.v > 0:
+			kind, load, path = planner.LoadRate, &rate.v, where+"request_rate"
+		case conc.set && conc.v > 0:
+			kind, load, path = planner.LoadConcurrency, &conc.v, where+"concurrency"
+		default:
+			return false
+		}
+		return true
+	}
+	for i, ph := range c.Phases {
+		if ph.Exclude {
+			continue
+		}
+		w := fmt.Sprintf("input_config.phases[%d].", i)
+		if string(ph.Type) == "concurrency" {
+			if ph.Concurrency.set {
+				kind, load, path = planner.LoadConcurrency, &ph.Concurrency.v, w+"concurrency"
+				return
+			}
+		}
+		if ph.Rate.set {
+			kind, load, path = planner.LoadRate, &ph.Rate.v, w+"rate"
+			return
+		}
+		if pick(ph.Concurrency, ph.RequestRate, w) {
+			return
+		}
+	}
+	if pick(c.Loadgen.Concurrency, c.Loadgen.RequestRate, "input_config.loadgen.") ||
+		pick(c.PerfAnalyzer.Stimulus.Concurrency, c.PerfAnalyzer.Stimulus.RequestRate, "input_config.perf_analyzer.stimulus.") ||
+		pick(c.Concurrency, c.RequestRate, "input_config.") {
+		return
+	}
+	return model, "", nil, ""
+}

@@ -1,0 +1,105 @@
+package importers
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// guidellmTopKeys are the keys a GuideLLM report starts with.
+var guidellmTopKeys = map[string]bool{"benchmarks": true, "metadata": true, "args": true, "config": true}
+
+// parseInput detects the format from the first bytes and dispatches.
+func parseInput(in *input) (*File, error) {
+	head, err := in.br.Peek(8 << 10)
+	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, err
+	}
+	t := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if len(t) == 0 {
+		if len(head) == 0 {
+			return nil, fmt.Errorf("empty file")
+		}
+		return nil, fmt.Errorf("the file holds only whitespace")
+	}
+	if len(head) >= 3 && string(head[:3]) == "\xef\xbb\xbf" {
+		in.br.Discard(3)
+	}
+	switch t[0] {
+	case '{':
+		if guidellmTopKeys[firstKey(t)] {
+			return parseGuideLLM(newSanitizer(in.br))
+		}
+		fallthrough
+	case '[':
+		data, err := in.readAll()
+		if err != nil {
+			return nil, err
+		}
+		return parseJSONDoc(sanitizeAll(data))
+	case '<':
+		return nil, fmt.Errorf("this is an HTML page (such as GuideLLM's benchmarks.html report), not a result file; import the JSON report instead (GuideLLM: --outputs json, file benchmarks.json)")
+	}
+	return parseText(in, t)
+}
+
+// firstKey returns the first key of the object that b starts with, or "".
+func firstKey(b []byte) string {
+	b = bytes.TrimLeft(b[1:], " \t\r\n")
+	if len(b) == 0 || b[0] != '"' {
+		return ""
+	}
+	end := bytes.IndexByte(b[1:], '"')
+	if end < 0 || end > 64 {
+		return ""
+	}
+	return string(b[1 : 1+end])
+}
+
+// sanitizeAll rewrites the non-JSON tokens of an in-memory document.
+func sanitizeAll(data []byte) []byte {
+	s := &sanitizer{}
+	out := s.transform(make([]byte, 0, len(data)+16), data)
+	if s.minus {
+		out = append(out, '-')
+	}
+	if s.inTok {
+		out = append(out, '"')
+	}
+	return out
+}
+
+// parseText handles what is not JSON: CSV exports are refused with advice,
+// YAML is converted and read as JSON.
+func parseText(in *input, head []byte) (*File, error) {
+	line := head
+	if i := bytes.IndexAny(line, "\r\n"); i >= 0 {
+		line = line[:i]
+	}
+	if isCSVHeader(line) {
+		return nil, csvRefusal(line)
+	}
+	data, err := in.readAll()
+	if err != nil {
+		return nil, err
+	}
+	return parseYAMLDoc(data)
+}
+
+// isCSVHeader tells a CSV header line from a YAML key line.
+func isCSVHeader(line []byte) bool {
+	return bytes.Count(line, []byte(",")) >= 2 && !bytes.Contains(line, []byte(": "))
+}
+
+// csvRefusal explains which JSON file to import instead of a CSV export.
+func csvRefusal(line []byte) error {
+	switch {
+	case bytes.HasPrefix(line, []byte("Metric,")):
+		return fmt.Errorf("this is an AIPerf/GenAI-Perf CSV export; import the JSON summary instead (profile_export_aiperf.json or *_genai_perf.json)")
+	case bytes.Contains(line, []byte("Run Id")) || bytes.Contains(line, []byte("Benchmark")) || bytes.Contains(line, []byte("Successful")):
+		return fmt.Errorf("this is a GuideLLM CSV export, whose columns shift between runs; import the JSON report instead (benchmarks.json, GuideLLM --outputs json)")
+	}
+	return fmt.Errorf("this is a CSV file; only the JSON result files of the benchmark tools can be imported")
+}

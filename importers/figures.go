@@ -1,0 +1,264 @@
+package importers
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"capplan/planner"
+)
+
+// maxFigure bounds every imported figure; larger values are refused as
+// implausible (they come from corrupt files, not from load tests).
+const maxFigure = 1e12
+
+// Thresholds for the "few-requests" warning: with nearest rank and no
+// interpolation, a p95 from fewer than 20 samples is the maximum or close to
+// it, and a p99 from fewer than 100 samples is always the maximum.
+const (
+	minForP95 = 20
+	minForP99 = 100
+)
+
+// rateTolerance is how far the achieved rate may be from the requested rate
+// before a "rate-mismatch" warning (10 %).
+const rateTolerance = 0.10
+
+// builder fills one row, checking each figure and recording its path. The
+// first bad figure is kept in err.
+type builder struct {
+	row *planner.Row
+	err error
+}
+
+func newBuilder() *builder {
+	return &builder{row: &planner.Row{Paths: map[string]string{}}}
+}
+
+// check validates a figure; name and path describe it in the error.
+func (b *builder) check(name, path string, v float64) bool {
+	if b.err != nil {
+		return false
+	}
+	switch {
+	case math.IsNaN(v):
+		b.err = fmt.Errorf("%s (%s) is NaN", path, name)
+	case math.IsInf(v, 0) || math.Abs(v) > maxFigure:
+		b.err = fmt.Errorf("%s (%s) is implausibly large: %g", path, name, v)
+	case v < 0:
+		b.err = fmt.Errorf("%s (%s) is negative: %g", path, name, v)
+	default:
+		return true
+	}
+	return false
+}
+
+// fig sets *dst to n×scale when n is present, recording path under name.
+func (b *builder) fig(dst **float64, name, path string, n num, scale float64) {
+	if !n.set || !b.check(name, path, n.v) {
+		return
+	}
+	v := n.v * scale
+	*dst = &v
+	b.row.Paths[name] = path
+}
+
+// count sets *dst to the whole number n when present.
+func (b *builder) count(dst **int, name, path string, n num) {
+	if !n.set || !b.check(name, path, n.v) {
+		return
+	}
+	if n.v != math.Trunc(n.v) {
+		b.err = fmt.Errorf("%s (%s) is not a whole number: %g", path, name, n.v)
+		return
+	}
+	v := int(n.v)
+	*dst = &v
+	b.row.Paths[name] = path
+}
+
+// countInt sets *dst to v, recording where it came from.
+func (b *builder) countInt(dst **int, name, path string, v int) {
+	*dst = &v
+	b.row.Paths[name] = path
+}
+
+// setF sets a computed or derived figure with a free-form provenance.
+func (b *builder) setF(dst **float64, name, path string, v float64) {
+	if !b.check(name, path, v) {
+		return
+	}
+	*dst = &v
+	b.row.Paths[name] = path
+}
+
+// statSrc names where the parts of one latency summary live.
+type statSrc struct {
+	mean, p50, p95, p99     num
+	meanP, p50P, p95P, p99P string
+}
+
+// stat fills s from src scaled to seconds; key is the figure prefix
+// ("ttft_s").
+func (b *builder) stat(s *planner.Stat, key string, src statSrc, scale float64) {
+	b.fig(&s.Mean, key+".mean", src.meanP, src.mean, scale)
+	b.fig(&s.P50, key+".p50", src.p50P, src.p50, scale)
+	b.fig(&s.P95, key+".p95", src.p95P, src.p95, scale)
+	b.fig(&s.P99, key+".p99", src.p99P, src.p99, scale)
+}
+
+// computeStat fills the figures of s that are still nil from the samples
+// (in seconds), by nearest rank: the p-th percentile is the value at
+// position ceil(p/100 × n) of the sorted samples (1-based), with no
+// interpolation. It marks s.Computed when it filled any percentile.
+func (b *builder) computeStat(s *planner.Stat, key, path string, samples []float64) {
+	if len(samples) == 0 {
+		return
+	}
+	sort.Float64s(samples)
+	if s.Mean == nil {
+		sum := 0.0
+		for _, v := range samples {
+			sum += v
+		}
+		b.setF(&s.Mean, key+".mean", "computed from "+path, sum/float64(len(samples)))
+	}
+	for _, p := range []struct {
+		dst **float64
+		q   float64
+		k   string
+	}{{&s.P50, 50, "p50"}, {&s.P95, 95, "p95"}, {&s.P99, 99, "p99"}} {
+		if *p.dst == nil {
+			b.setF(p.dst, key+"."+p.k, "computed (nearest rank) from "+path, nearestRank(samples, p.q))
+			s.Computed = true
+		}
+	}
+	if s.N == 0 {
+		s.N = len(samples)
+	}
+}
+
+// nearestRank returns the p-th percentile of sorted samples by nearest rank.
+func nearestRank(sorted []float64, p float64) float64 {
+	n := len(sorted)
+	r := int(math.Ceil(p / 100 * float64(n)))
+	if r < 1 {
+		r = 1
+	}
+	if r > n {
+		r = n
+	}
+	return sorted[r-1]
+}
+
+// warn adds a warning to the row.
+func (b *builder) warn(code, format string, args ...any) {
+	b.row.Warnings = append(b.row.Warnings, planner.Warning{Code: code, Message: fmt.Sprintf(format, args...)})
+}
+
+// finish adds the warnings every format shares and returns the row.
+func (b *builder) finish() (planner.Row, error) {
+	if b.err != nil {
+		return planner.Row{}, b.err
+	}
+	r := b.row
+	att, ok := intv(r.Attempted), intv(r.Successful)
+	if r.Attempted != nil && *r.Attempted == 0 && r.Successful != nil && *r.Successful == 0 {
+		return planner.Row{}, fmt.Errorf("zero requests in this load level")
+	}
+	if r.Successful != nil {
+		switch {
+		case ok == 0:
+			b.warn("no-successes", "no request succeeded at this load level: there are no latency figures")
+		case ok < minForP95:
+			b.warn("few-requests", "only %d successful requests: p95 and p99 are the slowest request or close to it (want at least %d for p95, %d for p99)", ok, minForP95, minForP99)
+		case ok < minForP99:
+			b.warn("few-requests", "only %d successful requests: p99 is the slowest request (want at least %d for p99)", ok, minForP99)
+		}
+	}
+	if r.Errored != nil && *r.Errored > 0 {
+		b.warn("errors", "%d of %s requests errored", *r.Errored, ofTotal(att, r.Attempted != nil))
+	}
+	if r.Incomplete != nil && *r.Incomplete > 0 {
+		b.warn("incomplete", "%d of %s requests were still in flight when the run ended (incomplete)", *r.Incomplete, ofTotal(att, r.Attempted != nil))
+	}
+	if r.LoadKind == planner.LoadRate && r.Load != nil && *r.Load > 0 && r.AchievedRate != nil {
+		if d := math.Abs(*r.AchievedRate-*r.Load) / *r.Load; d > rateTolerance {
+			b.warn("rate-mismatch", "requested %.3g req/s but achieved %.3g req/s (%.0f %% off)", *r.Load, *r.AchievedRate, d*100)
+		}
+	}
+	if r.IdenticalPrompts != nil && *r.IdenticalPrompts {
+		b.warn("identical-prompts", "every listed request sent the same prompt: a prefix-cache best case, latencies may be optimistic")
+	}
+	if r.Successful == nil || ok > 0 {
+		var miss []string
+		for _, s := range []struct {
+			name string
+			st   *planner.Stat
+			all  bool
+		}{{"ttft_s", &r.TTFT, true}, {"e2e_s", &r.E2E, true}, {"itl_s", &r.ITL, false}, {"tpot_s", &r.TPOT, false}} {
+			if !s.all && s.st.Mean == nil && s.st.P50 == nil && s.st.P95 == nil && s.st.P99 == nil {
+				continue
+			}
+			var ps []string
+			for _, p := range []struct {
+				k string
+				v *float64
+			}{{"p50", s.st.P50}, {"p95", s.st.P95}, {"p99", s.st.P99}} {
+				if p.v == nil {
+					ps = append(ps, p.k)
+				}
+			}
+			if len(ps) > 0 {
+				miss = append(miss, s.name+" "+strings.Join(ps, "/"))
+			}
+		}
+		if len(miss) > 0 {
+			b.warn("percentile-missing", "not in the file and no per-request data to compute them: %s", strings.Join(miss, ", "))
+		}
+	}
+	return *r, nil
+}
+
+func intv(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+func ofTotal(n int, known bool) string {
+	if !known {
+		return "an unknown number of"
+	}
+	return fmt.Sprint(n)
+}
+
+func boolp(v bool) *bool { return &v }
+
+// ofig sets *dst from the number at o[key], path prefix+key.
+func (b *builder) ofig(o jsonObj, prefix, key string, dst **float64, name string, scale float64) bool {
+	v, err := o.n(prefix, key)
+	if err != nil {
+		if b.err == nil {
+			b.err = err
+		}
+		return false
+	}
+	b.fig(dst, name, prefix+key, v, scale)
+	return v.set
+}
+
+// ocount sets *dst from the whole number at o[key].
+func (b *builder) ocount(o jsonObj, prefix, key string, dst **int, name string) bool {
+	v, err := o.n(prefix, key)
+	if err != nil {
+		if b.err == nil {
+			b.err = err
+		}
+		return false
+	}
+	b.count(dst, name, prefix+key, v)
+	return v.set
+}

@@ -1,0 +1,377 @@
+package importers
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"capplan/planner"
+)
+
+// gReport is what the streaming pass collects from a GuideLLM report before
+// the rows are built (the family is only known once the whole top level has
+// been seen: YAML sorts metadata after benchmarks).
+type gReport struct {
+	meta    *gMetadata
+	args    *gRunArgs
+	hasArgs bool
+	config  *gRunConfig
+	benches []*gBench
+}
+
+// gBench is what one benchmarks[i] holds.
+type gBench struct {
+	path          string
+	args          *gBenchArgs
+	config        *gBenchConfig
+	workerModel   string
+	metrics       *gMetrics
+	totals        *gCounts // family B: b.request_totals
+	sched         *gSchedMetrics
+	schedKey      string
+	start, end    num
+	duration      num
+	listed        int // successful records listed in requests
+	listedAll     int // records of every status
+	minStart      float64
+	hasStart      bool
+	prompts       int
+	firstPrompt   [32]byte
+	promptsDiffer bool
+	inner         []*aBench // family A
+	innerArgs     *gBenchArgs
+}
+
+// parseGuideLLM reads a GuideLLM JSON report from r as a stream.
+func parseGuideLLM(r io.Reader) (*File, error) {
+	w := newWalker(r)
+	rep := &gReport{}
+	err := w.object("", func(k string) error {
+		switch k {
+		case "metadata":
+			rep.meta = &gMetadata{}
+			return w.decode("metadata", rep.meta)
+		case "args":
+			rep.args, rep.hasArgs = &gRunArgs{}, true
+			return w.decode("args", rep.args)
+		case "config":
+			rep.config = &gRunConfig{}
+			return w.decode("config", rep.config)
+		case "benchmarks":
+			return w.array("benchmarks", func(i int) error {
+				b, err := readGBench(w, fmt.Sprintf("benchmarks[%d]", i))
+				rep.benches = append(rep.benches, b)
+				return err
+			})
+		}
+		return w.skip(k)
+	})
+	if err == nil {
+		err = w.end()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return rep.build()
+}
+
+// readGBench reads one element of benchmarks[], streaming its request lists.
+func readGBench(w *walker, p string) (*gBench, error) {
+	b := &gBench{path: p, minStart: math.Inf(1)}
+	err := w.object(p, func(k string) error {
+		kp := p + "." + k
+		switch k {
+		case "args":
+			b.args = &gBenchArgs{}
+			return w.decode(kp, b.args)
+		case "config":
+			b.config = &gBenchConfig{}
+			return w.decode(kp, b.config)
+		case "worker":
+			var wk struct {
+				BackendModel lstr `json:"backend_model"`
+			}
+			err := w.decode(kp, &wk)
+			b.workerModel = string(wk.BackendModel)
+			return err
+		case "metrics":
+			b.metrics = &gMetrics{}
+			return w.decode(kp, b.metrics)
+		case "request_totals":
+			b.totals = &gCounts{}
+			return w.decode(kp, b.totals)
+		case "run_stats", "scheduler_metrics":
+			b.sched, b.schedKey = &gSchedMetrics{}, k
+			return w.decode(kp, b.sched)
+		case "start_time":
+			return w.decode(kp, &b.start)
+		case "end_time":
+			return w.decode(kp, &b.end)
+		case "duration":
+			return w.decode(kp, &b.duration)
+		case "requests":
+			return b.readRequests(w, kp)
+		case "benchmarks": // family A: a report nested in the list
+			return w.array(kp, func(i int) error {
+				a, err := readABench(w, fmt.Sprintf("%s[%d]", kp, i))
+				b.inner = append(b.inner, a)
+				return err
+			})
+		}
+		return w.skip(kp)
+	})
+	return b, err
+}
+
+// readRequests streams benchmarks[i].requests.{successful,errored,incomplete}.
+func (b *gBench) readRequests(w *walker, p string) error {
+	var rec gRequest
+	return w.object(p, func(status string) error {
+		sp := p + "." + status
+		if status != "successful" && status != "errored" && status != "incomplete" {
+			return w.skip(sp)
+		}
+		return w.array(sp, func(i int) error {
+			rec.reset()
+			if err := w.decode(fmt.Sprintf("%s[%d]", sp, i), &rec); err != nil {
+				return err
+			}
+			b.listedAll++
+			if status == "successful" {
+				b.listed++
+			}
+			if t, ok := rec.start(); ok && t > 0 && t < b.minStart {
+				b.minStart, b.hasStart = t, true
+			}
+			prompt := []byte(rec.RequestArgs)
+			if len(prompt) == 0 {
+				prompt = rec.Prompt
+			}
+			if len(prompt) > 0 {
+				h := sha256.Sum256(prompt)
+				if b.prompts == 0 {
+					b.firstPrompt = h
+				} else if h != b.firstPrompt {
+					b.promptsDiffer = true
+				}
+				b.prompts++
+			}
+			return nil
+		})
+	})
+}
+
+// family returns the report generation and its label.
+func (rep *gReport) family() (string, error) {
+	if rep.meta != nil && rep.meta.Version.set {
+		switch rep.meta.Version.v {
+		case 1:
+			return "D", nil
+		case 2:
+			return "E", nil
+		}
+		return "", fmt.Errorf("metadata.version: GuideLLM report version %g is not supported (known: 1 for GuideLLM 0.5-0.6, 2 for 0.7+)", rep.meta.Version.v)
+	}
+	if len(rep.benches) == 0 {
+		return "", fmt.Errorf("benchmarks: the report holds no benchmarks (zero load levels)")
+	}
+	b := rep.benches[0]
+	switch {
+	case b.inner != nil:
+		return "A", nil
+	case b.config != nil || (rep.hasArgs && b.metrics != nil && b.metrics.RequestTotals != nil):
+		return "C", nil
+	case b.args != nil && b.args.Strategy != nil || b.totals != nil:
+		return "B", nil
+	}
+	return "", fmt.Errorf("benchmarks[0]: not a GuideLLM benchmark (no config, args.strategy or request_totals)")
+}
+
+var gFamilyLabel = map[string]string{
+	"A": "A (0.1)", "C": "C (0.4)", "D": "D (0.5-0.6)", "E": "E (0.7+)",
+}
+
+// build turns the collected report into rows.
+func (rep *gReport) build() (*File, error) {
+	fam, err := rep.family()
+	if err != nil {
+		return nil, err
+	}
+	if len(rep.benches) == 0 {
+		return nil, fmt.Errorf("benchmarks: the report holds no benchmarks (zero load levels)")
+	}
+	f := &File{Source: planner.Source{Format: "guidellm", FormatVersion: gFamilyLabel[fam]}}
+	if rep.meta != nil {
+		f.Source.ToolVersion = string(rep.meta.GuidellmVersion)
+	}
+	switch {
+	case rep.config != nil && rep.config.Spec != nil && rep.config.Spec.Backend != nil:
+		f.Model = string(rep.config.Spec.Backend.Model)
+	case rep.args != nil && rep.args.Model != "":
+		f.Model = string(rep.args.Model)
+	case rep.args != nil && rep.args.BackendKwargs != nil:
+		f.Model = string(rep.args.BackendKwargs.Model)
+	}
+	if fam == "A" {
+		return rep.buildA(f)
+	}
+	if fam == "B" {
+		f.Source.FormatVersion = "B (0.2)"
+		if m := rep.benches[0].metrics; m != nil && m.TimeToFirstToken != nil && m.TimeToFirstToken.Successful != nil && m.TimeToFirstToken.Successful.Percentiles.P50.set {
+			f.Source.FormatVersion = "B (0.3)"
+		}
+	}
+	for _, b := range rep.benches {
+		row, err := b.row(fam)
+		if err != nil {
+			return nil, err
+		}
+		if f.Model == "" {
+			f.Model = row.Model
+		}
+		f.Rows = append(f.Rows, row)
+	}
+	if f.Model == "" {
+		f.Warnings = append(f.Warnings, planner.Warning{Code: "model-unknown", Message: "the report does not name the model (GuideLLM was run without --model); enter it by hand"})
+	}
+	return f, nil
+}
+
+// row builds the row of one benchmark of families B-E.
+func (b *gBench) row(fam string) (planner.Row, error) {
+	bd := newBuilder()
+	r := bd.row
+	p := b.path
+	var strat *gStrategy
+	var stratPath string
+	if fam == "B" {
+		if b.args != nil {
+			strat, stratPath = b.args.Strategy, p+".args.strategy"
+		}
+		r.Model = b.workerModel
+	} else if b.config != nil {
+		strat, stratPath = b.config.Strategy, p+".config.strategy"
+		if b.config.Backend != nil {
+			r.Model = string(b.config.Backend.Model)
+		}
+	}
+	if strat == nil {
+		return planner.Row{}, fmt.Errorf("%s: no strategy: cannot tell the load level", p)
+	}
+	if err := setGLoad(bd, strat, stratPath); err != nil {
+		return planner.Row{}, err
+	}
+	m := b.metrics
+	if m == nil {
+		return planner.Row{}, fmt.Errorf("%s.metrics: missing", p)
+	}
+	mp := p + ".metrics"
+	totals, tp := b.totals, p+".request_totals"
+	if fam != "B" {
+		totals, tp = m.RequestTotals, mp+".request_totals"
+	}
+	if totals == nil {
+		return planner.Row{}, fmt.Errorf("%s: missing request counts", tp)
+	}
+	bd.count(&r.Successful, "successful", tp+".successful", totals.Successful)
+	bd.count(&r.Errored, "errored", tp+".errored", totals.Errored)
+	bd.count(&r.Incomplete, "incomplete", tp+".incomplete", totals.Incomplete)
+	bd.count(&r.Attempted, "attempted", tp+".total", totals.Total)
+	if r.Attempted == nil && r.Successful != nil && r.Errored != nil && r.Incomplete != nil {
+		bd.countInt(&r.Attempted, "attempted", tp+".successful+errored+incomplete", *r.Successful+*r.Errored+*r.Incomplete)
+	}
+	if r.Successful == nil {
+		return planner.Row{}, fmt.Errorf("%s.successful: missing", tp)
+	}
+	bd.fig(&r.DurationS, "duration_s", p+".duration", b.duration, 1)
+	mean := func(dst **float64, name string, sd *gStatusDist, key, status string) {
+		if sd == nil {
+			return
+		}
+		d := map[string]*gDist{"successful": sd.Successful, "total": sd.Total}[status]
+		if d != nil {
+			bd.fig(dst, name, mp+"."+key+"."+status+".mean", d.Mean, 1)
+		}
+	}
+	mean(&r.RequestRate, "request_rate", m.RequestsPerSecond, "requests_per_second", "successful")
+	mean(&r.AchievedRate, "achieved_rate", m.RequestsPerSecond, "requests_per_second", "total")
+	mean(&r.AchievedConcurrency, "achieved_concurrency", m.RequestConcurrency, "request_concurrency", "total")
+	mean(&r.OutputTokenRate, "output_token_rate", m.OutputTokensPerSecond, "output_tokens_per_second", "successful")
+	if *r.Successful > 0 {
+		mean(&r.PromptTokensMean, "prompt_tokens_mean", m.PromptTokenCount, "prompt_token_count", "successful")
+		mean(&r.OutputTokensMean, "output_tokens_mean", m.OutputTokenCount, "output_token_count", "successful")
+		gStat(bd, &r.TTFT, "ttft_s", m.TimeToFirstToken, mp+".time_to_first_token_ms", 1e-3)
+		gStat(bd, &r.E2E, "e2e_s", m.RequestLatency, mp+".request_latency", 1)
+		gStat(bd, &r.ITL, "itl_s", m.InterTokenLatency, mp+".inter_token_latency_ms", 1e-3)
+		gStat(bd, &r.TPOT, "tpot_s", m.TimePerOutputToken, mp+".time_per_output_token_ms", 1e-3)
+		r.ITL.Definition = "GuideLLM ITL: each request's average gap (last token - first token)/(output tokens - 1), distribution weighted by output tokens - 1"
+		if fam == "B" {
+			r.TPOT.Definition = "GuideLLM 0.2-0.3 TPOT: (last token - first token)/output tokens, weighted by output tokens"
+		} else {
+			r.TPOT.Definition = "GuideLLM 0.4+ TPOT: (last token - request start)/output tokens, includes TTFT, weighted by output tokens"
+		}
+	}
+	b.requestWarnings(bd, fam)
+	return bd.finish()
+}
+
+// setGLoad fills the load kind and level from a strategy.
+func setGLoad(bd *builder, s *gStrategy, sp string) error {
+	r := bd.row
+	switch t := strings.ToLower(string(s.Type)); t {
+	case "synchronous":
+		r.LoadKind = planner.LoadSynchronous
+		bd.setF(&r.Load, "load", sp+".type_", 1)
+	case "concurrent":
+		r.LoadKind = planner.LoadConcurrency
+		bd.fig(&r.Load, "load", sp+".streams", s.Streams, 1)
+	case "constant", "poisson", "async":
+		r.LoadKind = planner.LoadRate
+		bd.fig(&r.Load, "load", sp+".rate", s.Rate, 1)
+	case "throughput":
+		r.LoadKind = planner.LoadThroughput
+		r.Paths["load"] = sp + ".type_"
+	case "trace":
+		r.LoadKind = planner.LoadRate
+		bd.warn("load-unknown", "trace replay: the requests follow a recorded schedule, there is no single load level")
+	default:
+		return fmt.Errorf("%s.type_: unknown strategy %q", sp, t)
+	}
+	return nil
+}
+
+// gStat fills a latency summary from the successful group of a distribution.
+func gStat(bd *builder, s *planner.Stat, key string, sd *gStatusDist, p string, scale float64) {
+	if sd == nil || sd.Successful == nil {
+		return
+	}
+	d := sd.Successful
+	p += ".successful"
+	src := statSrc{mean: d.Mean, meanP: p + ".mean", p95: d.Percentiles.P95, p95P: p + ".percentiles.p95", p99: d.Percentiles.P99, p99P: p + ".percentiles.p99"}
+	if d.Percentiles.P50.set {
+		src.p50, src.p50P = d.Percentiles.P50, p+".percentiles.p50"
+	} else {
+		src.p50, src.p50P = d.Median, p+".median"
+	}
+	bd.stat(s, key, src, scale)
+	if d.Count.set && d.Count.v >= 0 && d.Count.v < maxFigure {
+		s.N = int(d.Count.v)
+	}
+}
+
+// requestWarnings adds what the per-request lists reveal: warmup or cooldown
+// requests listed beside the measured ones, and identical prompts.
+func (b *gBench) requestWarnings(bd *builder, fam string) {
+	r := bd.row
+	if r.Successful != nil && b.listed > *r.Successful {
+		bd.warn("warmup-included", "%s.requests lists %d successful requests but only %d were counted in the measured window: the lists include warmup or cooldown requests", b.path, b.listed, *r.Successful)
+	} else if fam != "B" && b.hasStart && b.start.set && b.minStart < b.start.v-0.001 {
+		bd.warn("warmup-included", "%s.requests lists requests that started before the measured window (%.3f s early): warmup requests are included in the lists", b.path, b.start.v-b.minStart)
+	}
+	if b.prompts >= 2 {
+		r.IdenticalPrompts = boolp(!b.promptsDiffer)
+		r.Paths["identical_prompts"] = b.path + ".requests[*]." + map[bool]string{true: "prompt", false: "request_args"}[fam == "B"]
+	}
+}

@@ -1,0 +1,153 @@
+package importers
+
+// Decode targets for the parts of a GuideLLM report that are read whole.
+// Only the fields the importer uses are listed.
+
+// gDist is a distribution summary; missing fields stay unset.
+type gDist struct {
+	Mean        num `json:"mean"`
+	Median      num `json:"median"`
+	Count       num `json:"count"`
+	Percentiles struct {
+		P50 num `json:"p50"`
+		P95 num `json:"p95"`
+		P99 num `json:"p99"`
+	} `json:"percentiles"`
+}
+
+// gStatusDist is a distribution split by request status.
+type gStatusDist struct {
+	Successful *gDist `json:"successful"`
+	Errored    *gDist `json:"errored"`
+	Incomplete *gDist `json:"incomplete"`
+	Total      *gDist `json:"total"`
+}
+
+// gCounts is a per-status request count.
+type gCounts struct {
+	Successful num `json:"successful"`
+	Errored    num `json:"errored"`
+	Incomplete num `json:"incomplete"`
+	Total      num `json:"total"`
+}
+
+// gMetrics is benchmarks[i].metrics.
+type gMetrics struct {
+	RequestTotals         *gCounts     `json:"request_totals"`
+	RequestsPerSecond     *gStatusDist `json:"requests_per_second"`
+	RequestConcurrency    *gStatusDist `json:"request_concurrency"`
+	RequestLatency        *gStatusDist `json:"request_latency"`
+	PromptTokenCount      *gStatusDist `json:"prompt_token_count"`
+	OutputTokenCount      *gStatusDist `json:"output_token_count"`
+	TimeToFirstToken      *gStatusDist `json:"time_to_first_token_ms"`
+	TimePerOutputToken    *gStatusDist `json:"time_per_output_token_ms"`
+	InterTokenLatency     *gStatusDist `json:"inter_token_latency_ms"`
+	OutputTokensPerSecond *gStatusDist `json:"output_tokens_per_second"`
+}
+
+// gStrategy is the scheduling strategy of one benchmark.
+type gStrategy struct {
+	Type    lstr `json:"type_"`
+	Streams num  `json:"streams"`
+	Rate    num  `json:"rate"`
+}
+
+// gWindow is a warmup or cooldown setting of families C-E.
+type gWindow struct {
+	Percent num `json:"percent"`
+	Value   num `json:"value"`
+}
+
+// gBenchArgs is benchmarks[i].args in family B, and the outer args of family A.
+type gBenchArgs struct {
+	Strategy         *gStrategy `json:"strategy"`
+	WarmupNumber     num        `json:"warmup_number"`
+	WarmupDuration   num        `json:"warmup_duration"`
+	CooldownNumber   num        `json:"cooldown_number"`
+	CooldownDuration num        `json:"cooldown_duration"`
+	Model            lstr       `json:"model"` // family A
+}
+
+// gBenchConfig is benchmarks[i].config in families C-E.
+type gBenchConfig struct {
+	Strategy *gStrategy `json:"strategy"`
+	Warmup   *gWindow   `json:"warmup"`
+	Cooldown *gWindow   `json:"cooldown"`
+	Backend  *struct {
+		Model lstr `json:"model"`
+	} `json:"backend"`
+}
+
+// gSchedMetrics is benchmarks[i].scheduler_metrics (C-E) or run_stats (B).
+type gSchedMetrics struct {
+	MeasureStart num      `json:"measure_start_time"`
+	MeasureEnd   num      `json:"measure_end_time"`
+	RequestsMade *gCounts `json:"requests_made"`
+}
+
+// gMetadata is the top-level metadata of families D and E.
+type gMetadata struct {
+	Version         num  `json:"version"`
+	GuidellmVersion lstr `json:"guidellm_version"`
+}
+
+// gRunArgs is the top-level args of families C and D.
+type gRunArgs struct {
+	Model         lstr `json:"model"`
+	BackendKwargs *struct {
+		Model lstr `json:"model"`
+	} `json:"backend_kwargs"`
+}
+
+// gRunConfig is the top-level config of family E.
+type gRunConfig struct {
+	Spec *struct {
+		Backend *struct {
+			Model lstr `json:"model"`
+		} `json:"backend"`
+	} `json:"spec"`
+}
+
+// gRequest is the part of one per-request record the importer keeps: what
+// identifies the prompt and when the request started.
+type gRequest struct {
+	Prompt           rawOrNull `json:"prompt"`       // B
+	RequestArgs      rawOrNull `json:"request_args"` // C-E
+	StartTime        num       `json:"start_time"`   // B
+	RequestStartTime num       `json:"request_start_time"`
+	Info             struct {
+		Timings struct {
+			RequestStart num `json:"request_start"`
+		} `json:"timings"`
+	} `json:"info"`
+}
+
+// reset clears r for reuse, keeping its buffers.
+func (r *gRequest) reset() {
+	r.Prompt = r.Prompt[:0]
+	r.RequestArgs = r.RequestArgs[:0]
+	r.StartTime, r.RequestStartTime, r.Info.Timings.RequestStart = num{}, num{}, num{}
+}
+
+// start returns the request's start time (epoch s), if recorded.
+func (r *gRequest) start() (float64, bool) {
+	for _, n := range []num{r.Info.Timings.RequestStart, r.RequestStartTime, r.StartTime} {
+		if n.set {
+			return n.v, true
+		}
+	}
+	return 0, false
+}
+
+// rawOrNull keeps the raw bytes of a value, reusing its buffer; null is empty.
+type rawOrNull []byte
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (r *rawOrNull) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*r = (*r)[:0]
+		return nil
+	}
+	*r = append((*r)[:0], b...)
+	return nil
+}

@@ -1,0 +1,170 @@
+package importers
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"path/filepath"
+
+	"capplan/planner"
+)
+
+// ErrTooLarge is returned (wrapped) when a file exceeds Options.MaxBytes.
+var ErrTooLarge = errors.New("file too large")
+
+// Options tunes Parse.
+type Options struct {
+	// MaxBytes is the largest input accepted, checked while reading; 0 means unlimited.
+	MaxBytes int64
+}
+
+// File is the result of importing one benchmark file.
+type File struct {
+	Source   planner.Source    // file name, sha256, format, generation, tool version
+	Model    string            // the model the file names, "" when it names none
+	Rows     []planner.Row     // one per tested load level, in file order
+	Warnings []planner.Warning // warnings about the file as a whole
+	Bytes    int64             // size of the input in bytes
+}
+
+// Error is an import failure; its text starts with the file name.
+type Error struct {
+	File string // the file name given to Parse
+	Msg  string // what was wrong
+	Err  error  // the underlying cause, if any
+}
+
+// Error returns "FILE: MSG".
+func (e *Error) Error() string { return e.File + ": " + e.Msg }
+
+// Unwrap returns the underlying cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// ParseFile opens path and imports it; the Source.File is the base name.
+func ParseFile(path string, opt Options) (*File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{File: filepath.Base(path), Msg: "cannot open: " + err.Error(), Err: err}
+	}
+	defer f.Close()
+	return Parse(filepath.Base(path), f, opt)
+}
+
+// Parse detects the format of r from its content, imports it and hashes it.
+// Every returned Row has its Source filled. Errors are *Error values whose
+// text starts with name; ErrTooLarge is wrapped when MaxBytes is exceeded.
+func Parse(name string, r io.Reader, opt Options) (f *File, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			f, err = nil, &Error{File: name, Msg: fmt.Sprintf("internal error while reading the file: %v", p)}
+		}
+	}()
+	return parse(name, r, opt)
+}
+
+// parse is Parse without the panic guard (fuzz targets call it directly).
+func parse(name string, r io.Reader, opt Options) (*File, error) {
+	in := newInput(r, opt.MaxBytes)
+	f, err := parseInput(in)
+	if err == nil {
+		err = in.drain()
+	}
+	if err != nil {
+		return nil, wrapErr(name, err)
+	}
+	f.Bytes = in.n
+	f.Source.File = name
+	f.Source.SHA256 = hex.EncodeToString(in.h.Sum(nil))
+	for i := range f.Rows {
+		f.Rows[i].Source = f.Source
+		f.Rows[i].Index = i
+		if f.Rows[i].Model == "" {
+			f.Rows[i].Model = f.Model
+		}
+		if f.Rows[i].Warnings == nil {
+			f.Rows[i].Warnings = []planner.Warning{}
+		}
+	}
+	if f.Warnings == nil {
+		f.Warnings = []planner.Warning{}
+	}
+	return f, nil
+}
+
+// wrapErr turns err into an *Error naming the file.
+func wrapErr(name string, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return &Error{File: name, Msg: "truncated file: " + err.Error(), Err: err}
+	}
+	return &Error{File: name, Msg: err.Error(), Err: err}
+}
+
+// input reads the source while counting, limiting and hashing it.
+type input struct {
+	src io.Reader
+	max int64
+	n   int64
+	h   hash.Hash
+	br  *bufio.Reader
+}
+
+func newInput(r io.Reader, max int64) *input {
+	in := &input{src: r, max: max, h: sha256.New()}
+	in.br = bufio.NewReaderSize(readerFunc(in.read), 256<<10)
+	return in
+}
+
+// read is the counted, limited, hashed read of the source.
+func (in *input) read(p []byte) (int, error) {
+	if in.max > 0 {
+		// read one byte past the limit so an exact-size file passes
+		if rem := in.max + 1 - in.n; int64(len(p)) > rem {
+			p = p[:rem]
+		}
+	}
+	n, err := in.src.Read(p)
+	in.n += int64(n)
+	in.h.Write(p[:n])
+	if in.max > 0 && in.n > in.max {
+		return n, fmt.Errorf("%w: larger than the limit of %d bytes", ErrTooLarge, in.max)
+	}
+	return n, err
+}
+
+// drain reads what is left so the hash and size cover the whole file; only
+// whitespace may remain.
+func (in *input) drain() error {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := in.br.Read(buf)
+		for _, c := range buf[:n] {
+			if !isSpace(c) {
+				return fmt.Errorf("unexpected data after the end of the document")
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// readAll returns the rest of the input.
+func (in *input) readAll() ([]byte, error) { return io.ReadAll(in.br) }
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

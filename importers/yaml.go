@@ -1,0 +1,100 @@
+package importers
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"gopkg.in/yaml.v3"
+)
+
+// maxYAMLDepth bounds the nesting of a YAML document.
+const maxYAMLDepth = 200
+
+// parseYAMLDoc reads a YAML document. GuideLLM writes its report as YAML
+// with the same tree as the JSON (keys sorted); it is converted to JSON and
+// read by the GuideLLM parser. Other YAML files are refused with advice.
+func parseYAMLDoc(data []byte) (f *File, err error) {
+	var tree any
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				err = fmt.Errorf("invalid YAML: %v", p)
+			}
+		}()
+		err = yaml.Unmarshal(data, &tree)
+	}()
+	if err != nil {
+		return nil, fmt.Errorf("neither JSON nor valid YAML: %w", err)
+	}
+	top, ok := tree.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("not a recognised benchmark result: the file is neither JSON nor a YAML mapping")
+	}
+	if _, ok := top["benchmarks"]; ok {
+		j, err := yamlToJSON(tree, 0)
+		if err != nil {
+			return nil, err
+		}
+		buf, err := json.Marshal(j)
+		if err != nil {
+			return nil, fmt.Errorf("YAML report cannot be converted: %w", err)
+		}
+		return parseGuideLLM(bytes.NewReader(buf))
+	}
+	if _, ok := top["load"]; ok {
+		if _, ok := top["server"]; ok {
+			return nil, fmt.Errorf("this is an inference-perf run configuration (config.yaml), not a result; import its stage_<N>_lifecycle_metrics.json files instead (enter the model from server.model_name by hand)")
+		}
+	}
+	return nil, fmt.Errorf("not a recognised benchmark result: a YAML file without a top-level benchmarks list (only GuideLLM reports are read as YAML)")
+}
+
+// yamlToJSON makes a decoded YAML tree encodable as JSON: keys become
+// strings and NaN/±Inf become the strings num understands.
+func yamlToJSON(v any, depth int) (any, error) {
+	if depth > maxYAMLDepth {
+		return nil, fmt.Errorf("YAML nested deeper than %d levels", maxYAMLDepth)
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			y, err := yamlToJSON(x, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			t[k] = y
+		}
+		return t, nil
+	case map[any]any:
+		m := make(map[string]any, len(t))
+		for k, x := range t {
+			y, err := yamlToJSON(x, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			m[fmt.Sprint(k)] = y
+		}
+		return m, nil
+	case []any:
+		for i, x := range t {
+			y, err := yamlToJSON(x, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			t[i] = y
+		}
+		return t, nil
+	case float64:
+		switch {
+		case math.IsNaN(t):
+			return "NaN", nil
+		case math.IsInf(t, 1):
+			return "Infinity", nil
+		case math.IsInf(t, -1):
+			return "-Infinity", nil
+		}
+	}
+	return v, nil
+}
