@@ -1,0 +1,153 @@
+package planner
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestLittlesLaw(t *testing.T) {
+	n, text := LittlesLaw(11.3, 13.9)
+	if n != 157 {
+		t.Errorf("LittlesLaw(11.3, 13.9) = %d, want 157", n)
+	}
+	if text != "11.3 req/s x 13.9 s = 157.1, rounded down to 157" {
+		t.Errorf("text = %q", text)
+	}
+}
+
+func TestProposeAdmission(t *testing.T) {
+	strong := func() []Row {
+		rows := matrix([]float64{1, 2, 4, 8, 10}, []float64{5, 6, 8, 12, 16.2})
+		return rows
+	}
+	tests := []struct {
+		name         string
+		rows         func() []Row
+		in           AdmissionInput
+		wantBasis    string
+		wantCeiling  *int
+		wantMax      *int
+		wantWeak     int
+		wantQueue    int
+		wantReason   string
+		wantOverride bool
+	}{
+		{name: "concurrency ceiling with adequate evidence", rows: strong,
+			wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(8), wantQueue: 8, wantReason: "the ceiling row ran 8 streams and achieved 8 in flight"},
+		{name: "short windows take a margin", rows: func() []Row {
+			rows := strong()
+			for i := range rows {
+				rows[i].DurationS = F(30)
+			}
+			return rows
+		}, wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantWeak: 1, wantQueue: 6, wantReason: "rows shorter than 60 s"},
+		{name: "a quick search with few requests", rows: func() []Row {
+			rows := matrix([]float64{4, 8}, []float64{8, 16})
+			rows[0].Successful = I(50)
+			return rows
+		}, wantBasis: "concurrency", wantCeiling: I(4), wantMax: I(3), wantWeak: 2, wantQueue: 3, wantReason: "a quick search: only 2 rows"},
+		{name: "achieved concurrency below the streams", rows: func() []Row {
+			rows := strong()
+			rows[3].AchievedConcurrency = F(5.6)
+			return rows
+		}, wantBasis: "concurrency", wantCeiling: I(5), wantMax: I(5), wantQueue: 5, wantReason: "achieved only 5.6 in flight"},
+		{name: "rate run by Little's law", rows: func() []Row {
+			var rows []Row
+			for _, rate := range []float64{5, 8, 11.3, 13} {
+				r := concRow(rate, 14)
+				r.LoadKind, r.AchievedConcurrency = LoadRate, nil
+				r.RequestRate = F(rate)
+				r.E2E.Mean = F(13.9)
+				rows = append(rows, r)
+			}
+			rows[3].E2E.P95 = F(20)
+			return rows
+		}, wantBasis: "littles-law", wantCeiling: I(157), wantMax: I(157), wantQueue: 157, wantReason: "11.3 req/s x 13.9 s"},
+		{name: "override with a reason", rows: strong, in: AdmissionInput{OverrideMaxInFlight: I(6), OverrideReason: "shared with batch jobs"},
+			wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantQueue: 6, wantReason: "overridden to 6 by the lead: shared with batch jobs", wantOverride: true},
+		{name: "no envelope, no limit", rows: func() []Row { return matrix([]float64{1}, []float64{20}) },
+			wantBasis: "none", wantReason: "no demonstrated ceiling"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, e := JudgeMatrix(tt.rows(), testContract(), testObjective(), "")
+			a := ProposeAdmission(m, e, testObjective(), testContract(), tt.in)
+			if a.Basis != tt.wantBasis {
+				t.Errorf("basis = %s, want %s", a.Basis, tt.wantBasis)
+			}
+			if !reflect.DeepEqual(a.CeilingInFlight, tt.wantCeiling) || !reflect.DeepEqual(a.MaxInFlight, tt.wantMax) {
+				t.Errorf("ceiling in flight %v, max %v; want %v, %v", derefI(a.CeilingInFlight), derefI(a.MaxInFlight), derefI(tt.wantCeiling), derefI(tt.wantMax))
+			}
+			if len(a.WeakEvidence) != tt.wantWeak {
+				t.Errorf("weak evidence = %q, want %d items", a.WeakEvidence, tt.wantWeak)
+			}
+			if a.QueueSize != tt.wantQueue || a.MaxQueueAgeS != 30 || a.OverloadStatus != 429 || a.ClientMaxRetries != 2 {
+				t.Errorf("queue %d age %v status %d retries %d", a.QueueSize, a.MaxQueueAgeS, a.OverloadStatus, a.ClientMaxRetries)
+			}
+			if a.Overridden != tt.wantOverride {
+				t.Errorf("overridden = %v", a.Overridden)
+			}
+			if !strings.Contains(strings.Join(a.Reasons, "\n"), tt.wantReason) {
+				t.Errorf("reasons %q lack %q", a.Reasons, tt.wantReason)
+			}
+		})
+	}
+}
+
+func TestAdmissionSettings(t *testing.T) {
+	m, e := JudgeMatrix(matrix([]float64{1, 2, 4, 8, 10}, []float64{5, 6, 8, 12, 16.2}), testContract(), testObjective(), "")
+	a := ProposeAdmission(m, e, testObjective(), testContract(), AdmissionInput{})
+	if !reflect.DeepEqual(a.Settings.VLLMFlags, []string{"--max-num-seqs 8"}) {
+		t.Errorf("flags = %q", a.Settings.VLLMFlags)
+	}
+	if len(a.Settings.VLLMNotes) == 0 || !strings.Contains(a.Settings.VLLMNotes[0], "gateway") {
+		t.Errorf("notes = %q", a.Settings.VLLMNotes)
+	}
+	var g map[string]any
+	if err := json.Unmarshal([]byte(a.Settings.GatewayJSON), &g); err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]any{"max_in_flight": 8.0, "queue_size": 8.0, "max_queue_age_s": 30.0, "overload_status": 429.0, "client_max_retries": 2.0} {
+		if g[k] != want {
+			t.Errorf("gateway %s = %v, want %v", k, g[k], want)
+		}
+	}
+	if _, ok := g["retry_after_s"]; !ok {
+		t.Error("gateway lacks retry_after_s")
+	}
+}
+
+func TestJudgeOverload(t *testing.T) {
+	ok := OverloadTest{Sent: "20 streams for 60 s", Outcome: OverloadRejected429, RetryAfter: true, WorkerHealthy: true, Recovered: true}
+	tests := []struct {
+		name     string
+		t        *OverloadTest
+		want     bool
+		wantText string
+	}{
+		{"not recorded", nil, false, "not recorded"},
+		{"429 with Retry-After", &ok, true, "429 and Retry-After"},
+		{"bounded queue", func() *OverloadTest { o := ok; o.Outcome = OverloadBoundedQueue; return &o }(), true, "bounded queue"},
+		{"429 without Retry-After", func() *OverloadTest { o := ok; o.RetryAfter = false; return &o }(), false, "without Retry-After"},
+		{"timeouts", func() *OverloadTest { o := ok; o.Outcome, o.Notes = OverloadOther, "clients timed out"; return &o }(), false, "clients timed out"},
+		{"worker unhealthy", func() *OverloadTest { o := ok; o.WorkerHealthy = false; return &o }(), false, "did not stay healthy"},
+		{"no recovery", func() *OverloadTest { o := ok; o.Recovered = false; return &o }(), false, "did not recover"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := JudgeOverload(tt.t)
+			if r.Pass != tt.want || !strings.Contains(strings.Join(r.Reasons, "; "), tt.wantText) {
+				t.Errorf("JudgeOverload = %v %q, want %v with %q", r.Pass, r.Reasons, tt.want, tt.wantText)
+			}
+		})
+	}
+}
+
+func derefI(p *int) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
