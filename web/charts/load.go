@@ -1,0 +1,67 @@
+package charts
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/a-h/templ"
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+)
+
+// LoadChart plots a load sweep: output throughput (tokens/s, left axis)
+// and latencies (seconds, right axis) against load. latencies maps a
+// series name such as "TTFT p95" to one value per load, nil where there is
+// no measurement (drawn as a gap). bounds maps a latency series name to
+// its limit, drawn as a dashed horizontal line in that series' colour; a
+// bound whose series is missing gets a series of its own. ceiling, if not
+// nil, is drawn as a vertical line at that load.
+func LoadChart(title string, loads, throughput []float64, latencies map[string][]*float64, bounds map[string]float64, ceiling *float64) templ.Component {
+	var measured []*float64
+	for _, ys := range latencies {
+		measured = append(measured, ys...)
+	}
+	var loadMax any
+	if ceiling != nil {
+		loadMax = axisMax(ptrs(loads), *ceiling)
+	}
+
+	line := charts.NewLine()
+	line.SetGlobalOptions(append(base(title),
+		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: "load", NameLocation: "middle", NameGap: 30, Scale: opts.Bool(true), Max: loadMax}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: "output tok/s", Position: "left"}),
+	)...)
+	line.ExtendYAxis(opts.YAxis{Type: "value", Name: "latency (s)", Position: "right",
+		Max: axisMax(measured, slices.Collect(maps.Values(bounds))...), SplitLine: &opts.SplitLine{Show: opts.Bool(false)}})
+	line.SetXAxis(nil)
+
+	tput := []charts.SeriesOpts{charts.WithLineChartOpts(opts.LineChart{YAxisIndex: 0})}
+	if ceiling != nil {
+		tput = append(tput, withMarkLines(markLine{Name: fmt.Sprintf("ceiling %g", *ceiling), XAxis: ceiling}))
+	}
+	line.AddSeries("output tok/s", xy(loads, ptrs(throughput)), tput...)
+
+	for _, name := range slices.Sorted(maps.Keys(latencies)) {
+		so := []charts.SeriesOpts{charts.WithLineChartOpts(opts.LineChart{YAxisIndex: 1})}
+		if b, ok := bounds[name]; ok {
+			so = append(so, withMarkLines(markLine{Name: fmt.Sprintf("%s bound %g s", name, b), YAxis: &b, Label: insideEnd}))
+		}
+		line.AddSeries(name, xy(loads, latencies[name]), so...)
+	}
+	for _, name := range slices.Sorted(maps.Keys(bounds)) {
+		if _, ok := latencies[name]; ok {
+			continue
+		}
+		b := bounds[name]
+		flat := make([]*float64, len(loads))
+		for i := range flat {
+			flat[i] = &b
+		}
+		line.AddSeries(name+" bound", xy(loads, flat),
+			charts.WithLineChartOpts(opts.LineChart{YAxisIndex: 1, ShowSymbol: opts.Bool(false)}),
+			charts.WithLineStyleOpts(opts.LineStyle{Type: "dashed"}),
+		)
+	}
+	return Component(line)
+}
