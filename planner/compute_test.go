@@ -1,0 +1,158 @@
+package planner
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// demoInputs is a complete report that passes its exit check: rows 1, 2, 4,
+// 8, 10 with 10 failing p95 end-to-end, every cost typed, three scenarios,
+// one quote, a passing overload test and a recommendation.
+func demoInputs() Inputs {
+	rows := matrix([]float64{1, 2, 4, 8, 10}, []float64{5, 6, 8, 12, 16.2})
+	rows[3].Observed.PowerWatts = F(700)
+	self := flatSelf("2000", "0")
+	self.LabourHoursPerMonth, self.LabourRate = Fig("10", "h/month", "ops plan", evDate), Fig("80", "EUR/h", "HR", evDate)
+	return Inputs{
+		Currency: "EUR", AsOf: "2026-11-29",
+		Contract: testContract(),
+		Rows:     rows,
+		Overload: &OverloadTest{Sent: "20 streams for 60 s", Outcome: OverloadRejected429, RetryAfter: true, WorkerHealthy: true, Recovered: true, Date: "2026-11-02"},
+		Candidates: []Candidate{
+			{Name: "baseline", Baseline: true, Gate: &RegressionGate{Gate: "extraction-24", Cases: 24, Pass: true, Date: "2026-10-30"}},
+		},
+		SelfHosted: self,
+		Quotes:     []Quote{flatQuote("api-a", "0.03")},
+		MaxBoxes:   1,
+		Scenarios: []Scenario{
+			{Name: "low", MonthlyRequests: 20_000, BusyHourShare: 0.05},
+			{Name: "expected", MonthlyRequests: 80_000, BusyHourShare: 0.05},
+			{Name: "peak", MonthlyRequests: 200_000, BusyHourShare: 0.05},
+		},
+		Recommendation: &Recommendation{Decision: "keep", Owner: "A. Lead", ReviewDate: "2027-02-01", Expiry: "2027-06-01",
+			Triggers: []string{"utilisation below 20 %"},
+			Gates:    []NonFinancialGate{{"data location", true, "EU"}, {"capability", true, ""}, {"contract", true, ""}, {"recovery", true, ""}, {"exit", true, ""}}},
+	}
+}
+
+func TestComputeDemo(t *testing.T) {
+	r := Compute(demoInputs())
+	for _, it := range r.ExitCheck {
+		if !it.Pass {
+			t.Errorf("exit item %s (%s) fails: %s", it.ID, it.Section, it.Detail)
+		}
+	}
+	if !r.ExitPass {
+		t.Error("ExitPass = false")
+	}
+	if r.Envelope.State != EnvelopeCeiling || *r.Envelope.Ceiling != 8 {
+		t.Errorf("envelope = %s", r.Envelope.Text)
+	}
+	if *r.Admission.MaxInFlight != 8 {
+		t.Errorf("max in flight = %d", *r.Admission.MaxInFlight)
+	}
+	if r.SelfHosted.PowerWattsSource != "measured at the ceiling row" {
+		t.Errorf("power from %s", r.SelfHosted.PowerWattsSource)
+	}
+	// Capacity: 8 x 0.4 = 3.2 req/s at 100 % success.
+	if r.Capacity.PerBoxRate == nil || *r.Capacity.PerBoxRate != 3.2 {
+		t.Errorf("capacity = %+v", r.Capacity)
+	}
+	if r.Candidates.Chosen != "baseline" || !strings.Contains(r.Candidates.Decision, "candidate baseline fits with 20 % observed headroom and meets the objective through load 8 concurrent streams") {
+		t.Errorf("decision = %q", r.Candidates.Decision)
+	}
+	if len(r.Crossovers) != 1 || len(r.Chart.Series) != 2 || len(r.Scenarios) != 3 {
+		t.Errorf("crossovers %d, series %d, scenarios %d", len(r.Crossovers), len(r.Chart.Series), len(r.Scenarios))
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{`"exit_pass":true`, `"envelope":`, `"cost_per_1000":`, `"gateway_json":`} {
+		if !strings.Contains(string(b), key) {
+			t.Errorf("JSON lacks %s", key)
+		}
+	}
+}
+
+func TestComputeExitFailures(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(*Inputs)
+		wantID string
+	}{
+		{"stale evidence", func(in *Inputs) { in.SelfHosted.Hosting.EvidenceDate = "2026-01-01" }, "evidence_dates"},
+		{"labour not typed", func(in *Inputs) { in.SelfHosted.LabourRate = nil }, "cost_categories"},
+		{"no overload test", func(in *Inputs) { in.Overload = nil }, "overload"},
+		{"no peak scenario", func(in *Inputs) { in.Scenarios = in.Scenarios[:2] }, "scenarios"},
+		{"gate failed", func(in *Inputs) { in.Candidates[0].Gate.Pass = false }, "regression_gate"},
+		{"no owner", func(in *Inputs) { in.Recommendation.Owner = "" }, "recommendation"},
+		{"no test date", func(in *Inputs) { in.Contract.TestDate = "" }, "test_date"},
+		{"missing vLLM version", func(in *Inputs) { in.Contract.VLLMVersion = "" }, "identities"},
+		{"row not judged", func(in *Inputs) { in.Rows[0].Observed.Headroom = nil }, "row_figures"},
+		{"planned row missing", func(in *Inputs) { in.Rows = in.Rows[1:] }, "rows"},
+		{"no envelope", func(in *Inputs) { in.Rows[0].E2E.P95 = F(99) }, "admission"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := demoInputs()
+			tt.mutate(&in)
+			r := Compute(in)
+			if r.ExitPass {
+				t.Fatal("ExitPass = true")
+			}
+			for _, it := range r.ExitCheck {
+				if it.ID == tt.wantID {
+					if it.Pass {
+						t.Errorf("%s passes: %s", it.ID, it.Detail)
+					}
+					return
+				}
+			}
+			t.Errorf("no exit item %s", tt.wantID)
+		})
+	}
+}
+
+func TestComputeAmendments(t *testing.T) {
+	tests := []struct {
+		name        string
+		amendments  []Amendment
+		wantText    string
+		wantLoose   bool
+		wantCeiling float64
+	}{
+		{name: "none", wantText: "success>=99%,ttft_p95<=2s,e2e_p95<=15s,headroom>=10%,no_oom", wantCeiling: 8},
+		{name: "loosened after results", amendments: []Amendment{{Field: "objective",
+			OldValue: "success>=99%,ttft_p95<=2s,e2e_p95<=15s,headroom>=10%,no_oom",
+			NewValue: "success>=99%,ttft_p95<=2s,e2e_p95<=20s,headroom>=10%,no_oom",
+			Reason:   "make 10 pass", Who: "lead", When: "2026-11-03", ResultsExisted: true}},
+			wantText: "e2e_p95<=20s", wantLoose: true, wantCeiling: 10},
+		{name: "loosened before results", amendments: []Amendment{{Field: "objective",
+			NewValue: "success>=99%,ttft_p95<=2s,e2e_p95<=20s,headroom>=10%,no_oom", Reason: "product asked"}},
+			wantText: "e2e_p95<=20s", wantCeiling: 10},
+		{name: "tightened after results", amendments: []Amendment{{Field: "objective",
+			NewValue: "success>=99%,ttft_p95<=2s,e2e_p95<=10s,headroom>=10%,no_oom", ResultsExisted: true}},
+			wantText: "e2e_p95<=10s", wantCeiling: 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := demoInputs()
+			in.Amendments = tt.amendments
+			r := Compute(in)
+			if !strings.Contains(r.ObjectiveText, tt.wantText) {
+				t.Errorf("objective in force = %q, want %q", r.ObjectiveText, tt.wantText)
+			}
+			if r.ObjectiveLoosened != tt.wantLoose {
+				t.Errorf("loosened = %v (%q)", r.ObjectiveLoosened, r.Loosening)
+			}
+			if tt.wantLoose && !strings.Contains(strings.Join(r.Loosening, ";"), "end-to-end bound raised from 15s to 20s (by lead on 2026-11-03, after results existed: make 10 pass)") {
+				t.Errorf("loosening = %q", r.Loosening)
+			}
+			if r.Envelope.Ceiling == nil || *r.Envelope.Ceiling != tt.wantCeiling {
+				t.Errorf("envelope = %s", r.Envelope.Text)
+			}
+		})
+	}
+}
