@@ -1,0 +1,48 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"capplan/web/store"
+)
+
+// errForbidden is returned when the user may not do what they asked.
+var errForbidden = echo.NewHTTPError(http.StatusForbidden, "You do not have permission to do this.")
+
+// handleError is the one place errors become responses. Domain errors map
+// to status codes; anything unexpected is logged and shown as a plain 500
+// without internal detail.
+func (s *Server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	status, msg := http.StatusInternalServerError, "Something went wrong on our side. It has been logged."
+	var he *echo.HTTPError
+	switch {
+	case errors.As(err, &he):
+		status = he.Code
+		if m, ok := he.Message.(string); ok {
+			msg = m
+		} else {
+			msg = http.StatusText(status)
+		}
+	case errors.Is(err, store.ErrNotFound):
+		status, msg = http.StatusNotFound, "Not found."
+	}
+	if status >= 500 {
+		s.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+	}
+	if strings.HasPrefix(c.Request().URL.Path, "/api/") {
+		c.JSON(status, map[string]string{"error": msg})
+		return
+	}
+	if c.Request().Method == http.MethodHead {
+		c.NoContent(status)
+		return
+	}
+	s.render(c, status, layout(s.page(c, http.StatusText(status)), errorPage(status, msg)), errorBox(msg))
+}

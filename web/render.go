@@ -1,0 +1,43 @@
+package web
+
+import (
+	"bytes"
+	"net/http"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+)
+
+// isPartial reports whether the request wants only the swapped fragment:
+// an htmx request that is neither boosted nor a history restore.
+func isPartial(r *http.Request) bool {
+	return r.Header.Get("HX-Request") == "true" &&
+		r.Header.Get("HX-Boosted") != "true" &&
+		r.Header.Get("HX-History-Restore-Request") != "true"
+}
+
+// render writes the full page, or partial when the request is an htmx swap
+// and partial is not nil. The component is rendered into a buffer first,
+// so a failure becomes an error page instead of half a page.
+func (s *Server) render(c echo.Context, status int, page, partial templ.Component) error {
+	c.Response().Header().Add("Vary", "HX-Request")
+	comp := page
+	if partial != nil && isPartial(c.Request()) {
+		comp = partial
+	}
+	var buf bytes.Buffer
+	if err := comp.Render(c.Request().Context(), &buf); err != nil {
+		return err
+	}
+	return c.HTMLBlob(status, buf.Bytes())
+}
+
+// redirect answers a form post: htmx follows HX-Redirect, a plain browser
+// the 303.
+func redirect(c echo.Context, to string) error {
+	if c.Request().Header.Get("HX-Request") == "true" {
+		c.Response().Header().Set("HX-Redirect", to)
+		return c.NoContent(http.StatusNoContent)
+	}
+	return c.Redirect(http.StatusSeeOther, to)
+}

@@ -1,0 +1,113 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"capplan/web/store"
+)
+
+func (s *Server) reportList(c echo.Context) error {
+	reports, err := s.store.Reports(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	u := currentUser(c)
+	canCreate := u.Role == store.RoleLead || u.Role == store.RoleAdmin
+	return s.render(c, http.StatusOK, layout(s.page(c, "Reports"), reportListPage(reports, canCreate)), nil)
+}
+
+func (s *Server) reportNewForm(c echo.Context) error {
+	return s.render(c, http.StatusOK, layout(s.page(c, "New report"), reportNewPage("", nil)), nil)
+}
+
+func (s *Server) reportCreate(c echo.Context) error {
+	title := strings.TrimSpace(c.FormValue("title"))
+	if title == "" {
+		errs := formErrors{"title": "required: name the report, e.g. the service and the box"}
+		return s.render(c, http.StatusUnprocessableEntity, layout(s.page(c, "New report"), reportNewPage(title, errs)), nil)
+	}
+	id, err := s.store.CreateReport(c.Request().Context(), *currentUser(c), title)
+	if err != nil {
+		return err
+	}
+	return redirect(c, fmt.Sprintf("/reports/%d", id))
+}
+
+func (s *Server) reportRename(c echo.Context) error {
+	r, err := s.editableReport(c)
+	if err != nil {
+		return err
+	}
+	e := s.edit(c, r, "renamed", "report")
+	e.Before, e.After = r.Title, c.FormValue("title")
+	if err := s.store.RenameReport(c.Request().Context(), e, c.FormValue("title")); err != nil {
+		return userError(err)
+	}
+	return redirect(c, fmt.Sprintf("/reports/%d", r.ID))
+}
+
+// reportEditors sets which other leads may edit the report (owner or admin).
+func (s *Server) reportEditors(c echo.Context) error {
+	r, err := s.editableReport(c)
+	if err != nil {
+		return err
+	}
+	u := currentUser(c)
+	if u.Role != store.RoleAdmin && u.ID != r.OwnerID {
+		return errForbidden
+	}
+	form, _ := c.FormParams()
+	var ids []int64
+	var names []string
+	for _, email := range strings.FieldsFunc(form.Get("editors"), func(r rune) bool { return r == ',' || r == ' ' || r == '\n' }) {
+		ed, err := s.store.UserByEmail(c.Request().Context(), email)
+		if err != nil {
+			return echo.NewHTTPError(http.StatusUnprocessableEntity, "editors: no account with email "+strconv.Quote(email))
+		}
+		if ed.Role != store.RoleLead {
+			return echo.NewHTTPError(http.StatusUnprocessableEntity, "editors: "+email+" is a "+string(ed.Role)+"; only leads edit reports")
+		}
+		ids = append(ids, ed.ID)
+		names = append(names, ed.Email)
+	}
+	var before []string
+	for _, ed := range r.Editors {
+		before = append(before, ed.Email)
+	}
+	e := s.edit(c, r, "editors changed", "report")
+	e.Before, e.After = strings.Join(before, ", "), strings.Join(names, ", ")
+	if err := s.store.SetEditors(c.Request().Context(), e, ids); err != nil {
+		return userError(err)
+	}
+	return redirect(c, fmt.Sprintf("/reports/%d", r.ID))
+}
+
+// edit starts the history record of a change by the current user, based
+// on the version the form was opened at (or the report's, when absent).
+func (s *Server) edit(c echo.Context, r store.Report, action, section string) store.Edit {
+	base := r.Version
+	if v, err := strconv.Atoi(c.FormValue("version")); err == nil {
+		base = v
+	}
+	return store.Edit{ReportID: r.ID, BaseVersion: base, UserID: currentUser(c).ID, Action: action, Section: section}
+}
+
+// userError turns a refused input into a 422 that names it; conflicts
+// become 409; other errors pass through.
+func userError(err error) error {
+	var ce *store.ConflictError
+	switch {
+	case err == nil:
+		return nil
+	case asConflict(err, &ce):
+		return echo.NewHTTPError(http.StatusConflict, capitalize(ce.Error())+". Reload the page to see the changes.")
+	case isUserError(err):
+		return echo.NewHTTPError(http.StatusUnprocessableEntity, capitalize(err.Error()))
+	}
+	return err
+}

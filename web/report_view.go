@@ -1,0 +1,68 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"capplan/web/store"
+)
+
+// loadReport reads the :id report, its amendments and history.
+func (s *Server) loadReport(c echo.Context) (reportView, error) {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return reportView{}, err
+	}
+	ctx := c.Request().Context()
+	r, err := s.store.Report(ctx, id)
+	if err != nil {
+		return reportView{}, err
+	}
+	v := reportView{R: r, CanEdit: r.CanEdit(*currentUser(c))}
+	if v.Amendments, err = s.store.Amendments(ctx, id); err != nil {
+		return reportView{}, err
+	}
+	for _, a := range v.Amendments {
+		if a.Loosened && a.ResultsExisted {
+			v.Loosened = true
+		}
+	}
+	if v.History, err = s.store.History(ctx, id); err != nil {
+		return reportView{}, err
+	}
+	return v, nil
+}
+
+// editableReport reads the :id report and refuses users who may not edit it.
+func (s *Server) editableReport(c echo.Context) (store.Report, error) {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return store.Report{}, err
+	}
+	r, err := s.store.Report(c.Request().Context(), id)
+	if err != nil {
+		return store.Report{}, err
+	}
+	if !r.CanEdit(*currentUser(c)) {
+		return store.Report{}, errForbidden
+	}
+	return r, nil
+}
+
+func (s *Server) reportShow(c echo.Context) error {
+	v, err := s.loadReport(c)
+	if err != nil {
+		return err
+	}
+	v.Flash = c.QueryParam("flash")
+	return s.render(c, http.StatusOK, layout(s.page(c, v.R.Title), reportPage(v)), nil)
+}
+
+func (s *Server) reportHistory(c echo.Context) error {
+	v, err := s.loadReport(c)
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, layout(s.page(c, v.R.Title+" · history"), historySection(v.R.ID, v.History, false)), historySection(v.R.ID, v.History, false))
+}

@@ -1,0 +1,64 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"capplan/static"
+	"capplan/web/store"
+)
+
+// The roles, short.
+var (
+	admin    = store.RoleAdmin
+	lead     = store.RoleLead
+	reviewer = store.RoleReviewer
+	finance  = store.RoleFinance
+)
+
+// routes is the table of contents of the app.
+func (s *Server) routes(e *echo.Echo) {
+	e.Use(securityHeaders)
+
+	// Assets, embedded; the URLs carry a content checksum, so cache for ever.
+	assets := http.StripPrefix("/static/", http.FileServerFS(static.FS))
+	e.GET("/static/*", echo.WrapHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		assets.ServeHTTP(w, r)
+	})))
+	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok") })
+
+	g := e.Group("", s.loadSession)
+	anyone := requireRole()
+
+	// Sessions
+	g.GET("/login", s.loginForm)
+	g.POST("/login", s.login)
+	g.POST("/logout", s.logout, anyone)
+
+	// Reports
+	g.GET("/", func(c echo.Context) error { return c.Redirect(http.StatusSeeOther, "/reports") }, anyone)
+	g.GET("/reports", s.reportList, anyone)
+	g.GET("/reports/new", s.reportNewForm, requireRole(lead, admin))
+	g.POST("/reports", s.reportCreate, requireRole(lead, admin))
+	g.GET("/reports/:id", s.reportShow, anyone)
+	g.GET("/reports/:id/history", s.reportHistory, anyone)
+	g.POST("/reports/:id/title", s.reportRename, requireRole(lead, admin))
+	g.POST("/reports/:id/editors", s.reportEditors, requireRole(lead, admin))
+
+	// Test contract
+	g.GET("/reports/:id/contract/edit", s.contractEdit, requireRole(lead, admin))
+	g.POST("/reports/:id/contract", s.contractSave, requireRole(lead, admin))
+	g.POST("/reports/:id/freeze", s.contractFreeze, requireRole(lead, admin))
+
+	// People and accounts
+	g.GET("/users", s.userList, requireRole(admin))
+	g.POST("/users", s.userCreate, requireRole(admin))
+	g.POST("/users/:uid/role", s.userSetRole, requireRole(admin))
+	g.POST("/users/:uid/password", s.userResetPassword, requireRole(admin))
+	g.GET("/account", s.account, anyone)
+	g.POST("/account/password", s.accountPassword, anyone)
+	g.POST("/account/tokens", s.tokenCreate, anyone)
+	g.POST("/account/tokens/:tid/revoke", s.tokenRevoke, anyone)
+}

@@ -1,0 +1,63 @@
+// Package web is capplan's HTTP side: Echo handlers (one screen or action
+// per file), templ components, the session and API-token auth, and the
+// rendering of planner results as pages, JSON and XLSX.
+package web
+
+//go:generate go tool templ generate
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"capplan/web/store"
+)
+
+// Config holds what the server needs to know about its deployment.
+type Config struct {
+	// SecureCookies marks cookies Secure; set it when serving behind TLS.
+	SecureCookies bool
+	// MaxUploadBytes limits one uploaded result file; 0 means 2 GiB.
+	MaxUploadBytes int64
+	// DataDir holds the raw result files, content-addressed by sha256.
+	DataDir string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Server holds the handlers' dependencies.
+type Server struct {
+	store *store.Store
+	log   *slog.Logger
+	cfg   Config
+}
+
+// New returns the application's HTTP handler: the Echo router wrapped in
+// cross-origin request protection.
+func New(st *store.Store, log *slog.Logger, cfg Config) http.Handler {
+	if cfg.MaxUploadBytes == 0 {
+		cfg.MaxUploadBytes = 2 << 30
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	s := &Server{store: st, log: log, cfg: cfg}
+	e := s.echo()
+	// CSRF: browsers send Sec-Fetch-Site (or Origin) with every request;
+	// state-changing requests from another origin are refused. Requests
+	// without either header (curl, the API clients) are not browser-driven
+	// and pass; the API authenticates them by token instead of cookie.
+	csrf := http.NewCrossOriginProtection()
+	return csrf.Handler(e)
+}
+
+// echo builds the router with every route and the error handler.
+func (s *Server) echo() *echo.Echo {
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.handleError
+	s.routes(e)
+	return e
+}

@@ -1,0 +1,129 @@
+// Package store keeps capplan's data in one SQLite file: SQL lives here and
+// nowhere else. Reads go through a pool, writes through one connection in
+// short transactions, so writers never fight over the file lock.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver (pure Go, no cgo)
+)
+
+// ErrNotFound is returned when a requested record does not exist.
+var ErrNotFound = errors.New("not found")
+
+// ErrConflict is returned when a save is based on a stale version.
+var ErrConflict = errors.New("conflict")
+
+// Store is the application's database: one writer connection and a read pool.
+type Store struct {
+	path string
+	w    *sql.DB // exactly one connection: every write goes through it
+	r    *sql.DB // read pool
+	now  func() time.Time
+}
+
+// Open opens (creating if missing) the SQLite file at path and applies the
+// migrations. The parent directory is created too.
+func Open(ctx context.Context, path string) (*Store, error) {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			return nil, fmt.Errorf("store: create directory: %w", err)
+		}
+	}
+	// The pragmas, applied to every connection, in this order:
+	//   busy_timeout(5000): wait up to 5 s for a lock instead of failing at once
+	//     (set first, so that the journal_mode switch below can wait too);
+	//   journal_mode(WAL): readers never block the writer nor the writer readers;
+	//   synchronous(NORMAL): with WAL, durable at checkpoints and never corrupt,
+	//     at a fraction of FULL's fsyncs;
+	//   foreign_keys(1): SQLite leaves them off unless asked, per connection.
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	dsn := "file:" + path + "?" + q.Encode()
+
+	// The writer begins transactions with BEGIN IMMEDIATE, taking the write
+	// lock up front, so a read-then-write transaction cannot fail half-way
+	// with SQLITE_BUSY.
+	w, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("store: open writer: %w", err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetConnMaxIdleTime(0)
+	// Readers are refused writes by query_only, so a stray write in a read path fails loudly.
+	r, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("store: open readers: %w", err)
+	}
+	r.SetMaxOpenConns(8)
+	s := &Store{path: path, w: w, r: r, now: time.Now}
+	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close closes both handles.
+func (s *Store) Close() error {
+	return errors.Join(s.r.Close(), s.w.Close())
+}
+
+// SetClock replaces the clock (tests).
+func (s *Store) SetClock(now func() time.Time) { s.now = now }
+
+// Backup writes a consistent copy of the live database to dst with
+// VACUUM INTO; dst must not exist.
+func (s *Store) Backup(ctx context.Context, dst string) error {
+	if _, err := os.Stat(dst); err == nil {
+		return fmt.Errorf("store: backup: %s already exists", dst)
+	}
+	if _, err := s.w.ExecContext(ctx, "VACUUM INTO ?", dst); err != nil {
+		return fmt.Errorf("store: backup: %w", err)
+	}
+	return nil
+}
+
+// tx runs fn in a write transaction, committing when fn returns nil.
+func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: begin: %w", err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// stamp formats t the way every timestamp is stored: RFC 3339 in UTC.
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// parseStamp reads a stored timestamp; the zero time for "".
+func parseStamp(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, s)
+	return t
+}
+
+// InputError is a refused input: the field and the rule it breaks. Its
+// text is meant for the user.
+type InputError struct {
+	Field, Msg string
+}
+
+func (e *InputError) Error() string { return e.Field + ": " + e.Msg }
+
+func inputErr(field, msg string) error { return &InputError{Field: field, Msg: msg} }

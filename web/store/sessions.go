@@ -1,0 +1,135 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// SessionTTL is how long a session lasts without logging in again.
+const SessionTTL = 12 * time.Hour
+
+// CreateSession starts a session for a user and returns its token (for the
+// cookie); only the token's hash is stored.
+func (s *Store) CreateSession(ctx context.Context, userID int64) (token string, expires time.Time, err error) {
+	token, hash := newToken()
+	now := s.now()
+	expires = now.Add(SessionTTL)
+	_, err = s.w.ExecContext(ctx, `INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)`,
+		hash, userID, stamp(now), stamp(expires))
+	if err != nil {
+		return "", time.Time{}, fmt.Errorf("store: create session: %w", err)
+	}
+	return token, expires, nil
+}
+
+// SessionUser returns the user of a live session, or ErrNotFound.
+func (s *Store) SessionUser(ctx context.Context, token string) (User, error) {
+	var expires string
+	var u User
+	var created string
+	err := s.r.QueryRowContext(ctx, `SELECT u.id, u.email, u.name, u.role, u.created_at, s.expires_at
+		FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?`, hashToken(token)).
+		Scan(&u.ID, &u.Email, &u.Name, &u.Role, &created, &expires)
+	if errors.Is(err, sql.ErrNoRows) {
+		return User{}, ErrNotFound
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("store: session: %w", err)
+	}
+	if !s.now().Before(parseStamp(expires)) {
+		return User{}, ErrNotFound
+	}
+	u.CreatedAt = parseStamp(created)
+	return u, nil
+}
+
+// DeleteSession ends a session (logout).
+func (s *Store) DeleteSession(ctx context.Context, token string) error {
+	_, err := s.w.ExecContext(ctx, `DELETE FROM sessions WHERE token_hash = ?`, hashToken(token))
+	return err
+}
+
+// DeleteExpiredSessions removes sessions past their expiry.
+func (s *Store) DeleteExpiredSessions(ctx context.Context) error {
+	_, err := s.w.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at <= ?`, stamp(s.now()))
+	return err
+}
+
+// APIToken is a personal token for the HTTP API; the secret is shown once.
+type APIToken struct {
+	ID        int64
+	Name      string
+	CreatedAt time.Time
+	LastUsed  time.Time
+	Revoked   bool
+}
+
+// CreateAPIToken makes a personal API token and returns its secret.
+func (s *Store) CreateAPIToken(ctx context.Context, userID int64, name string) (string, error) {
+	if name == "" {
+		return "", inputErr("name", "give the token a name, e.g. the CI job that uses it")
+	}
+	token, hash := newToken()
+	token = "cp_" + token
+	hash = hashToken(token)
+	_, err := s.w.ExecContext(ctx, `INSERT INTO api_tokens (user_id, name, token_hash, created_at) VALUES (?, ?, ?, ?)`,
+		userID, name, hash, stamp(s.now()))
+	if err != nil {
+		return "", fmt.Errorf("store: create token: %w", err)
+	}
+	return token, nil
+}
+
+// APITokens lists a user's tokens.
+func (s *Store) APITokens(ctx context.Context, userID int64) ([]APIToken, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, name, created_at, last_used, revoked_at FROM api_tokens WHERE user_id = ? ORDER BY id`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("store: tokens: %w", err)
+	}
+	defer rows.Close()
+	var out []APIToken
+	for rows.Next() {
+		var t APIToken
+		var c, l, r string
+		if err := rows.Scan(&t.ID, &t.Name, &c, &l, &r); err != nil {
+			return nil, err
+		}
+		t.CreatedAt, t.LastUsed, t.Revoked = parseStamp(c), parseStamp(l), r != ""
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// RevokeAPIToken revokes one of a user's tokens.
+func (s *Store) RevokeAPIToken(ctx context.Context, userID, id int64) error {
+	res, err := s.w.ExecContext(ctx, `UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at = ''`, stamp(s.now()), id, userID)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// APITokenUser returns the owner of a live API token, or ErrNotFound.
+func (s *Store) APITokenUser(ctx context.Context, token string) (User, error) {
+	var u User
+	var created string
+	var id int64
+	err := s.r.QueryRowContext(ctx, `SELECT t.id, u.id, u.email, u.name, u.role, u.created_at
+		FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ? AND t.revoked_at = ''`, hashToken(token)).
+		Scan(&id, &u.ID, &u.Email, &u.Name, &u.Role, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return User{}, ErrNotFound
+	}
+	if err != nil {
+		return User{}, err
+	}
+	u.CreatedAt = parseStamp(created)
+	s.w.ExecContext(ctx, `UPDATE api_tokens SET last_used = ? WHERE id = ?`, stamp(s.now()), id)
+	return u, nil
+}
