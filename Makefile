@@ -1,0 +1,39 @@
+# capplan: capacity-and-cost reports for one GPU serving box.
+# Run `make help` for the targets.
+
+GO       ?= go
+FUZZTIME ?= 3s
+ADDR     ?= 127.0.0.1:8080
+
+.PHONY: help run build generate test fuzz lint bench
+
+help: ## list the targets
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-9s %s\n", $$1, $$2}'
+
+run: ## start the app on ./data/capplan.db with a demo report (http://127.0.0.1:8080)
+	$(GO) run ./cmd/capplan serve --addr $(ADDR)
+
+build: ## build bin/capplan
+	$(GO) build -o bin/capplan ./cmd/capplan
+
+generate: ## regenerate the templ components (the generated files are committed)
+	$(GO) tool templ generate
+
+test: ## run every test: unit, handler, importer, browser and a short fuzz of each parser
+	$(GO) test -count=1 -timeout 15m ./... ./testdata/...
+	$(MAKE) --no-print-directory fuzz
+
+fuzz: ## run each importer fuzz target for FUZZTIME
+	@for f in $$($(GO) test -list '^Fuzz' ./importers | grep '^Fuzz'); do \
+		echo "fuzz $$f ($(FUZZTIME))"; \
+		$(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) ./importers || exit 1; \
+	done
+
+lint: ## vet, gofmt and a check that generated templ files are current
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); echo 'gofmt: files above need formatting'; exit 1)
+	$(GO) tool templ generate
+	@git diff --exit-code -- '*_templ.go' || (echo 'templ: generated files are stale; commit them'; exit 1)
+
+bench: ## run the Go benchmarks (import speed, report page latency)
+	$(GO) test -run='^$$' -bench=. -benchmem ./importers ./web
