@@ -97,6 +97,9 @@ func FindEnvelope(m []RowResult) Envelope {
 			failed = true
 			e.FirstFailure = F(rr.Load)
 			e.FirstFailureReason = rr.Verdict.Summary
+			if rr.Verdict.State == VerdictFail {
+				e.FirstFailureReason = strings.Join(rr.Verdict.Failures, "; ")
+			}
 		}
 	}
 	switch {
@@ -111,7 +114,7 @@ func FindEnvelope(m []RowResult) Envelope {
 		e.Text = fmt.Sprintf("at least %s: every tested row passed, so the true ceiling was not reached", loadText(e.LoadKind, *e.Ceiling))
 	default:
 		e.State = EnvelopeCeiling
-		e.Text = fmt.Sprintf("demonstrated ceiling: %s (%s fails: %s)", loadText(e.LoadKind, *e.Ceiling), loadText(e.LoadKind, *e.FirstFailure), e.FirstFailureReason)
+		e.Text = fmt.Sprintf("demonstrated ceiling: %s (%s does not pass: %s)", loadText(e.LoadKind, *e.Ceiling), loadText(e.LoadKind, *e.FirstFailure), e.FirstFailureReason)
 	}
 	if len(e.NonMonotone) > 0 {
 		loads := make([]string, len(e.NonMonotone))

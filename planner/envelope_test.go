@@ -17,7 +17,7 @@ func TestEnvelope(t *testing.T) {
 	}{
 		{name: "10 fails p95 latency: ceiling 8", rows: func() []Row {
 			return matrix([]float64{1, 2, 4, 8, 10}, []float64{5, 6, 8, 12, 16.2})
-		}, wantState: EnvelopeCeiling, wantCeiling: F(8), wantText: "demonstrated ceiling: 8 concurrent streams (10 concurrent streams fails: fail: p95 end-to-end 16.2 s > 15 s)"},
+		}, wantState: EnvelopeCeiling, wantCeiling: F(8), wantText: "demonstrated ceiling: 8 concurrent streams (10 concurrent streams does not pass: p95 end-to-end 16.2 s > 15 s)"},
 		{name: "rows out of order are sorted", rows: func() []Row {
 			return matrix([]float64{10, 4, 1, 8, 2}, []float64{16.2, 8, 5, 12, 6})
 		}, wantState: EnvelopeCeiling, wantCeiling: F(8)},

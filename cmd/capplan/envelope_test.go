@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"capplan/testdata/gen/guidellmgen"
+)
+
+// writeReport writes a generated GuideLLM report and returns its path.
+func writeReport(t *testing.T, cfg guidellmgen.Config) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "benchmarks.json")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := guidellmgen.Write(f, cfg); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+const testObjectiveText = "success>=99%,ttft_p95<=2s,e2e_p95<=15s"
+
+func TestRunEnvelope(t *testing.T) {
+	report := writeReport(t, guidellmgen.Config{}) // rows 1, 2, 4, 8, 10; 10 fails
+	tests := []struct {
+		name       string
+		args       []string
+		wantErr    string // substring, "" for none
+		wantExit   int    // ExitCode of the error, 0 for none
+		wantStdout []string
+	}{
+		{name: "ceiling 8", args: []string{"--objective", testObjectiveText, report},
+			wantStdout: []string{"envelope: demonstrated ceiling: 8 concurrent streams", "p95 end-to-end", "max in flight     8", "--max-num-seqs 8", `"overload_status": 429`}},
+		{name: "require met", args: []string{"--objective", testObjectiveText, "--require", "8", report},
+			wantStdout: []string{"require 8: PASS"}},
+		{name: "require not met exits 3", args: []string{"--objective", testObjectiveText, "--require", "10", report},
+			wantErr: "demonstrated ceiling 8 is below the required 10", wantExit: 3, wantStdout: []string{"require 10: FAIL"}},
+		{name: "headroom needed but not given: not judged", args: []string{"--objective", testObjectiveText + ",headroom>=10%", "--require", "1", report},
+			wantErr: "no envelope", wantExit: 3, wantStdout: []string{"not judged: missing memory headroom"}},
+		{name: "headroom given", args: []string{"--objective", testObjectiveText + ",headroom>=10%", "--headroom", "12%", report},
+			wantStdout: []string{"demonstrated ceiling: 8 concurrent streams"}},
+		{name: "bad objective names the term", args: []string{"--objective", "success>=99%,lat<=2s", report}, wantErr: `"lat<=2s"`},
+		{name: "objective required", args: []string{report}, wantErr: "--objective is required"},
+		{name: "no file", args: []string{"--objective", testObjectiveText}, wantErr: "no file given"},
+		{name: "missing file", args: []string{"--objective", testObjectiveText, filepath.Join(t.TempDir(), "nope.json")}, wantErr: "nope.json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			err := runEnvelope(context.Background(), tt.args, &stdout, &stderr)
+			if tt.wantErr == "" && err != nil {
+				t.Fatalf("runEnvelope: %v\n%s", err, stderr.String())
+			}
+			if tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("error = %v, want %q", err, tt.wantErr)
+			}
+			var ec exitCoder
+			gotExit := 0
+			if errors.As(err, &ec) {
+				gotExit = ec.ExitCode()
+			}
+			if gotExit != tt.wantExit {
+				t.Errorf("exit code = %d, want %d", gotExit, tt.wantExit)
+			}
+			for _, want := range tt.wantStdout {
+				if !strings.Contains(stdout.String(), want) {
+					t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
+				}
+			}
+		})
+	}
+}
+
+func TestRunEnvelopeJSON(t *testing.T) {
+	report := writeReport(t, guidellmgen.Config{Loads: []float64{1, 2, 4, 8}})
+	var stdout, stderr bytes.Buffer
+	if err := runEnvelope(context.Background(), []string{"--json", "--objective", testObjectiveText, "--require", "8", report}, &stdout, &stderr); err != nil {
+		t.Fatalf("runEnvelope: %v", err)
+	}
+	var got struct {
+		Envelope struct {
+			State   string   `json:"state"`
+			Ceiling *float64 `json:"ceiling"`
+		} `json:"envelope"`
+		Admission struct {
+			MaxInFlight *int `json:"max_in_flight"`
+		} `json:"admission"`
+		Rows []json.RawMessage `json:"rows"`
+		Pass bool              `json:"pass"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatalf("bad JSON: %v\n%s", err, stdout.String())
+	}
+	if got.Envelope.State != "lower-bound" || got.Envelope.Ceiling == nil || *got.Envelope.Ceiling != 8 || !got.Pass || len(got.Rows) != 4 {
+		t.Errorf("got %+v", got)
+	}
+}
+
+func TestRunEnvelopeHelp(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if err := runEnvelope(context.Background(), []string{"--help"}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"ttft_pNN<=T", "headroom>=P%", "no_oom", "exits with status 3", "-require"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("help lacks %q:\n%s", want, stderr.String())
+		}
+	}
+}
