@@ -31,6 +31,9 @@ func (s *Server) loadReport(c echo.Context) (reportView, error) {
 	if v.History, err = s.store.History(ctx, id); err != nil {
 		return reportView{}, err
 	}
+	if v.In, v.Result, err = s.compute(ctx, r); err != nil {
+		return reportView{}, err
+	}
 	return v, nil
 }
 

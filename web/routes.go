@@ -52,6 +52,18 @@ func (s *Server) routes(e *echo.Echo) {
 	g.POST("/reports/:id/contract", s.contractSave, requireRole(lead, admin))
 	g.POST("/reports/:id/freeze", s.contractFreeze, requireRole(lead, admin))
 
+	// Results: imports, matrix rows (issue 3)
+
+	// Envelope, admission, overload test, candidates, residency (issue 4)
+
+	// Costs, quotes, scenarios, crossover, recommendation (issue 5)
+
+	// Exit check, review, exports (issue 6)
+
+	// HTTP API (personal tokens)
+	api := e.Group("/api/v1", s.apiToken)
+	_ = api
+
 	// People and accounts
 	g.GET("/users", s.userList, requireRole(admin))
 	g.POST("/users", s.userCreate, requireRole(admin))
