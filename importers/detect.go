@@ -30,7 +30,7 @@ func parseInput(in *input) (*File, error) {
 	switch t[0] {
 	case '{':
 		if guidellmTopKeys[firstKey(t)] {
-			return parseGuideLLM(newSanitizer(in.br))
+			return parseGuideLLM(in.br)
 		}
 		fallthrough
 	case '[':

@@ -1,8 +1,8 @@
 package importers
 
 import (
-	"crypto/sha256"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"math"
 	"strings"
@@ -38,7 +38,7 @@ type gBench struct {
 	minStart      float64
 	hasStart      bool
 	prompts       int
-	firstPrompt   [32]byte
+	firstPrompt   uint64
 	promptsDiffer bool
 	inner         []*aBench // family A
 	innerArgs     *gBenchArgs
@@ -46,7 +46,7 @@ type gBench struct {
 
 // parseGuideLLM reads a GuideLLM JSON report from r as a stream.
 func parseGuideLLM(r io.Reader) (*File, error) {
-	w := newWalker(r)
+	w := newLexer(r)
 	rep := &gReport{}
 	err := w.object("", func(k string) error {
 		switch k {
@@ -69,7 +69,7 @@ func parseGuideLLM(r io.Reader) (*File, error) {
 		return w.skip(k)
 	})
 	if err == nil {
-		err = w.end()
+		err = w.finish()
 	}
 	if err != nil {
 		return nil, err
@@ -78,7 +78,7 @@ func parseGuideLLM(r io.Reader) (*File, error) {
 }
 
 // readGBench reads one element of benchmarks[], streaming its request lists.
-func readGBench(w *walker, p string) (*gBench, error) {
+func readGBench(w *lexer, p string) (*gBench, error) {
 	b := &gBench{path: p, minStart: math.Inf(1)}
 	err := w.object(p, func(k string) error {
 		kp := p + "." + k
@@ -125,35 +125,75 @@ func readGBench(w *walker, p string) (*gBench, error) {
 	return b, err
 }
 
-// readRequests streams benchmarks[i].requests.{successful,errored,incomplete}.
-func (b *gBench) readRequests(w *walker, p string) error {
-	var rec gRequest
+// readRequests streams benchmarks[i].requests.{successful,errored,incomplete}
+// one record at a time, keeping only a hash of the prompt and the start time.
+func (b *gBench) readRequests(w *lexer, p string) error {
+	var h maphash.Hash
+	h.SetSeed(promptSeed)
 	return w.object(p, func(status string) error {
 		sp := p + "." + status
 		if status != "successful" && status != "errored" && status != "incomplete" {
 			return w.skip(sp)
 		}
 		return w.array(sp, func(i int) error {
-			rec.reset()
-			if err := w.decode(fmt.Sprintf("%s[%d]", sp, i), &rec); err != nil {
+			var start num
+			var prompt uint64
+			hasPrompt, fromArgs := false, false
+			err := w.object(sp, func(k string) error {
+				switch k {
+				case "request_args", "prompt":
+					c, err := w.peek(sp)
+					if err != nil {
+						return err
+					}
+					if c != '"' || (k == "prompt" && fromArgs) {
+						return w.skip(sp)
+					}
+					h.Reset()
+					if err := w.skipString(sp, func(seg []byte) { h.Write(seg) }); err != nil {
+						return err
+					}
+					prompt, hasPrompt, fromArgs = h.Sum64(), true, k == "request_args"
+					return nil
+				case "start_time", "request_start_time":
+					n, err := w.num(sp + "." + k)
+					if err == nil && !start.set {
+						start = n
+					}
+					return err
+				case "info":
+					return w.object(sp+".info", func(k string) error {
+						if k != "timings" {
+							return w.skip(sp)
+						}
+						return w.object(sp+".info.timings", func(k string) error {
+							if k != "request_start" {
+								return w.skip(sp)
+							}
+							n, err := w.num(sp + ".info.timings.request_start")
+							if err == nil && n.set {
+								start = n
+							}
+							return err
+						})
+					})
+				}
+				return w.skip(sp)
+			})
+			if err != nil {
 				return err
 			}
 			b.listedAll++
 			if status == "successful" {
 				b.listed++
 			}
-			if t, ok := rec.start(); ok && t > 0 && t < b.minStart {
-				b.minStart, b.hasStart = t, true
+			if start.set && start.v > 0 && start.v < b.minStart {
+				b.minStart, b.hasStart = start.v, true
 			}
-			prompt := []byte(rec.RequestArgs)
-			if len(prompt) == 0 {
-				prompt = rec.Prompt
-			}
-			if len(prompt) > 0 {
-				h := sha256.Sum256(prompt)
+			if hasPrompt {
 				if b.prompts == 0 {
-					b.firstPrompt = h
-				} else if h != b.firstPrompt {
+					b.firstPrompt = prompt
+				} else if prompt != b.firstPrompt {
 					b.promptsDiffer = true
 				}
 				b.prompts++
@@ -162,6 +202,9 @@ func (b *gBench) readRequests(w *walker, p string) error {
 		})
 	})
 }
+
+// promptSeed makes prompt hashes comparable within one process.
+var promptSeed = maphash.MakeSeed()
 
 // family returns the report generation and its label.
 func (rep *gReport) family() (string, error) {

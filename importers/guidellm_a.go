@@ -43,7 +43,7 @@ type aResult struct {
 }
 
 // readABench streams one inner benchmark of family A.
-func readABench(w *walker, p string) (*aBench, error) {
+func readABench(w *lexer, p string) (*aBench, error) {
 	a := &aBench{path: p, first: math.Inf(1), last: math.Inf(-1)}
 	var rec aResult
 	err := w.object(p, func(k string) error {

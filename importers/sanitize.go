@@ -1,54 +1,18 @@
 package importers
 
-import (
-	"bytes"
-	"io"
-)
+import "bytes"
 
 // sanitizer rewrites the bare NaN, Infinity and -Infinity tokens that Python
 // writes (not valid JSON) into the strings "NaN", "Infinity" and
-// "-Infinity", so encoding/json can read the stream; num decodes them back.
+// "-Infinity", so encoding/json can read the document; num decodes them
+// back. It works on chunks, keeping its state between them.
 // Any other bare word starting with N or I is quoted too and then fails as a
 // string where a number was expected.
 type sanitizer struct {
-	src   io.Reader
-	buf   []byte
-	out   []byte
-	off   int
-	err   error
 	inStr bool // inside a JSON string
 	esc   bool // the previous byte was a backslash inside a string
 	inTok bool // inside a quoted bare word
 	minus bool // a '-' outside a string is held back
-}
-
-func newSanitizer(r io.Reader) *sanitizer {
-	return &sanitizer{src: r, buf: make([]byte, 64<<10), out: make([]byte, 0, 80<<10)}
-}
-
-func (s *sanitizer) Read(p []byte) (int, error) {
-	for s.off >= len(s.out) {
-		if s.err != nil {
-			return 0, s.err
-		}
-		n, err := s.src.Read(s.buf)
-		s.out = s.transform(s.out[:0], s.buf[:n])
-		s.off = 0
-		if err != nil {
-			s.err = err
-			if s.minus {
-				s.out = append(s.out, '-')
-				s.minus = false
-			}
-			if s.inTok {
-				s.out = append(s.out, '"')
-				s.inTok = false
-			}
-		}
-	}
-	n := copy(p, s.out[s.off:])
-	s.off += n
-	return n, nil
 }
 
 func (s *sanitizer) transform(out, in []byte) []byte {

@@ -1,0 +1,468 @@
+package importers
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// maxDepth bounds the nesting of a document read by the lexer.
+const maxDepth = 10000
+
+// lexer is a hand-written streaming JSON reader for large GuideLLM reports.
+// It navigates objects and arrays, skips values it does not need without
+// decoding them (strings are skipped with bytes.IndexByte), and hands small
+// sub-values to encoding/json. Python's bare NaN, Infinity and -Infinity are
+// accepted as numbers. Skipped values are checked for structure (balanced
+// brackets, terminated strings, allowed characters), not for the full
+// grammar.
+type lexer struct {
+	r        io.Reader
+	buf      []byte
+	pos, end int
+	base     int64 // offset of buf[0] in the stream
+	err      error // sticky read error (io.EOF at the end)
+	capOn    bool
+	capStart int
+	cap      []byte
+	stack    []byte
+}
+
+func newLexer(r io.Reader) *lexer {
+	return &lexer{r: r, buf: make([]byte, 256<<10)}
+}
+
+// offset is the position of the next byte in the stream.
+func (l *lexer) offset() int64 { return l.base + int64(l.pos) }
+
+// fill makes at least one byte available; false at the end of input.
+func (l *lexer) fill() bool {
+	for l.pos >= l.end {
+		if l.err != nil {
+			return false
+		}
+		if l.capOn {
+			l.cap = append(l.cap, l.buf[l.capStart:l.end]...)
+			l.capStart = 0
+		}
+		l.base += int64(l.end)
+		n, err := l.r.Read(l.buf)
+		l.pos, l.end = 0, n
+		if err != nil {
+			l.err = err
+		}
+	}
+	return true
+}
+
+// eof returns the error for input that ended too early.
+func (l *lexer) eof(path string) error {
+	if l.err != nil && l.err != io.EOF {
+		return fmt.Errorf("%s: %w", orRoot(path), l.err)
+	}
+	return fmt.Errorf("%s: file ends in the middle of the document: %w", orRoot(path), io.ErrUnexpectedEOF)
+}
+
+// peek skips whitespace and returns the next byte.
+func (l *lexer) peek(path string) (byte, error) {
+	for {
+		if !l.fill() {
+			return 0, l.eof(path)
+		}
+		c := l.buf[l.pos]
+		if !isSpace(c) {
+			return c, nil
+		}
+		l.pos++
+	}
+}
+
+// expect consumes the byte c after whitespace.
+func (l *lexer) expect(path string, c byte, what string) error {
+	got, err := l.peek(path)
+	if err != nil {
+		return err
+	}
+	if got != c {
+		return l.unexpected(path, what)
+	}
+	l.pos++
+	return nil
+}
+
+// unexpected describes the byte at the current position.
+func (l *lexer) unexpected(path, what string) error {
+	c := l.buf[l.pos]
+	desc := fmt.Sprintf("%q", c)
+	switch {
+	case c == '{':
+		desc = "an object"
+	case c == '[':
+		desc = "an array"
+	case c == '"':
+		desc = "a string"
+	case c == '-' || c >= '0' && c <= '9':
+		desc = "a number"
+	case c == 't' || c == 'f':
+		desc = "a boolean"
+	}
+	return fmt.Errorf("%s: expected %s, found %s at byte %d", orRoot(path), what, desc, l.offset())
+}
+
+// null consumes a null literal if one is next.
+func (l *lexer) null(path string) (bool, error) {
+	c, err := l.peek(path)
+	if err != nil || c != 'n' {
+		return false, err
+	}
+	lit, err := l.literal(path)
+	if err != nil {
+		return false, err
+	}
+	if string(lit) != "null" {
+		return false, fmt.Errorf("%s: invalid literal %q at byte %d", orRoot(path), clip(lit), l.offset())
+	}
+	return true, nil
+}
+
+// object reads an object, calling fn for each key; fn must consume the
+// value. null counts as an empty object.
+func (l *lexer) object(path string, fn func(key string) error) error {
+	if isNull, err := l.null(path); err != nil || isNull {
+		return err
+	}
+	if err := l.expect(path, '{', "an object"); err != nil {
+		return err
+	}
+	if err := l.push(path, '{'); err != nil {
+		return err
+	}
+	c, err := l.peek(path)
+	if err != nil {
+		return err
+	}
+	if c == '}' {
+		l.pos++
+		l.pop()
+		return nil
+	}
+	var kb []byte
+	for {
+		if c, err = l.peek(path); err != nil {
+			return err
+		}
+		if c != '"' {
+			return l.unexpected(path, "a key")
+		}
+		if kb, err = l.str(path, kb[:0]); err != nil {
+			return err
+		}
+		if err := l.expect(path, ':', "':'"); err != nil {
+			return err
+		}
+		if err := fn(string(kb)); err != nil {
+			return err
+		}
+		if c, err = l.peek(path); err != nil {
+			return err
+		}
+		l.pos++
+		if c == '}' {
+			l.pop()
+			return nil
+		}
+		if c != ',' {
+			l.pos--
+			return l.unexpected(path, "',' or '}'")
+		}
+	}
+}
+
+// array reads an array, calling fn for each element; null counts as empty.
+func (l *lexer) array(path string, fn func(i int) error) error {
+	if isNull, err := l.null(path); err != nil || isNull {
+		return err
+	}
+	if err := l.expect(path, '[', "an array"); err != nil {
+		return err
+	}
+	if err := l.push(path, '['); err != nil {
+		return err
+	}
+	c, err := l.peek(path)
+	if err != nil {
+		return err
+	}
+	if c == ']' {
+		l.pos++
+		l.pop()
+		return nil
+	}
+	for i := 0; ; i++ {
+		if err := fn(i); err != nil {
+			return err
+		}
+		if c, err = l.peek(path); err != nil {
+			return err
+		}
+		l.pos++
+		if c == ']' {
+			l.pop()
+			return nil
+		}
+		if c != ',' {
+			l.pos--
+			return l.unexpected(path, "',' or ']'")
+		}
+	}
+}
+
+func (l *lexer) push(path string, c byte) error {
+	if len(l.stack) >= maxDepth {
+		return fmt.Errorf("%s: nested deeper than %d levels", orRoot(path), maxDepth)
+	}
+	l.stack = append(l.stack, c)
+	return nil
+}
+
+func (l *lexer) pop() { l.stack = l.stack[:len(l.stack)-1] }
+
+// str reads a string (the next byte is its quote) and appends its
+// unescaped content to dst.
+func (l *lexer) str(path string, dst []byte) ([]byte, error) {
+	start := len(dst)
+	escaped := false
+	dst = append(dst, '"')
+	err := l.skipString(path, func(seg []byte) {
+		if !escaped && bytes.IndexByte(seg, '\\') >= 0 {
+			escaped = true
+		}
+		dst = append(dst, seg...)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !escaped {
+		return append(dst[:start], dst[start+1:]...), nil
+	}
+	dst = append(dst, '"')
+	var s string
+	if err := json.Unmarshal(dst[start:], &s); err != nil {
+		return nil, fmt.Errorf("%s: invalid string: %w", orRoot(path), err)
+	}
+	return append(dst[:start], s...), nil
+}
+
+// skipString consumes a string (the next byte is its quote), passing the
+// raw segments of its content (escapes not decoded) to seg when not nil.
+func (l *lexer) skipString(path string, seg func([]byte)) error {
+	l.pos++ // opening quote
+	for {
+		if !l.fill() {
+			return l.eof(path)
+		}
+		b := l.buf[l.pos:l.end]
+		q := bytes.IndexByte(b, '"')
+		lim := q
+		if lim < 0 {
+			lim = len(b)
+		}
+		if bs := bytes.IndexByte(b[:lim], '\\'); bs >= 0 {
+			// pass through the backslash and the byte it escapes
+			if seg != nil {
+				seg(b[:bs+1])
+			}
+			l.pos += bs + 1
+			if !l.fill() {
+				return l.eof(path)
+			}
+			if seg != nil {
+				seg(l.buf[l.pos : l.pos+1])
+			}
+			l.pos++
+			continue
+		}
+		if q < 0 {
+			if seg != nil {
+				seg(b)
+			}
+			l.pos = l.end
+			continue
+		}
+		if seg != nil {
+			seg(b[:q])
+		}
+		l.pos += q + 1
+		return nil
+	}
+}
+
+// literalChar marks the bytes a number or literal may hold.
+var literalChar = func() (t [256]bool) {
+	for _, c := range []byte("0123456789+-.eEtruefalsnNaIifinity") {
+		t[c] = true
+	}
+	return
+}()
+
+// literal consumes a number or a true/false/null/NaN/Infinity literal.
+func (l *lexer) literal(path string) ([]byte, error) {
+	var out []byte
+	for {
+		if !l.fill() {
+			if len(out) > 0 && l.err == io.EOF {
+				return out, nil
+			}
+			return nil, l.eof(path)
+		}
+		b := l.buf[l.pos:l.end]
+		i := 0
+		for i < len(b) && literalChar[b[i]] {
+			i++
+		}
+		out = append(out, b[:i]...)
+		l.pos += i
+		if i < len(b) {
+			if len(out) == 0 {
+				return nil, l.unexpected(path, "a value")
+			}
+			if len(out) > 64 {
+				return nil, fmt.Errorf("%s: number too long at byte %d", orRoot(path), l.offset())
+			}
+			return out, nil
+		}
+	}
+}
+
+// num reads a number (or null, NaN, ±Infinity).
+func (l *lexer) num(path string) (num, error) {
+	var n num
+	c, err := l.peek(path)
+	if err != nil {
+		return n, err
+	}
+	if c == '"' || c == '{' || c == '[' {
+		raw, err := l.capture(path)
+		if err != nil {
+			return n, err
+		}
+		if err := n.UnmarshalJSON(raw); err != nil {
+			return n, fmt.Errorf("%s: %w", orRoot(path), err)
+		}
+		return n, nil
+	}
+	lit, err := l.literal(path)
+	if err != nil {
+		return n, err
+	}
+	switch string(lit) {
+	case "NaN", "Infinity", "-Infinity":
+		lit = append(append([]byte{'"'}, lit...), '"')
+	}
+	if err := n.UnmarshalJSON(lit); err != nil {
+		return n, fmt.Errorf("%s: %w", orRoot(path), err)
+	}
+	return n, nil
+}
+
+// skip consumes the next value whatever it is.
+func (l *lexer) skip(path string) error {
+	c, err := l.peek(path)
+	if err != nil {
+		return err
+	}
+	switch c {
+	case '"':
+		return l.skipString(path, nil)
+	case '{', '[':
+		return l.skipNested(path)
+	}
+	_, err = l.literal(path)
+	return err
+}
+
+// skipNested consumes an object or array, checking bracket balance.
+func (l *lexer) skipNested(path string) error {
+	base := len(l.stack)
+	for {
+		if !l.fill() {
+			return l.eof(path)
+		}
+		c := l.buf[l.pos]
+		switch {
+		case c == '"':
+			if err := l.skipString(path, nil); err != nil {
+				return err
+			}
+			continue
+		case c == '{' || c == '[':
+			if err := l.push(path, c); err != nil {
+				return err
+			}
+		case c == '}' || c == ']':
+			if len(l.stack) == base || l.stack[len(l.stack)-1] != opener(c) {
+				return fmt.Errorf("%s: mismatched %q at byte %d", orRoot(path), c, l.offset())
+			}
+			l.pop()
+			if len(l.stack) == base {
+				l.pos++
+				return nil
+			}
+		case c == ',' || c == ':' || isSpace(c) || literalChar[c]:
+		default:
+			return fmt.Errorf("%s: invalid character %q at byte %d", orRoot(path), c, l.offset())
+		}
+		l.pos++
+	}
+}
+
+// capture consumes the next value and returns its raw bytes.
+func (l *lexer) capture(path string) ([]byte, error) {
+	if _, err := l.peek(path); err != nil {
+		return nil, err
+	}
+	l.capOn, l.capStart, l.cap = true, l.pos, l.cap[:0]
+	err := l.skip(path)
+	l.capOn = false
+	if err != nil {
+		return nil, err
+	}
+	return append(l.cap, l.buf[l.capStart:l.pos]...), nil
+}
+
+// decode reads the next value into v with encoding/json.
+func (l *lexer) decode(path string, v any) error {
+	raw, err := l.capture(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(sanitizeAll(raw), v); err != nil {
+		return tokenErr(path, err)
+	}
+	return nil
+}
+
+// end checks that only whitespace follows the document.
+func (l *lexer) finish() error {
+	for {
+		if !l.fill() {
+			if l.err == io.EOF {
+				return nil
+			}
+			return l.err
+		}
+		if !isSpace(l.buf[l.pos]) {
+			return fmt.Errorf("unexpected data after the end of the document at byte %d", l.offset())
+		}
+		l.pos++
+	}
+}
+
+// opener returns the bracket that c closes.
+func opener(c byte) byte {
+	if c == '}' {
+		return '{'
+	}
+	return '['
+}
