@@ -261,7 +261,7 @@ func (a *Admission) weakEvidence(m []RowResult, ceil *RowResult) {
 		if !rr.InEnvelope {
 			continue
 		}
-		if d := rr.Row.DurationS; d != nil && *d < MinWindowS {
+		if d := rr.Row.DurationS; d != nil && *d < 0.95*MinWindowS { // 5 % slack for rounding
 			short = append(short, fmt.Sprintf("%s (%s s)", fmtNum(rr.Load), fmtNum(*d)))
 		}
 	}

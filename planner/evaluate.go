@@ -37,6 +37,9 @@ type Check struct {
 	Pass *bool  `json:"pass"`
 	// Text reads like "p95 end-to-end 16.2 s > 15 s" or "success 100 % >= 99 %".
 	Text string `json:"text"`
+	// Note carries how the tool defines the metric where that differs from
+	// the usual meaning (Stat.Definition), so a bound is read correctly.
+	Note string `json:"note,omitempty"`
 }
 
 // Verdict is the judgement of one row: its state, every check made, and the
@@ -114,7 +117,7 @@ func Evaluate(r Row, o Objective) Verdict {
 		if b.bound == nil {
 			continue
 		}
-		c := Check{Criterion: b.criterion, Label: pct + " " + b.label, Bound: *b.bound, Op: "<=", Unit: "s"}
+		c := Check{Criterion: b.criterion, Label: pct + " " + b.label, Bound: *b.bound, Op: "<=", Unit: "s", Note: b.stat.Definition}
 		if m := b.stat.Percentile(o.Percentile); m != nil {
 			c.Measured = m
 			c.Pass = boolp(*m <= *b.bound)
