@@ -95,7 +95,7 @@ func Compute(in Inputs) Result {
 
 	// Matrix, envelope, admission, overload.
 	r.Matrix, r.Envelope = JudgeMatrix(in.Rows, c, obj, c.BaselineModel)
-	r.ContractWarnings = matrixWarnings(r.Matrix, c)
+	r.ContractWarnings = append(r.ContractWarnings, matrixWarnings(r.Matrix, c)...)
 	r.Admission = ProposeAdmission(r.Matrix, r.Envelope, obj, c, in.Admission)
 	r.Overload = JudgeOverload(in.Overload)
 
@@ -144,39 +144,52 @@ func Compute(in Inputs) Result {
 	return r
 }
 
-// objectiveInForce applies the objective amendments in order and records
-// whether each loosened the objective, and whether after results existed.
-// An amendment's old value is compared when it parses; otherwise the
-// objective in force before it.
+// objectiveInForce takes the contract's objective (the contract as it
+// stands, amendments applied) and records, for each objective amendment,
+// whether it loosened the objective and whether results existed then. An
+// amendment's old value is compared when it parses, else the value before it.
 func (r *Result) objectiveInForce(in Inputs) Objective {
 	cur := in.Contract.Objective
+	var prev *Objective
+	last := ""
 	for _, a := range in.Amendments {
 		ar := AmendmentResult{Amendment: a}
 		if a.Field == "objective" {
+			last = a.NewValue
 			next, err := ParseObjective(a.NewValue)
 			if err != nil {
-				ar.Details = append(ar.Details, "new value not applied: "+err.Error())
-				r.Problems = append(r.Problems, &FieldError{Field: "amendments.objective", Message: err.Error()})
+				ar.Details = append(ar.Details, "new value unreadable: "+err.Error())
 			} else {
-				prev := cur
-				if p, err := ParseObjective(a.OldValue); err == nil {
-					prev = p
+				old, err := ParseObjective(a.OldValue)
+				switch {
+				case err == nil:
+				case prev != nil:
+					old = *prev
+				default:
+					old = next // nothing to compare with
+					ar.Details = append(ar.Details, "old value unreadable: "+err.Error())
 				}
-				ar.Loosened, ar.Details = Loosened(prev, next)
-				if ar.Loosened && a.ResultsExisted {
+				loose, details := Loosened(old, next)
+				ar.Loosened = loose
+				ar.Details = append(ar.Details, details...)
+				if loose && a.ResultsExisted {
 					ar.LoosenedAfterResults = true
 					r.ObjectiveLoosened = true
-					for _, d := range ar.Details {
+					for _, d := range details {
 						r.Loosening = append(r.Loosening, fmt.Sprintf("%s (by %s on %s, after results existed: %s)", d, orNone(a.Who), orNone(a.When), orNone(a.Reason)))
 					}
 				}
-				cur = next
+				prev = &next
 			}
 		}
 		r.Amendments = append(r.Amendments, ar)
 	}
 	r.Objective = cur
 	r.ObjectiveText = cur.String()
+	if last != "" && last != r.ObjectiveText {
+		r.ContractWarnings = append(r.ContractWarnings, Warning{"objective-amendment-mismatch",
+			fmt.Sprintf("the contract's objective %q is not the last amendment's %q: the contract's is in force", r.ObjectiveText, last)})
+	}
 	return cur
 }
 

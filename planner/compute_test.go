@@ -140,6 +140,13 @@ func TestComputeAmendments(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			in := demoInputs()
 			in.Amendments = tt.amendments
+			if n := len(tt.amendments); n > 0 {
+				o, err := ParseObjective(tt.amendments[n-1].NewValue)
+				if err != nil {
+					t.Fatal(err)
+				}
+				in.Contract.Objective = o // the web layer stores the amended contract
+			}
 			r := Compute(in)
 			if !strings.Contains(r.ObjectiveText, tt.wantText) {
 				t.Errorf("objective in force = %q, want %q", r.ObjectiveText, tt.wantText)
@@ -152,6 +159,11 @@ func TestComputeAmendments(t *testing.T) {
 			}
 			if r.Envelope.Ceiling == nil || *r.Envelope.Ceiling != tt.wantCeiling {
 				t.Errorf("envelope = %s", r.Envelope.Text)
+			}
+			for _, w := range r.ContractWarnings {
+				if w.Code == "objective-amendment-mismatch" {
+					t.Errorf("unexpected %s", w.Message)
+				}
 			}
 		})
 	}

@@ -15,11 +15,12 @@ type Inputs struct {
 	// StaleAfterDays is the age at which evidence is stale; 0 means 90.
 	StaleAfterDays int `json:"stale_after_days"`
 
-	// Contract is the test contract as frozen (the objective in it is the
-	// original one; amendments may replace it).
+	// Contract is the test contract as it stands: frozen, with every
+	// amendment applied. Its objective is the one in force.
 	Contract Contract `json:"contract"`
 	// Amendments are the changes made to the contract after the freeze, in
-	// the order they were made.
+	// the order they were made; for the objective, old and new values are in
+	// the objective syntax (Objective.String).
 	Amendments []Amendment `json:"amendments"`
 
 	// Rows is the concurrency matrix of the model the report proposes to
