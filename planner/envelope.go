@@ -81,8 +81,8 @@ func FindEnvelope(m []RowResult) Envelope {
 		if !rr.LoadKnown {
 			continue
 		}
-		if e.LoadKind == "" {
-			e.LoadKind = rr.Row.LoadKind
+		if e.LoadKind == "" || e.LoadKind == LoadSynchronous {
+			e.LoadKind = rr.Row.LoadKind // a synchronous row below concurrency rows is concurrency 1
 		}
 		pass := rr.Verdict.State == VerdictPass
 		switch {

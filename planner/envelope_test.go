@@ -78,3 +78,12 @@ func deref(f *float64) any {
 	}
 	return *f
 }
+
+func TestEnvelopeSynchronousFirstRow(t *testing.T) {
+	rows := matrix([]float64{1, 2, 4}, []float64{5, 6, 16})
+	rows[0].LoadKind = LoadSynchronous
+	_, e := JudgeMatrix(rows, testContract(), testObjective(), "")
+	if e.LoadKind != LoadConcurrency || !strings.Contains(e.Text, "demonstrated ceiling: 2 concurrent streams") {
+		t.Errorf("envelope = %s (%s)", e.Text, e.LoadKind)
+	}
+}

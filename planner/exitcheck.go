@@ -92,12 +92,12 @@ func ExitCheck(in Inputs, r *Result) []ExitItem {
 	if r.Objective.TTFTMax == nil && r.Objective.E2EMax == nil {
 		m = append(m, "no latency bound")
 	}
+	add("objective", "Objective", "contract", m, r.ObjectiveText)
 	if r.ObjectiveLoosened {
 		// Visible, not failing: the loosening is shown to every reader.
 		items = append(items, ExitItem{ID: "objective_loosened", Label: "Objective loosened after results", Section: "contract", Pass: true,
 			Detail: "shown to readers: " + strings.Join(r.Loosening, "; ")})
 	}
-	add("objective", "Objective", "contract", m, r.ObjectiveText)
 
 	m = nil
 	for _, rr := range r.Matrix {
