@@ -1,0 +1,138 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"capplan/web/store"
+)
+
+func TestLoginLockoutAfterRepeatedFailures(t *testing.T) {
+	app := newTestApp(t)
+	c := app.client("")
+	email := app.users["reviewer"].Email
+	for i := 0; i < store.MaxFailedLogins; i++ {
+		res, body := do(t, c, "POST", app.srv.URL+"/login", url.Values{"email": {email}, "password": {"wrong password"}})
+		if res.StatusCode != http.StatusUnauthorized || !strings.Contains(body, "Email or password is wrong") {
+			t.Fatalf("attempt %d: %d", i, res.StatusCode)
+		}
+	}
+	// Now even the right password is refused for a while.
+	res, body := do(t, c, "POST", app.srv.URL+"/login", url.Values{"email": {email}, "password": {testPassword}})
+	if res.StatusCode != http.StatusUnauthorized || !strings.Contains(body, "Too many failed logins") {
+		t.Fatalf("locked account: status %d", res.StatusCode)
+	}
+}
+
+func TestSessionCookieAndLogout(t *testing.T) {
+	app := newTestApp(t)
+	c := app.client("")
+	res, _ := do(t, c, "POST", app.srv.URL+"/login", url.Values{"email": {app.users["lead"].Email}, "password": {testPassword}, "next": {"//evil.example/"}})
+	if loc := res.Header.Get("Location"); loc != "/reports" {
+		t.Errorf("open redirect: Location %q", loc)
+	}
+	var ck *http.Cookie
+	for _, k := range res.Cookies() {
+		if k.Name == sessionCookie {
+			ck = k
+		}
+	}
+	if ck == nil || !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode || ck.Expires.IsZero() {
+		t.Fatalf("session cookie = %+v", ck)
+	}
+	if res, _ := do(t, c, "GET", app.srv.URL+"/reports", nil); res.StatusCode != http.StatusOK {
+		t.Fatalf("logged in: %d", res.StatusCode)
+	}
+	do(t, c, "POST", app.srv.URL+"/logout", url.Values{})
+	// The old token no longer works, even if replayed.
+	if _, err := app.store.SessionUser(context.Background(), ck.Value); err == nil {
+		t.Error("session still valid after logout")
+	}
+	if res, _ := do(t, c, "GET", app.srv.URL+"/reports", nil); res.StatusCode != http.StatusSeeOther {
+		t.Errorf("after logout: %d", res.StatusCode)
+	}
+}
+
+func TestSecurityHeadersAndCrossOriginRefusal(t *testing.T) {
+	app := newTestApp(t)
+	lead := app.client("lead")
+	res, _ := do(t, lead, "GET", app.srv.URL+"/reports", nil)
+	h := res.Header
+	if !strings.Contains(h.Get("Content-Security-Policy"), "frame-ancestors 'none'") || !strings.Contains(h.Get("Content-Security-Policy"), "script-src 'self'") {
+		t.Errorf("CSP = %q", h.Get("Content-Security-Policy"))
+	}
+	if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("X-Frame-Options") != "DENY" {
+		t.Errorf("headers = %v", h)
+	}
+	// A form posted from another site is refused before any handler runs.
+	res, _ = do(t, lead, "POST", app.srv.URL+"/reports", url.Values{"title": {"from evil"}}, "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example")
+	if res.StatusCode != http.StatusForbidden {
+		t.Errorf("cross-site post: %d, want 403", res.StatusCode)
+	}
+	reports, _ := app.store.Reports(context.Background())
+	if len(reports) != 0 {
+		t.Errorf("cross-site post created a report")
+	}
+	// Same-origin posts from the browser pass.
+	res, _ = do(t, lead, "POST", app.srv.URL+"/reports", url.Values{"title": {"mine"}}, "Sec-Fetch-Site", "same-origin")
+	if res.StatusCode != http.StatusSeeOther {
+		t.Errorf("same-origin post: %d", res.StatusCode)
+	}
+}
+
+func TestErrorsShowNoInternals(t *testing.T) {
+	app := newTestApp(t)
+	lead := app.client("lead")
+	res, body := do(t, lead, "GET", app.srv.URL+"/reports/999999", nil)
+	if res.StatusCode != http.StatusNotFound || !strings.Contains(body, "Not found") {
+		t.Errorf("unknown report: %d", res.StatusCode)
+	}
+	// Break the database under the server: the page says sorry, not SQL.
+	app.store.Close()
+	res, body = do(t, lead, "GET", app.srv.URL+"/reports", nil)
+	if res.StatusCode != http.StatusInternalServerError {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+	for _, leak := range []string{"sql", "database is closed", "goroutine", ".go:"} {
+		if strings.Contains(strings.ToLower(body), leak) {
+			t.Errorf("error page leaks %q", leak)
+		}
+	}
+}
+
+func TestAdminAddsPeopleAndTheyChangePassword(t *testing.T) {
+	app := newTestApp(t)
+	admin := app.client("admin")
+	res, body := do(t, admin, "POST", app.srv.URL+"/users", url.Values{"email": {"new@example.com"}, "role": {"finance"}, "password": {"short"}})
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "at least 10 characters") {
+		t.Fatalf("short password: %d", res.StatusCode)
+	}
+	res, _ = do(t, admin, "POST", app.srv.URL+"/users", url.Values{"email": {"new@example.com"}, "role": {"finance"}, "password": {"first password!"}})
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("add: %d", res.StatusCode)
+	}
+	res, body = do(t, admin, "POST", app.srv.URL+"/users", url.Values{"email": {"new@example.com"}, "role": {"lead"}, "password": {"first password!"}})
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "already exists") {
+		t.Fatalf("duplicate: %d", res.StatusCode)
+	}
+	u, err := app.store.UserByEmail(context.Background(), "new@example.com")
+	if err != nil || u.Role != store.RoleFinance {
+		t.Fatalf("user = %+v, %v", u, err)
+	}
+	c := app.client("")
+	do(t, c, "POST", app.srv.URL+"/login", url.Values{"email": {"new@example.com"}, "password": {"first password!"}})
+	res, _ = do(t, c, "POST", app.srv.URL+"/account/password", url.Values{"current": {"first password!"}, "password": {"second password!"}})
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("change password: %d", res.StatusCode)
+	}
+	if _, err := app.store.Authenticate(context.Background(), "new@example.com", "second password!"); err != nil {
+		t.Errorf("new password does not work: %v", err)
+	}
+	// Still logged in after the change.
+	if res, _ := do(t, c, "GET", app.srv.URL+"/account", nil); res.StatusCode != http.StatusOK {
+		t.Errorf("account after change: %d", res.StatusCode)
+	}
+}

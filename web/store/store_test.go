@@ -1,0 +1,97 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"testing"
+
+	_ "modernc.org/sqlite"
+)
+
+func init() { BcryptCost = 4 }
+
+func TestMigrationsApplyOnceAndBackupIsConsistent(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sub", "capplan.db")
+	st, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var applied int
+	st.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM migrations`).Scan(&applied)
+	if applied < 3 {
+		t.Fatalf("%d migrations recorded", applied)
+	}
+	var mode string
+	st.r.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode)
+	var fk int
+	st.w.QueryRowContext(ctx, `PRAGMA foreign_keys`).Scan(&fk)
+	if mode != "wal" || fk != 1 {
+		t.Errorf("journal_mode=%s foreign_keys=%d", mode, fk)
+	}
+	if _, err := st.r.ExecContext(ctx, `DELETE FROM users`); err == nil {
+		t.Error("the read pool accepted a write")
+	}
+	u, err := st.CreateUser(ctx, "a@example.com", "A", RoleLead, "a long password")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.CreateReport(ctx, u, "R"); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+
+	// Reopening applies nothing twice.
+	st, err = Open(ctx, path)
+	if err != nil {
+		t.Fatalf("reopen: %v", err)
+	}
+	defer st.Close()
+	var again int
+	st.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM migrations`).Scan(&again)
+	if again != applied {
+		t.Errorf("migrations %d then %d", applied, again)
+	}
+
+	copyPath := filepath.Join(dir, "backup.db")
+	if err := st.Backup(ctx, copyPath); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Backup(ctx, copyPath); err == nil {
+		t.Error("backup overwrote an existing file")
+	}
+	db, err := sql.Open("sqlite", copyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM reports`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("backup holds %d reports (%v)", n, err)
+	}
+}
+
+func TestUpdateRefusesStaleVersion(t *testing.T) {
+	ctx := context.Background()
+	st, err := Open(ctx, filepath.Join(t.TempDir(), "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	u, _ := st.CreateUser(ctx, "a@example.com", "A", RoleLead, "a long password")
+	id, _ := st.CreateReport(ctx, u, "R")
+	if err := st.RenameReport(ctx, Edit{ReportID: id, BaseVersion: 1, UserID: u.ID, Action: "renamed", Before: "R", After: "S"}, "S"); err != nil {
+		t.Fatal(err)
+	}
+	err = st.RenameReport(ctx, Edit{ReportID: id, BaseVersion: 1, UserID: u.ID, Action: "renamed", Before: "R", After: "T"}, "T")
+	ce, ok := err.(*ConflictError)
+	if !ok || ce.Current != 2 || len(ce.Since) != 1 || ce.Since[0].After != "S" {
+		t.Fatalf("err = %v", err)
+	}
+	r, _ := st.Report(ctx, id)
+	if r.Title != "S" {
+		t.Errorf("title %q", r.Title)
+	}
+}
