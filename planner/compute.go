@@ -141,7 +141,35 @@ func Compute(in Inputs) Result {
 	for _, it := range r.ExitCheck {
 		r.ExitPass = r.ExitPass && it.Pass
 	}
+	r.emptyLists()
 	return r
+}
+
+// emptyLists makes the top-level lists empty rather than nil, so the JSON
+// API always serves arrays.
+func (r *Result) emptyLists() {
+	if r.Problems == nil {
+		r.Problems = FieldErrors{}
+	}
+	r.Loosening = nonNil(r.Loosening)
+	r.Amendments = nonNil(r.Amendments)
+	r.Matrix = nonNil(r.Matrix)
+	r.ContractWarnings = nonNil(r.ContractWarnings)
+	r.Quotes = nonNil(r.Quotes)
+	r.Scenarios = nonNil(r.Scenarios)
+	r.Crossovers = nonNil(r.Crossovers)
+	r.Evidence = nonNil(r.Evidence)
+	r.Admission.Reasons = nonNil(r.Admission.Reasons)
+	r.Admission.WeakEvidence = nonNil(r.Admission.WeakEvidence)
+	r.Envelope.NonMonotone = nonNil(r.Envelope.NonMonotone)
+	r.Candidates.Candidates = nonNil(r.Candidates.Candidates)
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 // objectiveInForce takes the contract's objective (the contract as it

@@ -76,6 +76,22 @@ func TestComputeDemo(t *testing.T) {
 	}
 }
 
+func TestComputeEmpty(t *testing.T) {
+	r := Compute(Inputs{})
+	if r.ExitPass || r.Envelope.State != EnvelopeNoRows || len(r.Problems) == 0 {
+		t.Errorf("empty inputs: exit %v, envelope %s, problems %v", r.ExitPass, r.Envelope.State, r.Problems)
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{`"matrix":[]`, `"scenarios":[]`, `"crossovers":[]`} {
+		if !strings.Contains(string(b), key) {
+			t.Errorf("JSON lacks %s", key)
+		}
+	}
+}
+
 func TestComputeExitFailures(t *testing.T) {
 	tests := []struct {
 		name   string
