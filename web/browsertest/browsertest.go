@@ -215,12 +215,22 @@ func waitText(selector, text string, timeout time.Duration) chromedp.Action[chro
 		sel, _ := json.Marshal(selector)
 		want, _ := json.Marshal(text)
 		cond := fmt.Sprintf(`(() => { const el = document.querySelector(%s); return !!el && el.innerText.includes(%s); })()`, sel, want)
-		_, err := chromedp.Poll[bool](cond,
-			chromedp.WithPollingInterval(50*time.Millisecond),
-			chromedp.WithPollingTimeout(timeout),
-		)(ctx, t)
-		if err == nil {
-			return chromedp.Void{}, nil
+		// A click that navigates (a form post, a redirect) can tear down
+		// the page under the poll; the wait then starts again on the new
+		// page until the deadline.
+		deadline := time.Now().Add(timeout)
+		var err error
+		for {
+			_, err = chromedp.Poll[bool](cond,
+				chromedp.WithPollingInterval(50*time.Millisecond),
+				chromedp.WithPollingTimeout(time.Until(deadline)),
+			)(ctx, t)
+			if err == nil {
+				return chromedp.Void{}, nil
+			}
+			if !navigatedAway(err) || time.Now().After(deadline) || ctx.Err() != nil {
+				break
+			}
 		}
 		last := fmt.Sprintf(`(() => { const el = document.querySelector(%s); return el ? el.innerText : "<no element>"; })()`, sel)
 		got, lerr := chromedp.Evaluate[string](last)(ctx, t)
@@ -311,4 +321,11 @@ func artifactDir(s *session) (string, error) {
 		s.dir = dir
 	}
 	return dir, nil
+}
+
+// navigatedAway reports whether err says the page went away mid-evaluation.
+func navigatedAway(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "navigated or closed") || strings.Contains(msg, "Cannot find context") ||
+		strings.Contains(msg, "Execution context was destroyed")
 }

@@ -1,0 +1,99 @@
+package web
+
+import (
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"capplan/web/browsertest"
+)
+
+// TestBrowserContractJourney walks the lead's first hour: log in, create a
+// report, fill in and freeze the test contract, amend the objective with a
+// reason, and see the amendment and its history entry.
+func TestBrowserContractJourney(t *testing.T) {
+	app := newTestApp(t)
+	ctx := browsertest.New(t)
+
+	steps := []struct {
+		name    string
+		actions []chromedp.Action[chromedp.Void]
+	}{
+		{"log in", []chromedp.Action[chromedp.Void]{
+			chromedp.Navigate(app.srv.URL + "/login"),
+			chromedp.SendKeys(css(`input[name="email"]`), app.users["lead"].Email),
+			chromedp.SendKeys(css(`input[name="password"]`), testPassword),
+			chromedp.Click(css(`[data-testid="login-submit"]`)),
+			browsertest.WaitText(`h1`, "Reports"),
+		}},
+		{"create a report", []chromedp.Action[chromedp.Void]{
+			chromedp.Click(css(`[data-testid="new-report"]`)),
+			chromedp.SendKeys(css(`input[name="title"]`), "Chat on one H100"),
+			chromedp.Click(css(`[data-testid="create-report"]`)),
+			browsertest.WaitText(`[data-testid="report-title"]`, "Chat on one H100"),
+		}},
+		{"open the contract form (htmx)", []chromedp.Action[chromedp.Void]{
+			chromedp.Click(css(`[data-testid="edit-contract"]`)),
+			chromedp.WaitVisible(css(`[data-testid="contract-form"]`)),
+		}},
+	}
+	fill := []chromedp.Action[chromedp.Void]{}
+	for name, vals := range contractValues(0) {
+		switch name {
+		case "version":
+			continue
+		case "objective.no_oom":
+			continue // checkbox, clicked below
+		case "workload.data", "workload.prompts", "load_kind":
+			fill = append(fill, chromedp.SetValue(css(`select[name="`+name+`"]`), vals[0]))
+		default:
+			fill = append(fill, chromedp.SetValue(css(`input[name="`+name+`"]`), vals[0]))
+		}
+	}
+	fill = append(fill,
+		chromedp.Click(css(`input[name="objective.no_oom"]`)),
+		chromedp.Click(css(`[data-testid="save-contract"]`)),
+		chromedp.WaitVisible(css(`[data-testid="freeze"]`)),
+		browsertest.WaitText(`[data-testid="objective"]`, "e2e_p95<=15s"),
+	)
+	steps = append(steps, struct {
+		name    string
+		actions []chromedp.Action[chromedp.Void]
+	}{"fill in the contract", fill})
+	steps = append(steps, []struct {
+		name    string
+		actions []chromedp.Action[chromedp.Void]
+	}{
+		{"freeze", []chromedp.Action[chromedp.Void]{
+			chromedp.Click(css(`[data-testid="freeze"]`)),
+			browsertest.WaitText(`[data-testid="frozen"]`, "Frozen"),
+		}},
+		{"amend without a reason is refused", []chromedp.Action[chromedp.Void]{
+			chromedp.Click(css(`[data-testid="edit-contract"]`)),
+			chromedp.WaitVisible(css(`textarea[name="reason"]`)),
+			chromedp.SetValue(css(`input[name="objective.e2e_max_s"]`), "20"),
+			chromedp.Click(css(`[data-testid="save-contract"]`)),
+			browsertest.WaitText(`[data-testid="err-reason"]`, "required"),
+		}},
+		{"amend with a reason", []chromedp.Action[chromedp.Void]{
+			chromedp.SendKeys(css(`textarea[name="reason"]`), "long answers need 20 s"),
+			chromedp.Click(css(`[data-testid="save-contract"]`)),
+			browsertest.WaitText(`[data-testid="amendments"]`, "long answers need 20 s"),
+			browsertest.WaitText(`[data-testid="amendments"]`, "e2e_p95<=20s"),
+			browsertest.WaitText(`[data-testid="objective"]`, "e2e_p95<=20s"),
+			browsertest.WaitText(`[data-testid="history"]`, "contract amended: long answers need 20 s"),
+			browsertest.WaitText(`[data-testid="history"]`, "contract frozen"),
+		}},
+	}...)
+	for _, s := range steps {
+		if err := chromedp.Do(ctx, s.actions...); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+	}
+	if errs := browsertest.ConsoleErrors(ctx); len(errs) != 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
+
+// css is a CSS selector for chromedp actions.
+func css(s string) chromedp.CSS { return chromedp.CSS(s) }
