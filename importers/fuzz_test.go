@@ -1,0 +1,101 @@
+package importers
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// maxSeed keeps large real files out of the fuzz corpus (they slow it down).
+const maxSeed = 300 << 10
+
+// seed adds every file matching the globs as a corpus entry.
+func seed(f *testing.F, globs ...string) {
+	f.Helper()
+	n := 0
+	for _, g := range globs {
+		paths, _ := filepath.Glob(g)
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil || len(b) > maxSeed {
+				continue
+			}
+			f.Add(b)
+			n++
+		}
+	}
+	if n == 0 {
+		f.Fatalf("no seed files for %v", globs)
+	}
+}
+
+// fuzzOne parses data without the panic guard: any panic fails the target;
+// a failure must be a clean error naming the file, a success must hold rows.
+func fuzzOne(t *testing.T, data []byte) {
+	const name = "fuzz.json"
+	f, err := parse(name, bytes.NewReader(data), Options{MaxBytes: 4 << 20})
+	if err != nil {
+		if !strings.HasPrefix(err.Error(), name+": ") {
+			t.Fatalf("error does not name the file: %v", err)
+		}
+		return
+	}
+	if len(f.Rows) == 0 {
+		t.Fatal("success without rows")
+	}
+	for _, r := range f.Rows {
+		if r.Source.File != name || r.Source.Format == "" || r.LoadKind == "" {
+			t.Fatalf("row without source or load kind: %+v", r)
+		}
+	}
+}
+
+// FuzzParseGuideLLM fuzzes the streaming GuideLLM JSON reader.
+func FuzzParseGuideLLM(f *testing.F) {
+	seed(f, real("guidellm", "*.json"), "testdata/guidellm_*.json")
+	f.Fuzz(fuzzOne)
+}
+
+// FuzzParseGuideLLMYAML fuzzes the YAML path.
+func FuzzParseGuideLLMYAML(f *testing.F) {
+	seed(f, "testdata/*.yaml", real("inference-perf", "*.yaml"))
+	f.Fuzz(fuzzOne)
+}
+
+// FuzzParseVLLM fuzzes vLLM results: single objects, JSONL and sweep arrays.
+func FuzzParseVLLM(f *testing.F) {
+	seed(f, real("vllm", "*.json"), "testdata/vllm_*")
+	f.Fuzz(fuzzOne)
+}
+
+// FuzzParseSGLang fuzzes SGLang JSONL with its bare Infinity/NaN tokens.
+func FuzzParseSGLang(f *testing.F) {
+	seed(f, real("sglang", "*.jsonl"), "testdata/sglang_*")
+	f.Fuzz(fuzzOne)
+}
+
+// FuzzParseAIPerf fuzzes AIPerf and GenAI-Perf summaries.
+func FuzzParseAIPerf(f *testing.F) {
+	seed(f, real("aiperf", "*.json"), "testdata/aiperf_*", "testdata/genai_perf_*")
+	f.Fuzz(fuzzOne)
+}
+
+// FuzzParseLLMPerf fuzzes LLMPerf summaries.
+func FuzzParseLLMPerf(f *testing.F) {
+	seed(f, real("llmperf", "*.json"))
+	f.Fuzz(fuzzOne)
+}
+
+// FuzzParseInferencePerf fuzzes inference-perf reports and look-alikes.
+func FuzzParseInferencePerf(f *testing.F) {
+	seed(f, real("inference-perf", "*.json"))
+	f.Fuzz(fuzzOne)
+}
+
+// FuzzParseRefusals fuzzes the detection of CSV and HTML exports.
+func FuzzParseRefusals(f *testing.F) {
+	seed(f, "testdata/*.csv", "testdata/*.html")
+	f.Fuzz(fuzzOne)
+}
