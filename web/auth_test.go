@@ -37,6 +37,11 @@ var routeAccess = map[string]string{
 	"GET /reports/:id/contract/edit":   "admin lead",
 	"POST /reports/:id/contract":       "admin lead",
 	"POST /reports/:id/freeze":         "admin lead",
+	"POST /reports/:id/imports": "admin lead",
+	"POST /reports/:id/imports/:iid/remove": "admin lead",
+	"GET /reports/:id/imports/:iid/file": "*",
+	"GET /reports/:id/rows/:rid/provenance": "*",
+	"POST /api/v1/reports/:id/results": "admin lead",
 	"GET /users":                       "admin",
 	"POST /users":                      "admin",
 	"POST /users/:uid/role":            "admin",
@@ -108,6 +113,10 @@ func TestEveryRouteAuthorization(t *testing.T) {
 						return fmt.Sprint(id)
 					case ":uid":
 						return fmt.Sprint(app.users["finance"].ID)
+					case ":iid":
+						return fmt.Sprint(walkImport(t, app, id).importID)
+					case ":rid":
+						return fmt.Sprint(walkImport(t, app, id).rowID)
 					case ":tid":
 						return fmt.Sprint(toks[len(toks)-1].ID)
 					case "*":

@@ -34,6 +34,9 @@ func (s *Server) loadReport(c echo.Context) (reportView, error) {
 	if v.In, v.Result, err = s.compute(ctx, r); err != nil {
 		return reportView{}, err
 	}
+	if v.Imports, err = s.importsView(ctx, r, v.Result, v.CanEdit); err != nil {
+		return reportView{}, err
+	}
 	return v, nil
 }
 

@@ -53,6 +53,10 @@ func (s *Server) routes(e *echo.Echo) {
 	g.POST("/reports/:id/freeze", s.contractFreeze, requireRole(lead, admin))
 
 	// Results: imports, matrix rows (issue 3)
+	g.POST("/reports/:id/imports", s.importUpload, requireRole(lead, admin))
+	g.POST("/reports/:id/imports/:iid/remove", s.importRemove, requireRole(lead, admin))
+	g.GET("/reports/:id/imports/:iid/file", s.importFile, anyone)
+	g.GET("/reports/:id/rows/:rid/provenance", s.rowProvenance, anyone)
 
 	// Envelope, admission, overload test, candidates, residency (issue 4)
 
@@ -62,7 +66,7 @@ func (s *Server) routes(e *echo.Echo) {
 
 	// HTTP API (personal tokens)
 	api := e.Group("/api/v1", s.apiToken)
-	_ = api
+	api.POST("/reports/:id/results", s.apiResults)
 
 	// People and accounts
 	g.GET("/users", s.userList, requireRole(admin))

@@ -48,7 +48,25 @@ func (e *DuplicateImportError) Error() string {
 // AddImport stores one imported file and all its rows in one transaction:
 // all of it or nothing. The report must have a frozen contract.
 func (s *Store) AddImport(ctx context.Context, e Edit, im Import, rows []planner.Row) (int64, error) {
-	var id int64
+	ids, err := s.AddImports(ctx, e, []ImportWithRows{{Import: im, Rows: rows}})
+	if err != nil {
+		return 0, err
+	}
+	return ids[0], nil
+}
+
+// ImportWithRows is one file of a batch given to AddImports.
+type ImportWithRows struct {
+	Import Import
+	Rows   []planner.Row
+}
+
+// AddImports stores several imported files and all their rows in one
+// transaction with one history entry: every file or none. The report must
+// have a frozen contract; a file already imported is refused with
+// *DuplicateImportError.
+func (s *Store) AddImports(ctx context.Context, e Edit, ims []ImportWithRows) ([]int64, error) {
+	ids := make([]int64, 0, len(ims))
 	err := s.Update(ctx, e, func(tx *sql.Tx) error {
 		var frozen string
 		if err := tx.QueryRowContext(ctx, `SELECT frozen_at FROM reports WHERE id = ?`, e.ReportID).Scan(&frozen); err != nil {
@@ -57,36 +75,52 @@ func (s *Store) AddImport(ctx context.Context, e Edit, im Import, rows []planner
 		if frozen == "" {
 			return inputErr("contract", "freeze the test contract before importing results")
 		}
-		if first, err := importBySHA(ctx, tx, e.ReportID, im.SHA256); err == nil {
-			return &DuplicateImportError{First: first}
-		} else if !errors.Is(err, ErrNotFound) {
-			return err
-		}
-		warn, _ := json.Marshal(im.Warnings)
-		var cand any
-		if im.CandidateID != 0 {
-			cand = im.CandidateID
-		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO imports (report_id, candidate_id, file_name, sha256, format, format_version, tool_version, model, size_bytes, warnings, user_id, at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.ReportID, cand, im.FileName, im.SHA256, im.Format, im.FormatVersion, im.ToolVersion, im.Model, im.SizeBytes, string(warn), e.UserID, stamp(s.now()))
-		if err != nil {
-			return fmt.Errorf("store: import: %w", err)
-		}
-		id, _ = res.LastInsertId()
-		for _, r := range rows {
-			data, err := json.Marshal(storedRowJSON{Row: r, Source: r.Source})
+		ids = ids[:0]
+		for _, f := range ims {
+			id, err := s.addImport(ctx, tx, e, f.Import, f.Rows)
 			if err != nil {
 				return err
 			}
-			obs, _ := json.Marshal(r.Observed)
-			if _, err := tx.ExecContext(ctx, `INSERT INTO result_rows (import_id, report_id, idx, data, observed) VALUES (?, ?, ?, ?, ?)`,
-				id, e.ReportID, r.Index, string(data), string(obs)); err != nil {
-				return fmt.Errorf("store: import row %d: %w", r.Index, err)
-			}
+			ids = append(ids, id)
 		}
 		return nil
 	})
-	return id, err
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+// addImport inserts one import and its rows inside tx.
+func (s *Store) addImport(ctx context.Context, tx *sql.Tx, e Edit, im Import, rows []planner.Row) (int64, error) {
+	if first, err := importBySHA(ctx, tx, e.ReportID, im.SHA256); err == nil {
+		return 0, &DuplicateImportError{First: first}
+	} else if !errors.Is(err, ErrNotFound) {
+		return 0, err
+	}
+	warn, _ := json.Marshal(im.Warnings)
+	var cand any
+	if im.CandidateID != 0 {
+		cand = im.CandidateID
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO imports (report_id, candidate_id, file_name, sha256, format, format_version, tool_version, model, size_bytes, warnings, user_id, at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.ReportID, cand, im.FileName, im.SHA256, im.Format, im.FormatVersion, im.ToolVersion, im.Model, im.SizeBytes, string(warn), e.UserID, stamp(s.now()))
+	if err != nil {
+		return 0, fmt.Errorf("store: import: %w", err)
+	}
+	id, _ := res.LastInsertId()
+	for _, r := range rows {
+		data, err := json.Marshal(storedRowJSON{Row: r, Source: r.Source})
+		if err != nil {
+			return 0, err
+		}
+		obs, _ := json.Marshal(r.Observed)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO result_rows (import_id, report_id, idx, data, observed) VALUES (?, ?, ?, ?, ?)`,
+			id, e.ReportID, r.Index, string(data), string(obs)); err != nil {
+			return 0, fmt.Errorf("store: import row %d: %w", r.Index, err)
+		}
+	}
+	return id, nil
 }
 
 // storedRowJSON keeps the row's Source, which planner.Row leaves out of its
@@ -218,4 +252,3 @@ func (s *Store) HasResults(ctx context.Context, reportID int64) (bool, error) {
 		WHERE r.report_id = ? AND i.removed_at = ''`, reportID).Scan(&n)
 	return n > 0, err
 }
-

@@ -1,0 +1,91 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"capplan/planner"
+	"capplan/web/store"
+)
+
+// apiImport is one stored import as the API reports it.
+type apiImport struct {
+	ID            int64        `json:"id"`
+	File          string       `json:"file"`
+	SHA256        string       `json:"sha256"`
+	Format        string       `json:"format"`
+	FormatVersion string       `json:"format_version"`
+	Rows          int          `json:"rows"`
+	Warnings      []apiWarning `json:"warnings"`
+}
+
+// apiWarning is a file warning, or a row's when Row is set (the row's
+// index in the file).
+type apiWarning struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Row     *int   `json:"row,omitempty"`
+}
+
+// apiResults imports result files sent with a personal API token: either
+// multipart/form-data with one or many "files", or the raw file as the
+// body with ?name=FILE. All files or none, as in the browser.
+func (s *Server) apiResults(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	r, err := s.store.Report(ctx, id)
+	if err != nil {
+		return err
+	}
+	if !r.CanEdit(*currentUser(c)) {
+		return echo.NewHTTPError(http.StatusForbidden, "your account may not edit this report")
+	}
+	batch := s.newBatch()
+	defer batch.Close()
+	if isMultipart(c.Request()) {
+		_, err = receiveMultipart(c, batch)
+	} else {
+		err = receiveRaw(c, batch)
+	}
+	files := batch.Files()
+	var ims []store.Import
+	if err == nil {
+		ims, err = CommitLatest(ctx, s.store, batch, r.ID, currentUser(c).ID)
+	}
+	if err != nil {
+		drainUpload(c.Request())
+		status, msg, dup := importFailure(err)
+		if status >= 500 {
+			return err
+		}
+		if dup != nil {
+			msg += fmt.Sprintf(" (/reports/%d#import-%d)", r.ID, dup.ID)
+		}
+		return echo.NewHTTPError(status, msg+". Nothing was imported.")
+	}
+	out := struct {
+		Imports []apiImport `json:"imports"`
+	}{Imports: []apiImport{}}
+	for i, f := range files {
+		im := ims[i]
+		a := apiImport{ID: im.ID, File: im.FileName, SHA256: im.SHA256, Format: im.Format, FormatVersion: im.FormatVersion, Rows: im.Rows, Warnings: []apiWarning{}}
+		a.Warnings = appendWarnings(a.Warnings, f.Warnings, nil)
+		for _, row := range f.Rows {
+			a.Warnings = appendWarnings(a.Warnings, row.Warnings, &row.Index)
+		}
+		out.Imports = append(out.Imports, a)
+	}
+	return c.JSON(http.StatusCreated, out)
+}
+
+func appendWarnings(dst []apiWarning, ws []planner.Warning, row *int) []apiWarning {
+	for _, w := range ws {
+		dst = append(dst, apiWarning{Code: w.Code, Message: w.Message, Row: row})
+	}
+	return dst
+}

@@ -1,0 +1,78 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// blobs keeps the raw result files, content-addressed by sha256:
+// <dir>/<sha[:2]>/<sha>. A file is written to a temporary file in dir while
+// it is read and hashed, and renamed into place only once it is known
+// good, so a half-written file never carries a content address.
+type blobs struct{ dir string }
+
+// path is where the file with the given sha256 lives.
+func (b blobs) path(sha string) (string, error) {
+	if len(sha) != 64 {
+		return "", fmt.Errorf("blobs: bad sha256 %q", sha)
+	}
+	for _, c := range sha {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return "", fmt.Errorf("blobs: bad sha256 %q", sha)
+		}
+	}
+	return filepath.Join(b.dir, sha[:2], sha), nil
+}
+
+// temp creates a temporary file in dir for a file being received.
+func (b blobs) temp() (*os.File, error) {
+	if b.dir == "" {
+		return nil, errors.New("blobs: no data directory configured")
+	}
+	if err := os.MkdirAll(b.dir, 0o750); err != nil {
+		return nil, fmt.Errorf("blobs: %w", err)
+	}
+	return os.CreateTemp(b.dir, ".upload-*")
+}
+
+// prepare makes the folder the file with this sha256 goes into, so that
+// place is a bare rename.
+func (b blobs) prepare(sha string) error {
+	p, err := b.path(sha)
+	if err != nil {
+		return err
+	}
+	return os.MkdirAll(filepath.Dir(p), 0o750)
+}
+
+// place moves the finished temporary file tmp to its content address. When
+// the same content is already stored, tmp is simply removed.
+func (b blobs) place(tmp, sha string) error {
+	p, err := b.path(sha)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(p); err == nil {
+		return os.Remove(tmp)
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o750); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o440); err != nil {
+		return err
+	}
+	return os.Rename(tmp, p)
+}
+
+// open opens the stored file with this sha256; a missing file is
+// fs.ErrNotExist.
+func (b blobs) open(sha string) (*os.File, error) {
+	p, err := b.path(sha)
+	if err != nil {
+		return nil, fs.ErrNotExist
+	}
+	return os.Open(p)
+}

@@ -1,0 +1,255 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"capplan/importers"
+	"capplan/web/store"
+)
+
+// ImportBatch is the one path by which result files enter a report, used by
+// the browser upload, the HTTP API, the command line and the demo seed.
+//
+// Add streams each file through importers.Parse while writing it to a
+// temporary file in the data directory (no file is held in memory whole);
+// Commit then stores every file with its rows in one transaction and moves
+// the raw files to their content addresses. Any failure leaves nothing
+// behind: Close removes the temporary files not committed.
+type ImportBatch struct {
+	blobs blobs
+	max   int64
+	files []stagedFile
+}
+
+// stagedFile is a parsed file waiting in its temporary file.
+type stagedFile struct {
+	f   *importers.File
+	tmp string
+}
+
+// NewImportBatch starts a batch whose raw files go to dataDir; maxBytes
+// limits each file (0: no limit).
+func NewImportBatch(dataDir string, maxBytes int64) *ImportBatch {
+	return &ImportBatch{blobs: blobs{dir: dataDir}, max: maxBytes}
+}
+
+// Len is the number of files added so far.
+func (b *ImportBatch) Len() int { return len(b.files) }
+
+// Files returns the parsed files, in the order added.
+func (b *ImportBatch) Files() []*importers.File {
+	out := make([]*importers.File, len(b.files))
+	for i, s := range b.files {
+		out[i] = s.f
+	}
+	return out
+}
+
+// TooLargeError refuses a file over the size limit.
+type TooLargeError struct {
+	File  string
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s is larger than the upload limit of %s (%d bytes)", e.File, byteSize(e.Limit), e.Limit)
+}
+
+// SameFileError refuses a batch that holds one file twice.
+type SameFileError struct{ First, Second, SHA256 string }
+
+func (e *SameFileError) Error() string {
+	return fmt.Sprintf("%s and %s are the same file (sha256 %s…); send it once", e.First, e.Second, e.SHA256[:12])
+}
+
+// Add reads one file from r to its end: parses it, hashes it and keeps the
+// raw bytes in a temporary file. name is the file's name as the user knows
+// it (any folder part is dropped).
+func (b *ImportBatch) Add(name string, r io.Reader) error {
+	name = cleanFileName(name)
+	tmp, err := b.blobs.temp()
+	if err != nil {
+		return err
+	}
+	keep := false
+	defer func() {
+		if !keep {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	w := &recordingWriter{w: tmp}
+	f, err := importers.Parse(name, io.TeeReader(r, w), importers.Options{MaxBytes: b.max})
+	switch {
+	case w.err != nil:
+		return fmt.Errorf("keeping %s: %w", name, w.err)
+	case errors.Is(err, importers.ErrTooLarge):
+		return &TooLargeError{File: name, Limit: b.max}
+	case err != nil:
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("keeping %s: %w", name, err)
+	}
+	if w.n != f.Bytes {
+		return fmt.Errorf("keeping %s: wrote %d bytes of %d", name, w.n, f.Bytes)
+	}
+	for _, s := range b.files {
+		if s.f.Source.SHA256 == f.Source.SHA256 {
+			return &SameFileError{First: s.f.Source.File, Second: name, SHA256: f.Source.SHA256}
+		}
+	}
+	keep = true
+	b.files = append(b.files, stagedFile{f: f, tmp: tmp.Name()})
+	return nil
+}
+
+// Commit stores every file of the batch and its rows in one transaction
+// with one history entry (e.Action and e.Section default to "results
+// imported" and "imports"; e.After to the list of files), then moves the
+// raw files to their content addresses. It returns the stored imports in
+// the order added. A failed Commit stores nothing and may be retried.
+func (b *ImportBatch) Commit(ctx context.Context, st *store.Store, e store.Edit) ([]store.Import, error) {
+	if len(b.files) == 0 {
+		return nil, errNoFiles
+	}
+	if e.Action == "" {
+		e.Action = "results imported"
+	}
+	if e.Section == "" {
+		e.Section = "imports"
+	}
+	batch := make([]store.ImportWithRows, len(b.files))
+	var lines []string
+	for i, s := range b.files {
+		if err := b.blobs.prepare(s.f.Source.SHA256); err != nil {
+			return nil, err
+		}
+		batch[i] = store.ImportWithRows{Import: importRecord(e.ReportID, s.f), Rows: s.f.Rows}
+		lines = append(lines, describeImport(batch[i].Import, len(s.f.Rows)))
+	}
+	if e.After == "" {
+		e.After = strings.Join(lines, "\n")
+	}
+	ids, err := st.AddImports(ctx, e, batch)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]store.Import, len(batch))
+	var placeErr error
+	for i := range batch {
+		out[i] = batch[i].Import
+		out[i].ID = ids[i]
+		out[i].Rows = len(batch[i].Rows)
+		if err := b.blobs.place(b.files[i].tmp, out[i].SHA256); err != nil && placeErr == nil {
+			placeErr = fmt.Errorf("%s was imported but its raw file could not be kept: %w", out[i].FileName, err)
+		}
+	}
+	b.files = nil
+	return out, placeErr
+}
+
+// Close removes the temporary files of a batch not committed.
+func (b *ImportBatch) Close() {
+	for _, s := range b.files {
+		os.Remove(s.tmp)
+	}
+	b.files = nil
+}
+
+// importRecord is the store's record of one parsed file.
+func importRecord(reportID int64, f *importers.File) store.Import {
+	return store.Import{
+		ReportID:      reportID,
+		FileName:      f.Source.File,
+		SHA256:        f.Source.SHA256,
+		Format:        f.Source.Format,
+		FormatVersion: f.Source.FormatVersion,
+		ToolVersion:   f.Source.ToolVersion,
+		Model:         f.Model,
+		SizeBytes:     f.Bytes,
+		Warnings:      f.Warnings,
+	}
+}
+
+// describeImport is one line of the history about an import.
+func describeImport(im store.Import, rows int) string {
+	return fmt.Sprintf("%s (%s %s, %s, sha256 %s…)", im.FileName, im.Format, im.FormatVersion, plural(rows, "row", "rows"), im.SHA256[:12])
+}
+
+var errNoFiles = errors.New("no file received: choose one or more result files")
+
+// cleanFileName keeps the base name of what a client called the file.
+func cleanFileName(name string) string {
+	name = filepath.Base(strings.ReplaceAll(strings.TrimSpace(name), `\`, "/"))
+	name = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return -1
+		}
+		return r
+	}, name)
+	if name == "" || name == "." || name == "/" {
+		name = "upload"
+	}
+	if r := []rune(name); len(r) > 200 {
+		name = string(r[:200])
+	}
+	return name
+}
+
+// recordingWriter passes writes on and keeps the first error, so a full
+// disk is told apart from a bad file.
+type recordingWriter struct {
+	w   io.Writer
+	n   int64
+	err error
+}
+
+func (r *recordingWriter) Write(p []byte) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	n, err := r.w.Write(p)
+	r.n += int64(n)
+	r.err = err
+	return n, err
+}
+
+// byteSize formats a size for people: 2 GiB, 300 MiB, 12 KiB, 900 bytes.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return plural(int(n), "byte", "bytes")
+}
+
+// CommitLatest commits the batch into the report as the given user, based
+// on the report's current version: for callers with no form version (the
+// API, the command line). A change by someone else in between is retried.
+func CommitLatest(ctx context.Context, st *store.Store, batch *ImportBatch, reportID, userID int64) ([]store.Import, error) {
+	for attempt := 0; ; attempt++ {
+		r, err := st.Report(ctx, reportID)
+		if err != nil {
+			return nil, err
+		}
+		ims, err := batch.Commit(ctx, st, store.Edit{ReportID: reportID, BaseVersion: r.Version, UserID: userID})
+		var ce *store.ConflictError
+		if errors.As(err, &ce) && attempt < 3 {
+			continue
+		}
+		return ims, err
+	}
+}

@@ -1,0 +1,122 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"capplan/importers"
+	"capplan/web/store"
+)
+
+// newBatch starts an import batch with the server's data folder and limit.
+func (s *Server) newBatch() *ImportBatch {
+	return NewImportBatch(s.cfg.DataDir, s.cfg.MaxUploadBytes)
+}
+
+// badUploadError is a request that is not a usable upload.
+type badUploadError struct{ msg string }
+
+func (e *badUploadError) Error() string { return e.msg }
+
+// receiveMultipart streams a multipart/form-data body: each part of the
+// field "files" goes straight through batch.Add, one after the other, so
+// no file is held whole in memory. The form's "version" field, when
+// present, is returned (0 when absent).
+func receiveMultipart(c echo.Context, batch *ImportBatch) (version int, err error) {
+	mr, err := c.Request().MultipartReader()
+	if err != nil {
+		return 0, &badUploadError{"expected a multipart/form-data upload with the files in the field \"files\": " + err.Error()}
+	}
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			return version, nil
+		}
+		if err != nil {
+			return 0, &badUploadError{"the upload was cut off or malformed: " + err.Error()}
+		}
+		switch name := part.FormName(); {
+		case name == "version":
+			b, _ := io.ReadAll(io.LimitReader(part, 32))
+			version, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		case name == "files" && part.FileName() != "":
+			if err := batch.Add(part.FileName(), part); err != nil {
+				part.Close()
+				return 0, err
+			}
+		}
+		part.Close()
+	}
+}
+
+// receiveRaw takes a request body that is the file itself, named by the
+// query parameter "name".
+func receiveRaw(c echo.Context, batch *ImportBatch) error {
+	name := strings.TrimSpace(c.QueryParam("name"))
+	if name == "" {
+		return &badUploadError{"name: required for a raw upload: POST the file as the body with ?name=FILE, or send multipart/form-data with the field \"files\""}
+	}
+	return batch.Add(name, c.Request().Body)
+}
+
+// isMultipart reports whether the request body is multipart/form-data.
+func isMultipart(r *http.Request) bool {
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return mt == "multipart/form-data"
+}
+
+// drainUpload reads a bounded rest of a refused upload, so the client is
+// still listening when the answer comes instead of seeing the connection
+// drop mid-send.
+func drainUpload(r *http.Request) {
+	io.Copy(io.Discard, io.LimitReader(r.Body, 64<<20))
+}
+
+// importFailure sorts an import error into an HTTP status and a message
+// for people; dup is the first import when the file was already imported.
+// Status 500 means the error is not the user's doing.
+func importFailure(err error) (status int, msg string, dup *store.Import) {
+	var (
+		tooLarge *TooLargeError
+		parse    *importers.Error
+		bad      *badUploadError
+		same     *SameFileError
+		dupErr   *store.DuplicateImportError
+		conflict *store.ConflictError
+		input    *store.InputError
+	)
+	switch {
+	case errors.As(err, &tooLarge):
+		return http.StatusRequestEntityTooLarge, err.Error(), nil
+	case errors.As(err, &bad), errors.Is(err, errNoFiles):
+		return http.StatusBadRequest, err.Error(), nil
+	case errors.As(err, &same):
+		return http.StatusConflict, err.Error(), nil
+	case errors.As(err, &dupErr):
+		first := dupErr.First
+		return http.StatusConflict, err.Error(), &first
+	case errors.As(err, &conflict):
+		return http.StatusConflict, capitalize(conflict.Error()) + ". Reload the page to see the changes.", nil
+	case errors.As(err, &input):
+		return http.StatusUnprocessableEntity, input.Msg, nil
+	case errors.As(err, &parse):
+		return http.StatusUnprocessableEntity, err.Error(), nil
+	}
+	return http.StatusInternalServerError, "", nil
+}
+
+// importedSummary says what a successful import added.
+func importedSummary(ims []store.Import) string {
+	rows := 0
+	for _, im := range ims {
+		rows += im.Rows
+	}
+	return fmt.Sprintf("Added %s from %s.", plural(rows, "row", "rows"), plural(len(ims), "file", "files"))
+}

@@ -1,0 +1,39 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+// importRemove takes an import's rows out of the report; the record and
+// the raw file stay, and the history says who removed what.
+func (s *Server) importRemove(c echo.Context) error {
+	r, err := s.editableReport(c)
+	if err != nil {
+		return err
+	}
+	iid, err := idParam(c, "iid")
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	im, err := s.store.ImportByID(ctx, r.ID, iid)
+	if err != nil {
+		return err
+	}
+	e := s.edit(c, r, "import removed", "imports")
+	e.Before = describeImport(im, im.Rows)
+	if err := s.store.RemoveImport(ctx, e, im.ID); err != nil {
+		return userError(err)
+	}
+	if !isPartial(c.Request()) {
+		return redirect(c, fmt.Sprintf("/reports/%d#imports", r.ID))
+	}
+	v, err := s.loadReport(c)
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, importsSwap(v), importsSwap(v))
+}

@@ -1,0 +1,185 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"capplan/planner"
+	"capplan/web/store"
+)
+
+// importsView is what the imports section shows.
+type importsView struct {
+	ReportID int64
+	Version  int
+	CanEdit  bool
+	Frozen   bool
+	Imports  []importItem
+	// Outcome is the box after an upload, nil otherwise.
+	Outcome *importOutcome
+}
+
+// importItem is one imported file with its rows.
+type importItem struct {
+	store.Import
+	Table []importRow // the rows, in file order
+}
+
+// importRow is one imported row and every warning about it.
+type importRow struct {
+	ID  int64
+	Row planner.Row
+	// Warnings are the row's own and, for rows of the main matrix, the
+	// contract checks planner.Compute made (RowResult.Warnings).
+	Warnings []planner.Warning
+}
+
+// importOutcome is the result of an upload: what was added, or why not.
+type importOutcome struct {
+	OK  string
+	Err string
+	Dup *store.Import // the first import of a refused duplicate
+}
+
+// importsView gathers the report's imports with their rows; warnings come
+// from res, the report's computed Result.
+func (s *Server) importsView(ctx context.Context, r store.Report, res planner.Result, canEdit bool) (importsView, error) {
+	v := importsView{ReportID: r.ID, Version: r.Version, CanEdit: canEdit, Frozen: r.Frozen()}
+	ims, err := s.store.Imports(ctx, r.ID)
+	if err != nil {
+		return v, err
+	}
+	rows, err := s.store.Rows(ctx, r.ID)
+	if err != nil {
+		return v, err
+	}
+	judged := map[string][]planner.Warning{}
+	for _, rr := range res.Matrix {
+		judged[importRowKey(rr.Source.SHA256, rr.Row.Index)] = rr.Warnings
+	}
+	byImport := map[int64][]importRow{}
+	for _, sr := range rows {
+		ir := importRow{ID: sr.ID, Row: sr.Row, Warnings: sr.Row.Warnings}
+		if w, ok := judged[importRowKey(sr.Row.Source.SHA256, sr.Row.Index)]; ok && sr.CandidateID == 0 {
+			ir.Warnings = w
+		}
+		byImport[sr.ImportID] = append(byImport[sr.ImportID], ir)
+	}
+	for _, im := range ims {
+		v.Imports = append(v.Imports, importItem{Import: im, Table: byImport[im.ID]})
+	}
+	return v, nil
+}
+
+func importRowKey(sha string, idx int) string { return sha + "/" + strconv.Itoa(idx) }
+
+// rowWarningSummary counts the warnings of an import's rows by code:
+// "3 row warnings: few-requests ×2, errors ×1".
+func rowWarningSummary(rows []importRow) string {
+	counts := map[string]int{}
+	total := 0
+	for _, r := range rows {
+		for _, w := range r.Warnings {
+			counts[w.Code]++
+			total++
+		}
+	}
+	if total == 0 {
+		return "no row warnings"
+	}
+	parts := make([]string, 0, len(counts))
+	for _, code := range sortedKeys(counts) {
+		parts = append(parts, fmt.Sprintf("%s ×%d", code, counts[code]))
+	}
+	return plural(total, "row warning", "row warnings") + ": " + strings.Join(parts, ", ")
+}
+
+// loadText names a row's load as the tool set it: "concurrency 4",
+// "rate 2.5 req/s", "synchronous", "throughput".
+func loadText(r planner.Row) string {
+	kind := string(r.LoadKind)
+	if kind == "" {
+		kind = "load"
+	}
+	switch {
+	case r.LoadKind == planner.LoadSynchronous || r.LoadKind == planner.LoadThroughput:
+		return kind
+	case r.Load == nil:
+		return kind + " (not stated)"
+	case r.LoadKind == planner.LoadRate:
+		return kind + " " + optNum(r.Load) + " req/s"
+	}
+	return kind + " " + optNum(r.Load)
+}
+
+// shortSHA is the first 12 hex digits of a sha256.
+func shortSHA(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12] + "…"
+	}
+	return sha
+}
+
+// provenanceView is where each figure of one row was read.
+type provenanceView struct {
+	ReportID int64
+	RowID    int64
+	Row      planner.Row
+	Figures  []provenanceFigure
+}
+
+// provenanceFigure is one figure: its name, its value as stored and its
+// path inside the source file.
+type provenanceFigure struct {
+	Name, Value, Path string
+}
+
+// provenance lists every figure of the row that has a recorded path, in
+// name order, with the value the row holds under that name.
+func provenance(reportID int64, sr store.StoredRow) provenanceView {
+	p := provenanceView{ReportID: reportID, RowID: sr.ID, Row: sr.Row}
+	var doc map[string]any
+	if b, err := json.Marshal(sr.Row); err == nil {
+		json.Unmarshal(b, &doc)
+	}
+	names := make([]string, 0, len(sr.Row.Paths))
+	for n := range sr.Row.Paths {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		p.Figures = append(p.Figures, provenanceFigure{Name: n, Value: lookupValue(doc, n), Path: sr.Row.Paths[n]})
+	}
+	return p
+}
+
+// lookupValue finds a dotted name ("ttft_s.p95") in the row's JSON form and
+// formats the value exactly as stored; "—" when absent.
+func lookupValue(doc map[string]any, name string) string {
+	var cur any = doc
+	for _, k := range strings.Split(name, ".") {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return "—"
+		}
+		if cur, ok = m[k]; !ok {
+			return "—"
+		}
+	}
+	switch x := cur.(type) {
+	case nil:
+		return "—"
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case string:
+		return x
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	b, _ := json.Marshal(cur)
+	return string(b)
+}
