@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"capplan/importers"
+	"capplan/planner"
+)
+
+const inspectUsage = `usage: capplan inspect [--json] [--max-bytes N] FILE...
+
+Reads benchmark result files (GuideLLM, vllm bench serve, SGLang, AIPerf,
+GenAI-Perf, LLMPerf, inference-perf), detects each format from its content
+and prints one row per tested load level with its warnings. Latencies are in
+seconds. No database is used and nothing is stored.
+
+Flags:
+`
+
+// runInspect implements `capplan inspect [--json] FILE...`.
+func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	maxBytes := fs.Int64("max-bytes", 0, "refuse files larger than this many bytes (0: no limit)")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), inspectUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return errors.New("inspect: no file given")
+	}
+	var files []*importers.File
+	var errs []error
+	for _, path := range fs.Args() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		f, err := importers.ParseFile(path, importers.Options{MaxBytes: *maxBytes})
+		if err != nil {
+			errs = append(errs, err) // the error names the file
+			continue
+		}
+		files = append(files, f)
+	}
+	var err error
+	if *asJSON {
+		err = writeInspectJSON(stdout, files)
+	} else {
+		err = writeInspectText(stdout, files)
+	}
+	if err != nil {
+		return err
+	}
+	return errors.Join(errs...)
+}
+
+// inspectStat is a latency summary in the JSON output.
+type inspectStat struct {
+	Mean *float64 `json:"mean"`
+	P50  *float64 `json:"p50"`
+	P95  *float64 `json:"p95"`
+	P99  *float64 `json:"p99"`
+	N    *int     `json:"n"`
+}
+
+// inspectRow is one load level in the JSON output.
+type inspectRow struct {
+	LoadKind            planner.LoadKind  `json:"load_kind"`
+	Load                *float64          `json:"load"`
+	AchievedConcurrency *float64          `json:"achieved_concurrency"`
+	AchievedRate        *float64          `json:"achieved_rate"`
+	Attempted           *int              `json:"attempted"`
+	Successful          *int              `json:"successful"`
+	Errored             *int              `json:"errored"`
+	Incomplete          *int              `json:"incomplete"`
+	DurationS           *float64          `json:"duration_s"`
+	RequestRate         *float64          `json:"request_rate"`
+	OutputTokenRate     *float64          `json:"output_token_rate"`
+	PromptTokensMean    *float64          `json:"prompt_tokens_mean"`
+	OutputTokensMean    *float64          `json:"output_tokens_mean"`
+	TTFT                inspectStat       `json:"ttft_s"`
+	E2E                 inspectStat       `json:"e2e_s"`
+	ITL                 inspectStat       `json:"itl_s"`
+	TPOT                inspectStat       `json:"tpot_s"`
+	Warnings            []planner.Warning `json:"warnings"`
+}
+
+// inspectFile is one file in the JSON output.
+type inspectFile struct {
+	File          string            `json:"file"`
+	SHA256        string            `json:"sha256"`
+	Format        string            `json:"format"`
+	FormatVersion *string           `json:"format_version"`
+	ToolVersion   *string           `json:"tool_version"`
+	Model         *string           `json:"model"`
+	Rows          []inspectRow      `json:"rows"`
+	Warnings      []planner.Warning `json:"warnings"`
+}
+
+func optStr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func toInspectStat(s planner.Stat) inspectStat {
+	out := inspectStat{Mean: s.Mean, P50: s.P50, P95: s.P95, P99: s.P99}
+	if s.N > 0 {
+		n := s.N
+		out.N = &n
+	}
+	return out
+}
+
+func writeInspectJSON(w io.Writer, files []*importers.File) error {
+	out := struct {
+		Files []inspectFile `json:"files"`
+	}{Files: []inspectFile{}}
+	for _, f := range files {
+		jf := inspectFile{
+			File: f.Source.File, SHA256: f.Source.SHA256, Format: f.Source.Format,
+			FormatVersion: optStr(f.Source.FormatVersion), ToolVersion: optStr(f.Source.ToolVersion),
+			Model: optStr(f.Model), Rows: []inspectRow{}, Warnings: nonNil(f.Warnings),
+		}
+		for _, r := range f.Rows {
+			jf.Rows = append(jf.Rows, inspectRow{
+				LoadKind: r.LoadKind, Load: r.Load, AchievedConcurrency: r.AchievedConcurrency, AchievedRate: r.AchievedRate,
+				Attempted: r.Attempted, Successful: r.Successful, Errored: r.Errored, Incomplete: r.Incomplete,
+				DurationS: r.DurationS, RequestRate: r.RequestRate, OutputTokenRate: r.OutputTokenRate,
+				PromptTokensMean: r.PromptTokensMean, OutputTokensMean: r.OutputTokensMean,
+				TTFT: toInspectStat(r.TTFT), E2E: toInspectStat(r.E2E), ITL: toInspectStat(r.ITL), TPOT: toInspectStat(r.TPOT),
+				Warnings: nonNil(r.Warnings),
+			})
+		}
+		out.Files = append(out.Files, jf)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func nonNil(w []planner.Warning) []planner.Warning {
+	if w == nil {
+		return []planner.Warning{}
+	}
+	return w
+}
+
+func writeInspectText(w io.Writer, files []*importers.File) error {
+	for i, f := range files {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		s := f.Source
+		fmt.Fprintf(w, "%s\n  format %s %s", s.File, s.Format, orDash(s.FormatVersion))
+		if s.ToolVersion != "" {
+			fmt.Fprintf(w, ", tool %s", s.ToolVersion)
+		}
+		fmt.Fprintf(w, ", model %s, sha256 %s\n", orDash(f.Model), s.SHA256)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "#\tkind\tload\tconc\tattempted\tok\terr\tincompl\tdur_s\treq/s\tout_tok/s\tttft_p50\tttft_p95\tttft_p99\te2e_p50\te2e_p95\te2e_p99\titl_p95\ttpot_p95\twarnings\t")
+		for _, r := range f.Rows {
+			codes := make([]string, 0, len(r.Warnings))
+			for _, x := range r.Warnings {
+				codes = append(codes, x.Code)
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
+				r.Index, r.LoadKind, fnum(r.Load), fnum(r.AchievedConcurrency), inum(r.Attempted), inum(r.Successful),
+				inum(r.Errored), inum(r.Incomplete), fnum(r.DurationS), fnum(r.RequestRate), fnum(r.OutputTokenRate),
+				fnum(r.TTFT.P50), fnum(r.TTFT.P95), fnum(r.TTFT.P99), fnum(r.E2E.P50), fnum(r.E2E.P95), fnum(r.E2E.P99),
+				fnum(r.ITL.P95), fnum(r.TPOT.P95), orDash(strings.Join(codes, ",")))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		for _, x := range f.Warnings {
+			fmt.Fprintf(w, "  file: [%s] %s\n", x.Code, x.Message)
+		}
+		for _, r := range f.Rows {
+			for _, x := range r.Warnings {
+				fmt.Fprintf(w, "  row %d: [%s] %s\n", r.Index, x.Code, x.Message)
+			}
+		}
+	}
+	return nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func fnum(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.4g", *v)
+}
+
+func inum(v *int) string {
+	if v == nil {
+		return "-"
+	}
+	return fmt.Sprint(*v)
+}
