@@ -3,8 +3,10 @@ package web
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"capplan/planner"
+	"capplan/testdata/gen/guidellmgen"
 	"capplan/web/store"
 )
 
@@ -66,5 +68,64 @@ func SeedDemo(ctx context.Context, st *store.Store, dataDir string) error {
 		return err
 	}
 	e = store.Edit{ReportID: id, BaseVersion: 2, UserID: owner.ID, Action: "contract frozen", Section: "contract"}
-	return st.Freeze(ctx, e)
+	if err := st.Freeze(ctx, e); err != nil {
+		return err
+	}
+	return seedDemoResults(ctx, st, dataDir, id, owner.ID)
+}
+
+// DemoResultsFile is the name of the demo report's generated result file.
+const DemoResultsFile = "guidellm-demo-benchmarks.json"
+
+// seedDemoResults imports a generated GuideLLM report (loads 1, 2, 4, 8
+// and 10 streams; 10 fails the demo objective) through the same import
+// path as an upload, streamed from the generator.
+func seedDemoResults(ctx context.Context, st *store.Store, dataDir string, reportID, userID int64) error {
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(guidellmgen.Write(pw, guidellmgen.Config{})) }()
+	batch := NewImportBatch(dataDir, 0)
+	defer batch.Close()
+	err := batch.Add(DemoResultsFile, pr)
+	pr.CloseWithError(io.ErrClosedPipe) // stop the generator if the import gave up early
+	if err != nil {
+		return fmt.Errorf("demo results: %w", err)
+	}
+	if _, err = CommitLatest(ctx, st, batch, reportID, userID); err != nil {
+		return err
+	}
+	return seedDemoObserved(ctx, st, reportID, userID)
+}
+
+// demoObserved is what the demo's lead typed in per load level: the server
+// side no benchmark client sees. The headroom falls below the objective's
+// 10 % at 10 streams.
+var demoObserved = map[float64]planner.Observed{
+	1:  {PeakMemoryGiB: planner.F(65.6), Headroom: planner.F(0.18), PowerWatts: planner.F(420)},
+	2:  {PeakMemoryGiB: planner.F(66.4), Headroom: planner.F(0.17), PowerWatts: planner.F(480)},
+	4:  {PeakMemoryGiB: planner.F(68.0), Headroom: planner.F(0.15), PowerWatts: planner.F(560)},
+	8:  {PeakMemoryGiB: planner.F(69.6), Headroom: planner.F(0.13), PowerWatts: planner.F(640)},
+	10: {PeakMemoryGiB: planner.F(73.6), Headroom: planner.F(0.08), PowerWatts: planner.F(690)},
+}
+
+func seedDemoObserved(ctx context.Context, st *store.Store, reportID, userID int64) error {
+	rows, err := st.Rows(ctx, reportID)
+	if err != nil {
+		return err
+	}
+	for _, sr := range rows {
+		load, ok := sr.Row.LoadValue()
+		o, known := demoObserved[load]
+		if !ok || !known {
+			continue
+		}
+		r, err := st.Report(ctx, reportID)
+		if err != nil {
+			return err
+		}
+		e := store.Edit{ReportID: reportID, BaseVersion: r.Version, UserID: userID, Action: "observed figures typed in", Section: "matrix"}
+		if err := st.SetObserved(ctx, e, sr.ID, o); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -25,6 +25,7 @@ var commands = map[string]command{
 	"user":     {runUser, "manage accounts: user add --email E --role R"},
 	"backup":   {runBackup, "write a consistent copy of the live database"},
 	"inspect":  {runInspect, "read benchmark result files and print their rows"},
+	"import":   {runImport, "import result files into a report: import --report ID FILE..."},
 	"envelope": {runEnvelope, "judge result files against an objective; gate CI on the ceiling"},
 }
 
