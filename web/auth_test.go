@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"capplan/planner"
 	"capplan/web/store"
 )
 
@@ -21,35 +22,46 @@ var identities = []string{"", "admin", "lead", "lead2", "reviewer", "finance"}
 // routeAccess says who may use each route. Every registered route must be
 // listed: a new route without an entry fails the test.
 var routeAccess = map[string]string{
-	"GET /healthz":                     "* anon",
-	"GET /static/*":                    "* anon",
-	"GET /login":                       "* anon",
-	"POST /login":                      "* anon",
-	"POST /logout":                     "*",
-	"GET /":                            "*",
-	"GET /reports":                     "*",
-	"GET /reports/new":                 "admin lead lead2",
-	"POST /reports":                    "admin lead lead2",
-	"GET /reports/:id":                 "*",
-	"GET /reports/:id/history":         "*",
-	"POST /reports/:id/title":          "admin lead",
-	"POST /reports/:id/editors":        "admin lead",
-	"GET /reports/:id/contract/edit":   "admin lead",
-	"POST /reports/:id/contract":       "admin lead",
-	"POST /reports/:id/freeze":         "admin lead",
-	"POST /reports/:id/imports": "admin lead",
+	"GET /healthz":                          "* anon",
+	"GET /static/*":                         "* anon",
+	"GET /login":                            "* anon",
+	"POST /login":                           "* anon",
+	"POST /logout":                          "*",
+	"GET /":                                 "*",
+	"GET /reports":                          "*",
+	"GET /reports/new":                      "admin lead lead2",
+	"POST /reports":                         "admin lead lead2",
+	"GET /reports/:id":                      "*",
+	"GET /reports/:id/history":              "*",
+	"POST /reports/:id/title":               "admin lead",
+	"POST /reports/:id/editors":             "admin lead",
+	"GET /reports/:id/contract/edit":        "admin lead",
+	"POST /reports/:id/contract":            "admin lead",
+	"POST /reports/:id/freeze":              "admin lead",
+	"POST /reports/:id/imports":             "admin lead",
 	"POST /reports/:id/imports/:iid/remove": "admin lead",
-	"GET /reports/:id/imports/:iid/file": "*",
+	"GET /reports/:id/imports/:iid/file":    "*",
 	"GET /reports/:id/rows/:rid/provenance": "*",
-	"POST /api/v1/reports/:id/results": "admin lead",
-	"GET /users":                       "admin",
-	"POST /users":                      "admin",
-	"POST /users/:uid/role":            "admin",
-	"POST /users/:uid/password":        "admin",
-	"GET /account":                     "*",
-	"POST /account/password":           "*",
-	"POST /account/tokens":             "*",
-	"POST /account/tokens/:tid/revoke": "*",
+	"POST /api/v1/reports/:id/results":      "admin lead",
+	"GET /quotes":                           "*",
+	"POST /quotes":                          "admin finance",
+	"GET /quotes/:qid":                      "*",
+	"POST /quotes/:qid":                     "admin finance",
+	"POST /reports/:id/costs/settings":      "admin lead finance",
+	"POST /reports/:id/costs":               "admin lead finance",
+	"POST /reports/:id/quotes":              "admin lead finance",
+	"POST /reports/:id/quotes/:qid/detach":  "admin lead finance",
+	"POST /reports/:id/scenarios":           "admin lead",
+	"POST /reports/:id/recommendation":      "admin lead",
+	"GET /api/v1/reports/:id":               "*",
+	"GET /users":                            "admin",
+	"POST /users":                           "admin",
+	"POST /users/:uid/role":                 "admin",
+	"POST /users/:uid/password":             "admin",
+	"GET /account":                          "*",
+	"POST /account/password":                "*",
+	"POST /account/tokens":                  "*",
+	"POST /account/tokens/:tid/revoke":      "*",
 }
 
 // allowed reports whether identity who may use a route per its spec.
@@ -80,6 +92,10 @@ func TestEveryRouteAuthorization(t *testing.T) {
 	ctx := context.Background()
 	param := regexp.MustCompile(`:[a-z]+|\*`)
 
+	walkQuote, err := app.store.SaveQuote(ctx, app.users["finance"].ID, store.Quote{Q: planner.Quote{Name: "walk quote"}, Currency: "EUR"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	routes := (&Server{store: app.store}).echo().Routes()
 	seen := map[string]bool{}
 	for _, r := range routes {
@@ -119,6 +135,8 @@ func TestEveryRouteAuthorization(t *testing.T) {
 						return fmt.Sprint(walkImport(t, app, id).rowID)
 					case ":tid":
 						return fmt.Sprint(toks[len(toks)-1].ID)
+					case ":qid":
+						return fmt.Sprint(walkQuote)
 					case "*":
 						return "app.css"
 					}
@@ -128,7 +146,11 @@ func TestEveryRouteAuthorization(t *testing.T) {
 				if r.Method != http.MethodGet {
 					form = url.Values{"version": {"1"}}
 				}
-				res, body := do(t, app.client(who), r.Method, app.srv.URL+path, form)
+				var hdr []string
+				if strings.HasPrefix(path, "/api/") && who != "" {
+					hdr = []string{"Authorization", "Bearer " + tok} // the API takes tokens, not sessions
+				}
+				res, body := do(t, app.client(who), r.Method, app.srv.URL+path, form, hdr...)
 				want := allowed(spec, who)
 				if strings.Contains(spec, "anon") {
 					// Public routes refuse nobody; a wrong password's 401 is an answer.

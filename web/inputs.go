@@ -74,6 +74,10 @@ func (s *Server) inputs(ctx context.Context, r store.Report) (planner.Inputs, er
 			return in, fmt.Errorf("report %d: %w", r.ID, err)
 		}
 	}
+	// API quotes attached to the report (issue 5).
+	if in.Quotes, err = s.reportQuotes(ctx, r.ID); err != nil {
+		return in, err
+	}
 	if settings.Currency != "" {
 		in.Currency = settings.Currency
 	}

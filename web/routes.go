@@ -61,12 +61,23 @@ func (s *Server) routes(e *echo.Echo) {
 	// Envelope, admission, overload test, candidates, residency (issue 4)
 
 	// Costs, quotes, scenarios, crossover, recommendation (issue 5)
+	g.GET("/quotes", s.quoteList, anyone)
+	g.POST("/quotes", s.quoteSave, requireRole(finance, admin))
+	g.GET("/quotes/:qid", s.quoteShow, anyone)
+	g.POST("/quotes/:qid", s.quoteSave, requireRole(finance, admin))
+	g.POST("/reports/:id/costs/settings", s.costSettingsSave, requireRole(lead, admin, finance))
+	g.POST("/reports/:id/costs", s.costSelfHostedSave, requireRole(lead, admin, finance))
+	g.POST("/reports/:id/quotes", s.quoteAttach, requireRole(lead, admin, finance))
+	g.POST("/reports/:id/quotes/:qid/detach", s.quoteDetach, requireRole(lead, admin, finance))
+	g.POST("/reports/:id/scenarios", s.scenariosSave, requireRole(lead, admin))
+	g.POST("/reports/:id/recommendation", s.recommendationSave, requireRole(lead, admin))
 
 	// Exit check, review, exports (issue 6)
 
 	// HTTP API (personal tokens)
 	api := e.Group("/api/v1", s.apiToken)
 	api.POST("/reports/:id/results", s.apiResults)
+	api.GET("/reports/:id", s.apiReportShow)
 
 	// People and accounts
 	g.GET("/users", s.userList, requireRole(admin))

@@ -1,0 +1,49 @@
+package web
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"capplan/planner"
+)
+
+// apiReport is the computed report as JSON: its header, the inputs it was
+// computed from and the planner's Result, the same numbers the page shows.
+type apiReport struct {
+	Report apiReportHeader `json:"report"`
+	Inputs planner.Inputs  `json:"inputs"`
+	Result planner.Result  `json:"result"`
+}
+
+type apiReportHeader struct {
+	ID       int64      `json:"id"`
+	Title    string     `json:"title"`
+	Version  int        `json:"version"`
+	FrozenAt *time.Time `json:"frozen_at"`
+	Owner    string     `json:"owner"`
+}
+
+// apiReportShow serves GET /api/v1/reports/:id to any role's API token.
+func (s *Server) apiReportShow(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	r, err := s.store.Report(ctx, id)
+	if err != nil {
+		return err
+	}
+	in, res, err := s.compute(ctx, r)
+	if err != nil {
+		return err
+	}
+	h := apiReportHeader{ID: r.ID, Title: r.Title, Version: r.Version, Owner: r.Owner}
+	if r.Frozen() {
+		t := r.FrozenAt.UTC()
+		h.FrozenAt = &t
+	}
+	return c.JSON(http.StatusOK, apiReport{Report: h, Inputs: in, Result: res})
+}

@@ -1,0 +1,120 @@
+package web
+
+import (
+	"net/url"
+	"strings"
+
+	"capplan/planner"
+	"capplan/web/store"
+)
+
+// quoteFigures are a quote's prices and monthly charges, as the planner
+// names them in validation errors.
+var quoteFigures = []figureSpec{
+	{"quote.input_per_m_tokens", "Input tokens price", "CUR/1M tokens", "per million input tokens"},
+	{"quote.output_per_m_tokens", "Output tokens price", "CUR/1M tokens", "per million output tokens"},
+	{"quote.retry_rate", "Expected retry/failure rate", "fraction", "0.02 = 2 % of requests paid again"},
+	{"quote.platform", "Platform charges", "CUR/month", ""},
+	{"quote.storage_network", "Storage, network and egress", "CUR/month", ""},
+	{"quote.support", "Support", "CUR/month", ""},
+	{"quote.integration_labour", "Integration labour", "CUR/month", ""},
+	{"quote.monitoring", "Monitoring", "CUR/month", ""},
+}
+
+// quoteField returns the address of the Figure a spec names.
+func quoteFigure(q *planner.Quote, field string) **planner.Figure {
+	switch strings.TrimPrefix(field, "quote.") {
+	case "input_per_m_tokens":
+		return &q.InputPerMTokens
+	case "output_per_m_tokens":
+		return &q.OutputPerMTokens
+	case "retry_rate":
+		return &q.RetryRate
+	case "platform":
+		return &q.Platform
+	case "storage_network":
+		return &q.StorageNetwork
+	case "support":
+		return &q.Support
+	case "integration_labour":
+		return &q.IntegrationLabour
+	case "monitoring":
+		return &q.Monitoring
+	}
+	panic("web: unknown quote field " + field)
+}
+
+// quoteForm reads the quote form. The quote's source and evidence date are
+// those of every price in it; the planner checks the amounts.
+func readQuoteForm(f url.Values) (store.Quote, formErrors) {
+	errs := formErrors{}
+	str := func(name string) string { return strings.TrimSpace(f.Get(name)) }
+	q := store.Quote{
+		Q:            planner.Quote{Name: str("quote.name"), Provider: str("quote.provider"), Model: str("quote.model")},
+		Region:       str("region"),
+		Currency:     strings.ToUpper(str("currency")),
+		Terms:        str("terms"),
+		Source:       str("source"),
+		EvidenceDate: str("evidence_date"),
+	}
+	if q.Currency == "" {
+		errs["currency"] = "required, e.g. EUR"
+	} else if !isCurrencyCode(q.Currency) {
+		errs["currency"] = "a three-letter currency code, e.g. EUR"
+	}
+	if q.Source == "" {
+		errs["source"] = "required: name the offer, e.g. the provider's price page or the signed quote"
+	}
+	if q.EvidenceDate == "" {
+		errs["evidence_date"] = "required (YYYY-MM-DD): the date of the quote"
+	} else if !isDate(q.EvidenceDate) {
+		errs["evidence_date"] = "must be a date, YYYY-MM-DD"
+	}
+	for _, sp := range quoteFigures {
+		fig := readFigure(f, sp.Field, unitFor(sp.Unit, q.Currency), errs)
+		if fig != nil {
+			fig.Source, fig.EvidenceDate = q.Source, q.EvidenceDate
+		}
+		*quoteFigure(&q.Q, sp.Field) = fig
+	}
+	if err := q.Q.Validate(); err != nil {
+		fe := formErrors{}
+		mergeFieldErrors(fe, err)
+		for k, msg := range fe {
+			if strings.HasSuffix(k, ".evidence_date") {
+				continue // the quote's own date, reported above
+			}
+			if _, seen := errs[k]; !seen {
+				errs[k] = msg
+			}
+		}
+	}
+	return q, errs
+}
+
+// quoteValues fills the quote form from a stored quote.
+func quoteValues(q store.Quote) url.Values {
+	v := url.Values{}
+	v.Set("quote.name", q.Q.Name)
+	v.Set("quote.provider", q.Q.Provider)
+	v.Set("quote.model", q.Q.Model)
+	v.Set("region", q.Region)
+	v.Set("currency", q.Currency)
+	v.Set("terms", q.Terms)
+	v.Set("source", q.Source)
+	v.Set("evidence_date", q.EvidenceDate)
+	for _, sp := range quoteFigures {
+		if fig := *quoteFigure(&q.Q, sp.Field); fig != nil {
+			v.Set(sp.Field, fig.Amount.String())
+		}
+	}
+	return v
+}
+
+// figureAmount shows a Figure's amount, "—" when not typed.
+func figureAmount(f *planner.Figure) string {
+	if f == nil {
+		return "—"
+	}
+	return groupDigits(f.Amount.String())
+}

@@ -1,0 +1,113 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"capplan/web/store"
+)
+
+// quotesView is the API quote library page: every quote, and the form that
+// adds one (or edits the one in Edit).
+type quotesView struct {
+	Quotes  []store.Quote
+	CanEdit bool
+	Edit    *store.Quote // the quote being edited; nil for a new one
+	Form    moneyForm
+}
+
+func canEditQuotes(u *store.User) bool {
+	return u != nil && (u.Role == store.RoleFinance || u.Role == store.RoleAdmin)
+}
+
+func (s *Server) quoteList(c echo.Context) error {
+	qs, err := s.store.Quotes(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	v := quotesView{Quotes: qs, CanEdit: canEditQuotes(currentUser(c))}
+	return s.render(c, http.StatusOK, layout(s.page(c, "API quotes"), quotesPage(v)), nil)
+}
+
+func (s *Server) quoteShow(c echo.Context) error {
+	qid, err := idParam(c, "qid")
+	if err != nil {
+		return err
+	}
+	q, err := s.store.QuoteByID(c.Request().Context(), qid)
+	if err != nil {
+		return err
+	}
+	v := quotesView{CanEdit: canEditQuotes(currentUser(c)), Edit: &q, Form: moneyForm{Vals: quoteValues(q)}}
+	return s.render(c, http.StatusOK, layout(s.page(c, q.Q.Name+" · API quote"), quotePage(v)), nil)
+}
+
+// quoteSave creates a quote (POST /quotes) or replaces one (POST
+// /quotes/:qid); finance and admins only.
+func (s *Server) quoteSave(c echo.Context) error {
+	ctx := c.Request().Context()
+	form, err := c.FormParams()
+	if err != nil {
+		return err
+	}
+	q, errs := readQuoteForm(form)
+	var editing *store.Quote
+	if c.Param("qid") != "" {
+		qid, err := idParam(c, "qid")
+		if err != nil {
+			return err
+		}
+		prev, err := s.store.QuoteByID(ctx, qid)
+		if err != nil {
+			return err
+		}
+		editing, q.ID = &prev, qid
+	}
+	if len(errs) == 0 {
+		id, err := s.store.SaveQuote(ctx, currentUser(c).ID, q)
+		if err == nil {
+			return redirect(c, fmt.Sprintf("/quotes#quote-%d", id))
+		}
+		var ie *store.InputError
+		switch {
+		case errors.Is(err, store.ErrExists):
+			errs["quote.name"] = "another quote already has this name"
+		case errors.As(err, &ie):
+			errs["quote."+ie.Field] = ie.Msg
+		default:
+			return err
+		}
+	}
+	v := quotesView{CanEdit: true, Edit: editing, Form: moneyForm{Vals: form, Errs: errs}}
+	if editing != nil {
+		return s.render(c, http.StatusUnprocessableEntity, layout(s.page(c, "API quote"), quotePage(v)), nil)
+	}
+	if v.Quotes, err = s.store.Quotes(ctx); err != nil {
+		return err
+	}
+	return s.render(c, http.StatusUnprocessableEntity, layout(s.page(c, "API quotes"), quotesPage(v)), nil)
+}
+
+// libraryQuote finds the library record of an attached quote by name.
+func libraryQuote(qs []store.Quote, name string) *store.Quote {
+	for i := range qs {
+		if qs[i].Q.Name == name {
+			return &qs[i]
+		}
+	}
+	return nil
+}
+
+// unattached lists the library quotes not yet attached.
+func unattached(lib, attached []store.Quote) []store.Quote {
+	var out []store.Quote
+	for _, q := range lib {
+		if libraryQuote(attached, q.Q.Name) == nil {
+			out = append(out, q)
+		}
+	}
+	return out
+}

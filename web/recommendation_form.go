@@ -1,0 +1,123 @@
+package web
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"capplan/planner"
+)
+
+// standardTriggers are the usual events that reopen the decision
+// (PRODUCT.md §1.10), offered as ready-made choices.
+var standardTriggers = []string{
+	"utilisation below a floor",
+	"operator hours over budget",
+	"API wins the like-for-like scenarios",
+	"hardware refresh due",
+	"no supported runtime",
+}
+
+// recommendationForm reads the recommendation form: the decision, owner,
+// dates, triggers (the standard ones ticked, others one per line) and each
+// non-financial gate's pass/fail with a note.
+func readRecommendationForm(f url.Values) (planner.Recommendation, formErrors) {
+	errs := formErrors{}
+	str := func(name string) string { return strings.TrimSpace(f.Get(name)) }
+	r := planner.Recommendation{
+		Decision: str("decision"), Owner: str("owner"), ReviewDate: str("review_date"), Expiry: str("expiry"), Notes: str("notes"),
+	}
+	for _, t := range f["trigger"] {
+		if slices.Contains(standardTriggers, t) {
+			r.Triggers = append(r.Triggers, t)
+		}
+	}
+	for _, line := range strings.Split(f.Get("other_triggers"), "\n") {
+		if t := strings.TrimSpace(line); t != "" && !slices.Contains(r.Triggers, t) {
+			r.Triggers = append(r.Triggers, t)
+		}
+	}
+	for i, name := range planner.RequiredGates {
+		p := fmt.Sprintf("gates[%d]", i)
+		switch str(p + ".verdict") {
+		case "pass":
+			r.Gates = append(r.Gates, planner.NonFinancialGate{Name: name, Pass: true, Note: str(p + ".note")})
+		case "fail":
+			r.Gates = append(r.Gates, planner.NonFinancialGate{Name: name, Pass: false, Note: str(p + ".note")})
+		case "":
+			if str(p+".note") != "" {
+				errs[p+".verdict"] = "say pass or fail for " + name + ", or clear its note"
+			}
+		default:
+			errs[p+".verdict"] = "want pass or fail"
+		}
+	}
+	mergeFieldErrors(errs, planner.Inputs{Currency: "X", Recommendation: &r}.Validate(), "recommendation")
+	// The form's fields are named without the "recommendation." prefix.
+	for k, msg := range errs {
+		if short, ok := strings.CutPrefix(k, "recommendation."); ok {
+			delete(errs, k)
+			errs[short] = msg
+		}
+	}
+	return r, errs
+}
+
+// recommendationValues fills the form from a stored recommendation.
+func recommendationValues(v url.Values, r *planner.Recommendation) {
+	if r == nil {
+		return
+	}
+	v.Set("decision", r.Decision)
+	v.Set("owner", r.Owner)
+	v.Set("review_date", r.ReviewDate)
+	v.Set("expiry", r.Expiry)
+	v.Set("notes", r.Notes)
+	var other []string
+	for _, t := range r.Triggers {
+		if slices.Contains(standardTriggers, t) {
+			v.Add("trigger", t)
+		} else {
+			other = append(other, t)
+		}
+	}
+	v.Set("other_triggers", strings.Join(other, "\n"))
+	for _, g := range r.Gates {
+		if i := slices.Index(planner.RequiredGates, g.Name); i >= 0 {
+			p := fmt.Sprintf("gates[%d]", i)
+			if g.Pass {
+				v.Set(p+".verdict", "pass")
+			} else {
+				v.Set(p+".verdict", "fail")
+			}
+			v.Set(p+".note", g.Note)
+		}
+	}
+}
+
+// gateOf returns the stated gate of that name, or nil.
+func gateOf(r *planner.Recommendation, name string) *planner.NonFinancialGate {
+	if r == nil {
+		return nil
+	}
+	for i := range r.Gates {
+		if r.Gates[i].Name == name {
+			return &r.Gates[i]
+		}
+	}
+	return nil
+}
+
+// decisionText states the decision in words.
+func decisionText(d string) string {
+	switch d {
+	case "keep":
+		return "keep self-hosting"
+	case "change":
+		return "change how we self-host"
+	case "stop":
+		return "stop self-hosting"
+	}
+	return "—"
+}
