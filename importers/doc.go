@@ -13,5 +13,15 @@
 // GuideLLM JSON reports are decoded as a stream: per-request arrays are read
 // one record at a time and never held whole, so memory stays bounded
 // whatever the file size. The other formats are small summaries and are read
-// into memory (up to Options.MaxBytes).
+// into memory (up to Options.MaxBytes); so are GuideLLM YAML reports, and
+// GuideLLM 0.1 reports keep a few numbers per request to compute their
+// percentiles.
+//
+// Row warnings (planner.Warning codes): "few-requests" (fewer than 20
+// successes for a p95, 100 for a p99), "errors", "incomplete",
+// "no-successes", "errors-unknown" (the tool does not record failures),
+// "rate-mismatch" (achieved rate more than 10 % from the requested rate),
+// "warmup-included" (per-request lists hold warmup or cooldown requests),
+// "identical-prompts", "percentile-missing", "load-unknown", "cancelled".
+// File warnings: "model-unknown".
 package importers

@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"capplan/planner"
@@ -48,7 +49,9 @@ type gBench struct {
 func parseGuideLLM(r io.Reader) (*File, error) {
 	w := newLexer(r)
 	rep := &gReport{}
+	var keys []string
 	err := w.object("", func(k string) error {
+		keys = append(keys, k)
 		switch k {
 		case "metadata":
 			rep.meta = &gMetadata{}
@@ -73,6 +76,12 @@ func parseGuideLLM(r io.Reader) (*File, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if !slices.Contains(keys, "benchmarks") {
+		if len(keys) > 8 {
+			keys = append(keys[:8], "...")
+		}
+		return nil, fmt.Errorf("not a recognised benchmark result: no top-level benchmarks list (keys: %s)", strings.Join(keys, ", "))
 	}
 	return rep.build()
 }

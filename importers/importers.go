@@ -25,11 +25,11 @@ type Options struct {
 
 // File is the result of importing one benchmark file.
 type File struct {
-	Source   planner.Source    // file name, sha256, format, generation, tool version
-	Model    string            // the model the file names, "" when it names none
-	Rows     []planner.Row     // one per tested load level, in file order
-	Warnings []planner.Warning // warnings about the file as a whole
-	Bytes    int64             // size of the input in bytes
+	Source   planner.Source    `json:"source"`   // file name, sha256, format, generation, tool version
+	Model    string            `json:"model"`    // the model the file names, "" when it names none
+	Rows     []planner.Row     `json:"rows"`     // one per tested load level, in file order
+	Warnings []planner.Warning `json:"warnings"` // warnings about the file as a whole
+	Bytes    int64             `json:"bytes"`    // size of the input in bytes
 }
 
 // Error is an import failure; its text starts with the file name.

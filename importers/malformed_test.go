@@ -108,3 +108,12 @@ func TestParseHashAndSize(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// TestNotGuideLLM checks that an object starting like a GuideLLM report but
+// without its benchmarks list is refused with its keys.
+func TestNotGuideLLM(t *testing.T) {
+	_, err := Parse("run.json", strings.NewReader(`{"config": {"model_name": "x"}, "results": []}`), Options{})
+	if err == nil || !strings.Contains(err.Error(), "no top-level benchmarks list (keys: config, results)") {
+		t.Errorf("err = %v", err)
+	}
+}
