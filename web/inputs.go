@@ -55,6 +55,20 @@ func (s *Server) inputs(ctx context.Context, r store.Report) (planner.Inputs, er
 			in.Rows = append(in.Rows, sr.Row)
 		}
 	}
+	// Candidates (issue 4), each with the rows of the imports attached to it.
+	cands, err := s.store.Candidates(ctx, r.ID)
+	if err != nil {
+		return in, err
+	}
+	for _, cd := range cands {
+		pc := cd.Candidate
+		for _, sr := range rows {
+			if sr.CandidateID == cd.ID {
+				pc.Rows = append(pc.Rows, sr.Row)
+			}
+		}
+		in.Candidates = append(in.Candidates, pc)
+	}
 
 	var settings reportSettings
 	sections := []struct {

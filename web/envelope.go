@@ -1,0 +1,59 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"capplan/planner"
+)
+
+// admissionForm reads the lead's admission choices; an empty field keeps
+// the proposal. Field names are planner's without "admission.".
+func admissionForm(r *formReader) planner.AdmissionInput {
+	a := planner.AdmissionInput{
+		OverrideMaxInFlight: r.integer("override_max_in_flight"),
+		OverrideReason:      r.str("override_reason"),
+		QueueSize:           r.integer("queue_size"),
+		MaxQueueAgeS:        r.float("max_queue_age_s"),
+		RetryAfterS:         r.integer("retry_after_s"),
+		ClientMaxRetries:    r.integer("client_max_retries"),
+	}
+	r.domain(a.Validate(), func(f string) string { return strings.TrimPrefix(f, "admission.") })
+	return a
+}
+
+// admissionSave records the lead's override of the admission proposal.
+func (s *Server) admissionSave(c echo.Context) error {
+	r, err := s.editableReport(c)
+	if err != nil {
+		return err
+	}
+	form, err := c.FormParams()
+	if err != nil {
+		return err
+	}
+	fr := newFormReader(form)
+	a := admissionForm(fr)
+	f := sectionForm{Key: "admission", Form: form, Errs: fr.errs}
+	if len(fr.errs) > 0 {
+		return s.sectionAnswer(c, http.StatusUnprocessableEntity, "envelope", envelopeFor, f)
+	}
+	ctx := c.Request().Context()
+	var prev planner.AdmissionInput
+	if _, err := s.store.Section(ctx, r.ID, secAdmission, &prev); err != nil {
+		return err
+	}
+	action := "admission settings saved"
+	if a.OverrideMaxInFlight != nil {
+		action = "admission limit overridden: " + a.OverrideReason
+	}
+	e := s.historyEdit(c, r, action, secAdmission, prev, a)
+	err = s.store.SaveSection(ctx, e, secAdmission, a)
+	return s.saveAnswer(c, r, err, "envelope", envelopeFor, f, envelopeSwap)
+}
+
+// envelopeFor is the envelope section with a form state.
+func envelopeFor(v reportView, f sectionForm) templ.Component { return envelopeSection(v, f, false) }

@@ -1,0 +1,138 @@
+package web
+
+import (
+	"strconv"
+	"strings"
+
+	"capplan/planner"
+)
+
+// The helpers below choose classes and words for figures already in
+// planner.Result; they compute no figure of their own.
+
+// checkOf returns the verdict's check of a criterion, nil when the
+// objective does not check it.
+func checkOf(rr planner.RowResult, criterion string) *planner.Check {
+	for i := range rr.Verdict.Checks {
+		if rr.Verdict.Checks[i].Criterion == criterion {
+			return &rr.Verdict.Checks[i]
+		}
+	}
+	return nil
+}
+
+// checkClass is the cell class of a checked figure: pass, fail or
+// notjudged (measured value missing); "" when the criterion is not checked.
+func checkClass(rr planner.RowResult, criterion string) string {
+	c := checkOf(rr, criterion)
+	switch {
+	case c == nil:
+		return ""
+	case c.Pass == nil:
+		return "notjudged"
+	case *c.Pass:
+		return "pass"
+	}
+	return "fail"
+}
+
+// latClass colours a latency cell when its percentile is the objective's.
+func latClass(rr planner.RowResult, criterion string, p, objective float64) string {
+	if p != objective {
+		return "num"
+	}
+	return "num " + checkClass(rr, criterion)
+}
+
+// checkTitle is the check's sentence for a cell's tooltip.
+func checkTitle(rr planner.RowResult, criterion string) string {
+	if c := checkOf(rr, criterion); c != nil {
+		if c.Note != "" {
+			return c.Text + " (" + c.Note + ")"
+		}
+		return c.Text
+	}
+	return ""
+}
+
+// verdictClass maps a verdict state to its class.
+func verdictClass(s planner.VerdictState) string {
+	switch s {
+	case planner.VerdictPass:
+		return "pass"
+	case planner.VerdictFail:
+		return "fail"
+	case planner.VerdictStopped:
+		return "stopped"
+	}
+	return "notjudged"
+}
+
+// verdictWord is the verdict's name for people.
+func verdictWord(s planner.VerdictState) string {
+	if s == planner.VerdictNotJudged {
+		return "not judged"
+	}
+	return string(s)
+}
+
+// pctOpt writes an optional fraction as a percentage, "—" when absent.
+func pctOpt(v *float64, decimals int) string {
+	if v == nil {
+		return "—"
+	}
+	return strconv.FormatFloat(*v*100, 'f', decimals, 64) + " %"
+}
+
+// pNum names a percentile: "p95".
+func pNum(p float64) string { return "p" + strconv.FormatFloat(p, 'f', -1, 64) }
+
+// rowLoadText is a row's load as set, with its kind.
+func rowLoadText(rr planner.RowResult) string {
+	r := rr.Row
+	switch {
+	case r.Load == nil && !rr.LoadKnown:
+		return "unknown"
+	case r.Load == nil:
+		return string(r.LoadKind)
+	case r.LoadKind == planner.LoadRate:
+		return num(r.Load, 2) + " req/s"
+	}
+	return strconv.FormatFloat(*r.Load, 'f', -1, 64)
+}
+
+// rowAchievedText is what the row achieved: concurrency and rate.
+func rowAchievedText(r planner.Row) string {
+	s := num(r.AchievedConcurrency, 1) + " in flight"
+	if r.AchievedRate != nil {
+		s += " · " + num(r.AchievedRate, 2) + " req/s"
+	}
+	return s
+}
+
+// oomText says whether the row saw an OOM or a restart.
+func oomText(o planner.Observed) string {
+	switch {
+	case o.OOM && o.Restart:
+		return "OOM, restart"
+	case o.OOM:
+		return "OOM"
+	case o.Restart:
+		return "restart"
+	}
+	return "no"
+}
+
+// oomClass colours the OOM cell when the objective checks it.
+func oomClass(rr planner.RowResult) string { return checkClass(rr, "no_oom") }
+
+// joinLines puts each string on a line of its own.
+func joinLines(ss []string) string { return strings.Join(ss, "\n") }
+
+// optIntField formats an optional count for a form field: "" when absent.
+func optIntField(v *int) string {
+	if v == nil {
+		return ""
+	}
+	return strconv.Itoa(*v)
+}
