@@ -37,6 +37,9 @@ func (s *Server) loadReport(c echo.Context) (reportView, error) {
 	if v.Imports, err = s.importsView(ctx, r, v.Result, v.CanEdit); err != nil {
 		return reportView{}, err
 	}
+	if err := s.loadCandidates(c, &v); err != nil {
+		return reportView{}, err
+	}
 	if err := s.loadQuotes(c, &v); err != nil {
 		return reportView{}, err
 	}

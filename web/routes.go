@@ -59,6 +59,14 @@ func (s *Server) routes(e *echo.Echo) {
 	g.GET("/reports/:id/rows/:rid/provenance", s.rowProvenance, anyone)
 
 	// Envelope, admission, overload test, candidates, residency (issue 4)
+	g.POST("/reports/:id/rows/:rid/observed", s.rowObserved, requireRole(lead, admin))
+	g.POST("/reports/:id/admission", s.admissionSave, requireRole(lead, admin))
+	g.POST("/reports/:id/overload", s.overloadSave, requireRole(lead, admin))
+	g.POST("/reports/:id/candidates", s.candidateAdd, requireRole(lead, admin))
+	g.POST("/reports/:id/candidates/:cid", s.candidateEdit, requireRole(lead, admin))
+	g.POST("/reports/:id/candidates/:cid/remove", s.candidateRemove, requireRole(lead, admin))
+	g.POST("/reports/:id/residency", s.residencySave, requireRole(lead, admin))
+	g.GET("/reports/:id/matrix.csv", s.reportMatrixCSV, anyone)
 
 	// Costs, quotes, scenarios, crossover, recommendation (issue 5)
 	g.GET("/quotes", s.quoteList, anyone)
