@@ -41,6 +41,14 @@ var routeAccess = map[string]string{
 	"POST /reports/:id/imports":                "admin lead",
 	"POST /reports/:id/imports/:iid/remove":    "admin lead",
 	"GET /reports/:id/imports/:iid/file":       "*",
+	"GET /reports/:id/rows/:rid/provenance":    "*",
+	"POST /api/v1/reports/:id/results":         "admin lead",
+	"POST /reports/:id/submit":                 "admin lead",
+	"POST /reports/:id/approve":                "admin reviewer",
+	"POST /reports/:id/send-back":              "admin reviewer",
+	"POST /reports/:id/revise":                 "admin lead",
+	"POST /reports/:id/comments":               "*",
+	"GET /reports/:id/export.xlsx":             "*",
 	"GET /reports/:id/matrix.csv":              "*",
 	"POST /reports/:id/rows/:rid/observed":     "admin lead",
 	"POST /reports/:id/admission":              "admin lead",
@@ -49,8 +57,6 @@ var routeAccess = map[string]string{
 	"POST /reports/:id/candidates/:cid":        "admin lead",
 	"POST /reports/:id/candidates/:cid/remove": "admin lead",
 	"POST /reports/:id/residency":              "admin lead",
-	"GET /reports/:id/rows/:rid/provenance":    "*",
-	"POST /api/v1/reports/:id/results":         "admin lead",
 	"GET /quotes":                              "*",
 	"POST /quotes":                             "admin finance",
 	"GET /quotes/:qid":                         "*",
@@ -141,10 +147,10 @@ func TestEveryRouteAuthorization(t *testing.T) {
 						return fmt.Sprint(walkImport(t, app, id).importID)
 					case ":rid":
 						return fmt.Sprint(walkImport(t, app, id).rowID)
-					case ":cid":
-						return fmt.Sprint(walkCandidate(t, app, id))
 					case ":tid":
 						return fmt.Sprint(toks[len(toks)-1].ID)
+					case ":cid":
+						return fmt.Sprint(walkCandidate(t, app, id))
 					case ":qid":
 						return fmt.Sprint(walkQuote)
 					case "*":

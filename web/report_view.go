@@ -37,10 +37,13 @@ func (s *Server) loadReport(c echo.Context) (reportView, error) {
 	if v.Imports, err = s.importsView(ctx, r, v.Result, v.CanEdit); err != nil {
 		return reportView{}, err
 	}
-	if err := s.loadCandidates(c, &v); err != nil {
+	if err := s.loadQuotes(c, &v); err != nil {
 		return reportView{}, err
 	}
-	if err := s.loadQuotes(c, &v); err != nil {
+	if err := s.loadReview(c, &v); err != nil {
+		return reportView{}, err
+	}
+	if err := s.loadCandidates(c, &v); err != nil {
 		return reportView{}, err
 	}
 	return v, nil
@@ -58,6 +61,9 @@ func (s *Server) editableReport(c echo.Context) (store.Report, error) {
 	}
 	if !r.CanEdit(*currentUser(c)) {
 		return store.Report{}, errForbidden
+	}
+	if err := s.readOnly(c.Request().Context(), r.ID); err != nil {
+		return store.Report{}, err
 	}
 	return r, nil
 }

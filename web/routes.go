@@ -81,6 +81,12 @@ func (s *Server) routes(e *echo.Echo) {
 	g.POST("/reports/:id/recommendation", s.recommendationSave, requireRole(lead, admin))
 
 	// Exit check, review, exports (issue 6)
+	g.POST("/reports/:id/submit", s.reportSubmit, requireRole(lead, admin))
+	g.POST("/reports/:id/approve", s.reportApprove, requireRole(reviewer, admin))
+	g.POST("/reports/:id/send-back", s.reportSendBack, requireRole(reviewer, admin))
+	g.POST("/reports/:id/revise", s.reportRevise, requireRole(lead, admin))
+	g.POST("/reports/:id/comments", s.reportComment, anyone)
+	g.GET("/reports/:id/export.xlsx", s.reportExportXLSX, anyone)
 
 	// HTTP API (personal tokens)
 	api := e.Group("/api/v1", s.apiToken)

@@ -27,6 +27,7 @@ var commands = map[string]command{
 	"inspect":  {runInspect, "read benchmark result files and print their rows"},
 	"import":   {runImport, "import result files into a report: import --report ID FILE..."},
 	"envelope": {runEnvelope, "judge result files against an objective; gate CI on the ceiling"},
+	"export":   {runExport, "write a report as an XLSX workbook with live formulas"},
 }
 
 // exitCoder is an error that asks for a particular exit status.

@@ -204,9 +204,13 @@ func (s *Store) bump(ctx context.Context, tx *sql.Tx, e Edit) (int, error) {
 }
 
 // Update applies fn inside a write transaction after the version check, and
-// records e in the history. It is the one path for changing a report.
+// records e in the history. It is the one path for changing a report. An
+// approved report is read-only: Update refuses it with a *ReadOnlyError.
 func (s *Store) Update(ctx context.Context, e Edit, fn func(tx *sql.Tx) error) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
+		if err := refuseApproved(ctx, tx, e.ReportID); err != nil {
+			return err
+		}
 		if _, err := s.bump(ctx, tx, e); err != nil {
 			return err
 		}

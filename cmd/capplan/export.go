@@ -1,0 +1,48 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"capplan/web"
+	"capplan/web/store"
+)
+
+// runExport writes one report as an XLSX workbook with live formulas.
+func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("export", "export --report ID [--db FILE] -o report.xlsx", stderr)
+	dbPath := fs.String("db", defaultDB(), "SQLite database file (env CAPPLAN_DB)")
+	id := fs.Int64("report", 0, "the report's id (required)")
+	out := fs.String("o", "", "the workbook to write, or - for stdout (required)")
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	if *id <= 0 || *out == "" {
+		fs.Usage()
+		return errors.New("export: --report and -o are required")
+	}
+	st, err := store.Open(ctx, *dbPath)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	// Built whole before anything is written: a failure leaves no file.
+	var buf bytes.Buffer
+	if err := web.ExportXLSX(ctx, st, *id, time.Now(), &buf); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if *out == "-" {
+		_, err := buf.WriteTo(stdout)
+		return err
+	}
+	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	fmt.Fprintf(stdout, "wrote %s (report %d)\n", *out, *id)
+	return nil
+}

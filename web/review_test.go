@@ -1,0 +1,322 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"capplan/planner"
+	"capplan/web/store"
+	"capplan/web/xlsx"
+)
+
+// seedReviewReport builds, through the store, a frozen report owned by lead
+// whose exit check fails on exactly one item: the recommendation has no
+// owner. fixRecommendation fixes it.
+func seedReviewReport(t testing.TB, app *testApp) int64 {
+	t.Helper()
+	ctx := context.Background()
+	st, lead := app.store, app.users["lead"]
+	id, err := st.CreateReport(ctx, lead, "Review walk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(action string) store.Edit {
+		r, err := st.Report(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return store.Edit{ReportID: id, BaseVersion: r.Version, UserID: lead.ID, Action: action, Section: "test"}
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := DemoContract()
+	must(st.SaveContract(ctx, edit("contract"), c, nil))
+	must(st.Freeze(ctx, edit("freeze")))
+
+	var rows []planner.Row
+	for i, l := range []struct{ load, rate, e2e float64 }{{1, 0.4, 5}, {2, 0.8, 6}, {4, 1.5, 8}, {8, 3, 12}, {10, 3.2, 16}} {
+		rows = append(rows, planner.Row{
+			Source: planner.Source{File: "sweep.json", SHA256: strings.Repeat("ab", 32), Format: "guidellm", FormatVersion: "0.5", ToolVersion: "0.5.0"},
+			Model:  c.BaselineModel, Index: i, LoadKind: planner.LoadConcurrency, Load: planner.F(l.load),
+			Attempted: planner.I(200), Successful: planner.I(200), Errored: planner.I(0), Incomplete: planner.I(0),
+			DurationS: planner.F(60), RequestRate: planner.F(l.rate), PromptTokensMean: planner.F(512), OutputTokensMean: planner.F(256),
+			TTFT:     planner.Stat{P50: planner.F(0.2), P95: planner.F(0.5), P99: planner.F(0.7)},
+			E2E:      planner.Stat{P50: planner.F(l.e2e - 1), P95: planner.F(l.e2e), P99: planner.F(l.e2e + 1)},
+			Observed: planner.Observed{Headroom: planner.F(0.2), PeakMemoryGiB: planner.F(64)},
+		})
+	}
+	im := store.Import{FileName: "sweep.json", SHA256: strings.Repeat("ab", 32), Format: "guidellm", FormatVersion: "0.5", ToolVersion: "0.5.0", Model: c.BaselineModel, SizeBytes: 1234}
+	_, err = st.AddImport(ctx, edit("import"), im, rows)
+	must(err)
+
+	date := time.Now().UTC().Format("2006-01-02")
+	fig := func(a, unit string) *planner.Figure { return planner.Fig(a, unit, "test evidence", date) }
+	must(st.SaveSection(ctx, edit("overload"), secOverload, planner.OverloadTest{Sent: "20 streams for 60 s", Outcome: planner.OverloadRejected429,
+		RetryAfter: true, WorkerHealthy: true, Recovered: true, Date: date}))
+	must(st.SaveSection(ctx, edit("costs"), secSelfHosted, planner.SelfHostedCosts{
+		EquipmentMode: "purchase", PurchasePrice: fig("36000", "EUR"), DepreciationMonths: 36,
+		PowerWatts: fig("0", "W"), PowerPricePerKWh: fig("0.30", "EUR/kWh"),
+		Facilities: fig("0", "EUR/month"), Hosting: fig("400", "EUR/month"), Support: fig("0", "EUR/month"), Software: fig("0", "EUR/month"),
+		Monitoring: fig("0", "EUR/month"), Backup: fig("0", "EUR/month"),
+		LabourHoursPerMonth: fig("10", "h/month"), LabourRate: fig("60", "EUR/h"), DowntimeAllowance: fig("0", "EUR/month"),
+	}))
+	must(st.SaveSection(ctx, edit("scenarios"), secScenarios, []planner.Scenario{
+		{Name: "low", MonthlyRequests: 40_000, BusyHourShare: 0.1},
+		{Name: "expected", MonthlyRequests: 80_000, BusyHourShare: 0.1},
+		{Name: "peak", MonthlyRequests: 200_000, BusyHourShare: 0.1},
+	}))
+	must(st.SaveSection(ctx, edit("recommendation"), secRecommendation, planner.Recommendation{Decision: "keep", ReviewDate: "2027-03-01",
+		Gates: []planner.NonFinancialGate{{Name: "data location", Pass: true}, {Name: "capability", Pass: true}, {Name: "contract", Pass: true},
+			{Name: "recovery", Pass: true}, {Name: "exit", Pass: true}}}))
+	_, err = st.SaveCandidate(ctx, edit("candidate"), 0, planner.Candidate{Name: "baseline", Baseline: true, Model: c.BaselineModel,
+		Gate: &planner.RegressionGate{Gate: "support-set", Cases: 200, Pass: true, Date: date}})
+	must(err)
+	// A quote giving EUR 30 per 1,000: (512 x 25 + 256 x 67.1875) / 1M = 0.03.
+	qid, err := st.SaveQuote(ctx, app.users["finance"].ID, store.Quote{Q: planner.Quote{Name: "hosted-api", Provider: "Example AI",
+		InputPerMTokens: fig("25", "EUR/1M tokens"), OutputPerMTokens: fig("67.1875", "EUR/1M tokens")}, Currency: "EUR", Source: "price list", EvidenceDate: date})
+	must(err)
+	must(st.AttachQuote(ctx, edit("quote"), qid))
+	return id
+}
+
+// fixRecommendation gives the recommendation its owner, as the lead would.
+func fixRecommendation(t testing.TB, app *testApp, id int64) {
+	t.Helper()
+	ctx := context.Background()
+	r, _ := app.store.Report(ctx, id)
+	var rec planner.Recommendation
+	if _, err := app.store.Section(ctx, id, secRecommendation, &rec); err != nil {
+		t.Fatal(err)
+	}
+	rec.Owner = "A. Lead"
+	e := store.Edit{ReportID: id, BaseVersion: r.Version, UserID: app.users["lead"].ID, Action: "recommendation", Section: "recommendation"}
+	if err := app.store.SaveSection(ctx, e, secRecommendation, rec); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (a *testApp) version(id int64) string {
+	r, err := a.store.Report(context.Background(), id)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	return fmt.Sprint(r.Version)
+}
+
+func TestReviewWorkflow(t *testing.T) {
+	app := newTestApp(t)
+	id := seedReviewReport(t, app)
+	base := fmt.Sprintf("%s/reports/%d", app.srv.URL, id)
+	lead, rev := app.client("lead"), app.client("reviewer")
+
+	// The exit check shows the one failing item with a link to fix it.
+	res, body := do(t, rev, "GET", base, nil)
+	if res.StatusCode != 200 || !strings.Contains(body, `data-testid="exitcheck"`) {
+		t.Fatalf("report page: %d", res.StatusCode)
+	}
+	if !strings.Contains(body, `data-testid="exit-recommendation" data-pass="false"`) || !strings.Contains(body, `href="#recommendation"`) {
+		t.Fatalf("the recommendation item should fail with a link:\n%s", between(body, `id="exitcheck"`, "</section>"))
+	}
+	if n := strings.Count(body, `data-pass="false"`); n != 1 {
+		t.Fatalf("%d failing items, want 1:\n%s", n, between(body, `id="exitcheck"`, "</section>"))
+	}
+
+	res, _ = do(t, lead, "POST", base+"/submit", url.Values{"version": {app.version(id)}})
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("submit: %d", res.StatusCode)
+	}
+	// Approving with a failing item: 422 naming it.
+	res, body = do(t, rev, "POST", base+"/approve", url.Values{"version": {app.version(id)}})
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "Recommendation with owner and review date") || !strings.Contains(body, "owner missing") {
+		t.Fatalf("approve with a failing item: %d\n%s", res.StatusCode, between(body, `data-testid="error"`, "</p>"))
+	}
+	// The page shows the approve button disabled.
+	_, body = do(t, rev, "GET", base, nil)
+	if !strings.Contains(body, `data-testid="approve" disabled`) {
+		t.Fatal("approve button not disabled")
+	}
+	// Sending back needs a comment.
+	res, body = do(t, rev, "POST", base+"/send-back", url.Values{"version": {app.version(id)}, "comment": {"  "}})
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "Comment: required") {
+		t.Fatalf("send back without comment: %d", res.StatusCode)
+	}
+	res, _ = do(t, rev, "POST", base+"/send-back", url.Values{"version": {app.version(id)}, "comment": {"Name the recommendation's owner."}})
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("send back: %d", res.StatusCode)
+	}
+	_, body = do(t, lead, "GET", base, nil)
+	if !strings.Contains(body, `data-testid="review-state">draft<`) || !strings.Contains(body, "Name the recommendation&#39;s owner.") {
+		t.Fatal("sent-back report should be a draft showing the comment")
+	}
+	// The lead fixes it and submits again; the reviewer approves.
+	fixRecommendation(t, app, id)
+	do(t, lead, "POST", base+"/submit", url.Values{"version": {app.version(id)}})
+	// Approving from a stale page is refused as a conflict.
+	res, _ = do(t, rev, "POST", base+"/approve", url.Values{"version": {"1"}})
+	if res.StatusCode != http.StatusConflict {
+		t.Fatalf("stale approve: %d", res.StatusCode)
+	}
+	res, body = do(t, rev, "POST", base+"/approve", url.Values{"version": {app.version(id)}})
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("approve: %d %s", res.StatusCode, between(body, `data-testid="error"`, "</p>"))
+	}
+
+	// Approved: read-only for everyone, with the reason.
+	res, body = do(t, lead, "POST", base+"/title", url.Values{"version": {app.version(id)}, "title": {"Changed"}})
+	if res.StatusCode != http.StatusConflict || !strings.Contains(body, "read-only") {
+		t.Fatalf("edit of an approved report: %d", res.StatusCode)
+	}
+	r, _ := app.store.Report(context.Background(), id)
+	err := app.store.RenameReport(context.Background(), store.Edit{ReportID: id, BaseVersion: r.Version, UserID: app.users["admin"].ID, Action: "renamed"}, "x")
+	var ro *store.ReadOnlyError
+	if !errors.As(err, &ro) {
+		t.Fatalf("store update of an approved report: %v", err)
+	}
+	_, body = do(t, lead, "GET", base, nil)
+	if strings.Contains(body, `data-testid="submit-review"`) || !strings.Contains(body, `data-testid="revise"`) {
+		t.Fatal("approved page: no submit, a revise button")
+	}
+	res, _ = do(t, rev, "POST", base+"/comments", url.Values{"section": {"costs"}, "comment": {"late"}})
+	if res.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("comment on an approved report: %d", res.StatusCode)
+	}
+
+	// A revision: a linked draft copy holding the same figures.
+	res, _ = do(t, rev, "POST", base+"/revise", url.Values{})
+	if res.StatusCode != http.StatusForbidden {
+		t.Fatalf("reviewer revise: %d", res.StatusCode)
+	}
+	res, _ = do(t, lead, "POST", base+"/revise", url.Values{})
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("revise: %d", res.StatusCode)
+	}
+	var next int64
+	fmt.Sscanf(res.Header.Get("Location"), "/reports/%d", &next)
+	rv, err := app.store.Review(context.Background(), next)
+	if err != nil || rv.PredecessorID != id || rv.State != store.StateDraft {
+		t.Fatalf("revision %d: %+v %v", next, rv, err)
+	}
+	s := &Server{store: app.store, cfg: Config{Now: time.Now}}
+	r1, _ := app.store.Report(context.Background(), id)
+	r2, _ := app.store.Report(context.Background(), next)
+	_, res1, _ := s.compute(context.Background(), r1)
+	_, res2, _ := s.compute(context.Background(), r2)
+	if !res2.ExitPass || len(res2.Matrix) != len(res1.Matrix) || *res2.Envelope.Ceiling != 8 || len(res2.Quotes) != 1 {
+		t.Fatalf("the revision lost data: exit %v, %d rows, %d quotes", res2.ExitPass, len(res2.Matrix), len(res2.Quotes))
+	}
+	if !r2.Frozen() {
+		t.Fatal("the revision's contract should stay frozen")
+	}
+	_, body = do(t, lead, "GET", fmt.Sprintf("%s/reports/%d", app.srv.URL, next), nil)
+	if !strings.Contains(body, `data-testid="predecessor"`) || !strings.Contains(body, "created as a revision") {
+		t.Fatal("the revision should link its predecessor and say so in its history")
+	}
+	_, body = do(t, lead, "GET", base, nil)
+	if !strings.Contains(body, `data-testid="successor"`) || !strings.Contains(body, "revision started") {
+		t.Fatal("the predecessor should link its revision")
+	}
+	for _, action := range []string{"submitted for review", "sent back", "approved"} {
+		if !strings.Contains(body, action) {
+			t.Errorf("history lacks %q", action)
+		}
+	}
+}
+
+func TestComments(t *testing.T) {
+	app := newTestApp(t)
+	id, _ := app.store.CreateReport(context.Background(), app.users["lead"], "Comments")
+	base := fmt.Sprintf("%s/reports/%d", app.srv.URL, id)
+	fin := app.client("finance")
+	res, _ := do(t, fin, "POST", base+"/comments", url.Values{"section": {"costs"}, "comment": {""}})
+	if res.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("empty comment: %d", res.StatusCode)
+	}
+	res, body := do(t, fin, "POST", base+"/comments", url.Values{"section": {"costs"}, "comment": {"Power price is last year's."}}, "HX-Request", "true")
+	if res.StatusCode != 200 || !strings.Contains(body, "Power price is last year&#39;s.") || !strings.Contains(body, `hx-swap-oob="true"`) {
+		t.Fatalf("htmx comment: %d\n%s", res.StatusCode, body)
+	}
+	_, body = do(t, app.client("reviewer"), "GET", base, nil)
+	if !strings.Contains(body, "Power price is last year&#39;s.") || !strings.Contains(body, "commented") {
+		t.Fatal("comment not visible to the reviewer or not in the history")
+	}
+	if v := app.version(id); v != "1" {
+		t.Fatalf("a comment changed the version to %s", v)
+	}
+}
+
+func TestExportXLSX(t *testing.T) {
+	app := newTestApp(t)
+	id := seedReviewReport(t, app)
+	res, body := do(t, app.client("finance"), "GET", fmt.Sprintf("%s/reports/%d/export.xlsx", app.srv.URL, id), nil)
+	if res.StatusCode != 200 || res.Header.Get("Content-Type") != xlsxType {
+		t.Fatalf("export: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	if cd := res.Header.Get("Content-Disposition"); !strings.Contains(cd, "attachment") || !strings.Contains(cd, ".xlsx") {
+		t.Fatalf("Content-Disposition %q", cd)
+	}
+	f, err := excelize.OpenReader(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got := f.GetSheetList(); len(got) != len(xlsx.SheetNames) {
+		t.Fatalf("sheets %v", got)
+	}
+	// The expected scenario: EUR 25 and EUR 30 per 1,000.
+	for col, want := range map[string]string{"I3": "25", "K3": "30"} {
+		v, _ := f.GetCellValue("Scenarios", col, excelize.Options{RawCellValue: true})
+		if v != want {
+			t.Errorf("Scenarios!%s = %q, want %s", col, v, want)
+		}
+	}
+	// The command line's export writes the same workbook.
+	var buf bytes.Buffer
+	if err := ExportXLSX(context.Background(), app.store, id, time.Now(), &buf); err != nil || buf.Len() == 0 {
+		t.Fatalf("ExportXLSX: %v", err)
+	}
+}
+
+func TestExportFailureIsAnErrorPage(t *testing.T) {
+	app := newTestApp(t)
+	id, _ := app.store.CreateReport(context.Background(), app.users["lead"], "Broken export")
+	old := writeXLSX
+	writeXLSX = func(w io.Writer, r xlsx.Report) error {
+		w.Write([]byte("PK half a file"))
+		return errors.New("disk full")
+	}
+	t.Cleanup(func() { writeXLSX = old })
+	res, body := do(t, app.client("lead"), "GET", fmt.Sprintf("%s/reports/%d/export.xlsx", app.srv.URL, id), nil)
+	if res.StatusCode != http.StatusInternalServerError || strings.Contains(body, "PK half") || !strings.Contains(res.Header.Get("Content-Type"), "text/html") {
+		t.Fatalf("failed export: %d %s %q", res.StatusCode, res.Header.Get("Content-Type"), body[:min(len(body), 80)])
+	}
+	if res.Header.Get("Content-Disposition") != "" {
+		t.Fatal("a failed export must not offer a download")
+	}
+}
+
+// between returns the text of s from the first from up to the next to.
+func between(s, from, to string) string {
+	i := strings.Index(s, from)
+	if i < 0 {
+		return ""
+	}
+	j := strings.Index(s[i:], to)
+	if j < 0 {
+		return s[i:]
+	}
+	return s[i : i+j]
+}

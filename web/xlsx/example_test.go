@@ -1,0 +1,74 @@
+package xlsx
+
+import (
+	"time"
+
+	"capplan/planner"
+)
+
+// workedInputs is PRODUCT.md §2's worked example: concurrency rows 1, 2, 4,
+// 8, 10 where 10 fails p95 end-to-end (ceiling 8); self-hosting EUR 2,000 a
+// month and an API quote giving EUR 2,400 for 80,000 requests, hence EUR 25
+// and EUR 30 per 1,000.
+func workedInputs() planner.Inputs {
+	fig := func(a, unit string) *planner.Figure { return planner.Fig(a, unit, "test invoice", "2026-11-01") }
+	c := planner.Contract{
+		Environment: "staging", Service: "support assistant", ReleaseRevision: "r1", BaselineModel: "llama-8b",
+		Artifact: "llama-8b bf16", ArtifactHash: "sha256:ab", VLLMVersion: "0.11.0", BenchmarkTool: "guidellm", ToolVersion: "0.5.0",
+		Driver: "570", Device: "H100", DeviceMemoryGiB: planner.F(80), Host: "gpu-1", TestDate: "2026-11-20",
+		Workload: planner.Workload{PromptTokens: 1000, OutputTokens: 500, Data: "synthetic", Prompts: "varied"},
+		LoadKind: planner.LoadConcurrency, Loads: []float64{1, 2, 4, 8, 10}, RowDurationS: 60, StopAfterErrors: 5,
+		Objective: planner.Objective{Percentile: 95, MinSuccess: 0.99, TTFTMax: planner.F(2), E2EMax: planner.F(15), MinHeadroom: planner.F(0.10), NoOOM: true},
+	}
+	var rows []planner.Row
+	for i, l := range []struct{ load, rate, e2e float64 }{{1, 0.4, 5}, {2, 0.8, 6}, {4, 1.5, 8}, {8, 3, 12}, {10, 3.2, 16}} {
+		rows = append(rows, planner.Row{
+			Source: planner.Source{File: "sweep.json", SHA256: "0f3c", Format: "guidellm", FormatVersion: "0.5", ToolVersion: "0.5.0"},
+			Model:  "llama-8b", Index: i, LoadKind: planner.LoadConcurrency, Load: planner.F(l.load),
+			Attempted: planner.I(200), Successful: planner.I(200), Errored: planner.I(0), Incomplete: planner.I(0),
+			DurationS: planner.F(60), RequestRate: planner.F(l.rate), PromptTokensMean: planner.F(1000), OutputTokensMean: planner.F(500),
+			TTFT:     planner.Stat{P50: planner.F(0.2), P95: planner.F(0.5), P99: planner.F(0.7)},
+			E2E:      planner.Stat{P50: planner.F(l.e2e - 1), P95: planner.F(l.e2e), P99: planner.F(l.e2e + 1)},
+			Observed: planner.Observed{Headroom: planner.F(0.2), PeakMemoryGiB: planner.F(64)},
+		})
+	}
+	return planner.Inputs{
+		Currency: "EUR", AsOf: "2026-12-01", Contract: c, Rows: rows,
+		Overload: &planner.OverloadTest{Sent: "20 streams for 60 s", Outcome: planner.OverloadRejected429, RetryAfter: true, WorkerHealthy: true, Recovered: true, Date: "2026-11-20"},
+		SelfHosted: planner.SelfHostedCosts{
+			EquipmentMode: "purchase", PurchasePrice: fig("36000", "EUR"), DepreciationMonths: 36,
+			PowerWatts: fig("0", "W"), PowerPricePerKWh: fig("0.30", "EUR/kWh"),
+			Facilities: fig("0", "EUR/month"), Hosting: fig("400", "EUR/month"), Support: fig("0", "EUR/month"), Software: fig("0", "EUR/month"),
+			Monitoring: fig("0", "EUR/month"), Backup: fig("0", "EUR/month"),
+			LabourHoursPerMonth: fig("10", "h/month"), LabourRate: fig("60", "EUR/h"), DowntimeAllowance: fig("0", "EUR/month"),
+		},
+		Quotes: []planner.Quote{{Name: "hosted-api", Provider: "Example AI", Model: "llama-8b",
+			InputPerMTokens: fig("10", "EUR/1M tokens"), OutputPerMTokens: fig("40", "EUR/1M tokens")}},
+		Scenarios: []planner.Scenario{
+			{Name: "low", MonthlyRequests: 40_000, BusyHourShare: 0.1},
+			{Name: "expected", MonthlyRequests: 80_000, BusyHourShare: 0.1},
+			{Name: "peak", MonthlyRequests: 200_000, BusyHourShare: 0.1},
+		},
+		Recommendation: &planner.Recommendation{Decision: "keep", Owner: "A. Lead", ReviewDate: "2027-03-01", Expiry: "2027-06-01",
+			Gates: []planner.NonFinancialGate{{Name: "data location", Pass: true}, {Name: "capability", Pass: true}, {Name: "contract", Pass: true},
+				{Name: "recovery", Pass: true}, {Name: "exit", Pass: true}}},
+		Candidates: []planner.Candidate{{Name: "baseline", Baseline: true, Model: "llama-8b",
+			Gate: &planner.RegressionGate{Gate: "support-set", Cases: 200, Pass: true, Date: "2026-11-18"}}},
+	}
+}
+
+// crossoverInputs is the crossover example: F_local 3,000 a month, V_local
+// 0.01 and V_api 0.05 per request, hence N = 75,000.
+func crossoverInputs() planner.Inputs {
+	in := workedInputs()
+	in.SelfHosted.Hosting = planner.Fig("1400", "EUR/month", "hosting contract", "2026-11-01")
+	in.SelfHosted.PerRequest = planner.Fig("0.01", "EUR", "metered egress", "2026-11-01")
+	in.Quotes[0].OutputPerMTokens = planner.Fig("80", "EUR/1M tokens", "price list", "2026-11-01")
+	return in
+}
+
+func testReport(in planner.Inputs) Report {
+	return Report{ID: 7, Title: "Worked example", Owner: "A. Lead", State: "draft", Version: 3,
+		Generated: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), Inputs: in, Result: planner.Compute(in),
+		History: []Change{{At: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), User: "A. Lead", Action: "created", Section: "report"}}}
+}

@@ -1,0 +1,284 @@
+package xlsx
+
+import (
+	"fmt"
+	"strings"
+
+	"capplan/planner"
+)
+
+// contractSheet lists the frozen contract, the objective in force as named
+// input cells the matrix's checks read, and the amendments.
+func (b *book) contractSheet() {
+	s := b.sheets[shContract]
+	s.cols(34, 60, 26, 30, 16, 22, 14, 12, 14, 40)
+	s.freeze = 2
+	c, res := b.r.Inputs.Contract, b.r.Result
+	b.title(s, "Test contract")
+	b.headers(s, "Field", "Value", "Named range")
+	kv := func(label string, val any) { s.add(label, v(b.st.wrap, val)) }
+	kv("Environment", c.Environment)
+	kv("Service", c.Service)
+	kv("Release revision", c.ReleaseRevision)
+	kv("Baseline model", c.BaselineModel)
+	kv("Artifact", c.Artifact)
+	kv("Artifact hash", c.ArtifactHash)
+	kv("Candidates", c.Candidates)
+	kv("vLLM version or image", c.VLLMVersion)
+	kv("Benchmark tool", c.BenchmarkTool)
+	kv("Tool version", c.ToolVersion)
+	kv("Driver", c.Driver)
+	kv("Device", c.Device)
+	s.add("Device memory (GiB)", v(b.st.num, opt(c.DeviceMemoryGiB)))
+	kv("Host", c.Host)
+	kv("Test date", c.TestDate)
+	kv("Frozen", strings.TrimSpace(stamp(b.r.FrozenAt)+" "+byWho(b.r.FrozenBy)))
+
+	s.add()
+	s.add(excelize_bold(b, "Workload"))
+	named := func(label string, style int, val any, n string) {
+		row := s.next()
+		s.add(label, v(style, val), b.name(n, s, 2, row))
+	}
+	named("Prompt tokens per request", b.st.intIn, c.Workload.PromptTokens, "Workload_Prompt_Tokens")
+	named("Output tokens per request", b.st.intIn, c.Workload.OutputTokens, "Workload_Output_Tokens")
+	kv("Data", c.Workload.Data)
+	kv("Dataset", c.Workload.Dataset)
+	kv("Prompts", c.Workload.Prompts)
+	kv("Load kind", string(c.LoadKind))
+	kv("Loads to run", joinFloats(c.Loads))
+	s.add("Row duration", v(b.st.secs, c.RowDurationS))
+	kv("Stop rule", stopText(c))
+
+	s.add()
+	s.add(excelize_bold(b, "Objective in force"), v(b.st.wrap, res.ObjectiveText))
+	o := res.Objective
+	named("Percentile", b.st.intIn, o.Percentile, "Objective_Percentile")
+	named("Minimum success rate", b.st.pctIn, o.MinSuccess, "Objective_Min_Success")
+	named("TTFT bound at the percentile", b.st.secsIn, opt(o.TTFTMax), "Objective_TTFT_Max_S")
+	named("End-to-end bound at the percentile", b.st.secsIn, opt(o.E2EMax), "Objective_E2E_Max_S")
+	named("TPOT bound at the percentile", b.st.secsIn, opt(o.TPOTMax), "Objective_TPOT_Max_S")
+	named("ITL bound at the percentile", b.st.secsIn, opt(o.ITLMax), "Objective_ITL_Max_S")
+	named("Minimum memory headroom", b.st.pctIn, opt(o.MinHeadroom), "Objective_Min_Headroom")
+	named("No OOM or restart", b.st.plain, o.NoOOM, "Objective_No_OOM")
+	if res.ObjectiveLoosened {
+		kv("LOOSENED after results existed", strings.Join(res.Loosening, "; "))
+	} else {
+		kv("Loosened after results existed", "no")
+	}
+	kv("Admission proposal", c.AdmissionProposal)
+	kv("Rollback", c.Rollback)
+	kv("Test owner", c.Owners.TestOwner)
+	kv("Observer", c.Owners.Observer)
+	kv("Stop authority", c.Owners.StopAuthority)
+	kv("Window", c.Owners.Window)
+
+	s.add()
+	s.add(excelize_bold(b, "Amendments"))
+	b.headers(s, "Field", "New value", "Old value", "Reason", "Who", "When", "Results existed", "Loosened", "Loosened after results", "Details")
+	for _, a := range res.Amendments {
+		am := a.Amendment
+		s.add(am.Field, v(b.st.wrap, am.NewValue), v(b.st.wrap, am.OldValue), v(b.st.wrap, am.Reason), am.Who, am.When,
+			yesNo(am.ResultsExisted), yesNo(a.Loosened), yesNo(a.LoosenedAfterResults), v(b.st.wrap, strings.Join(a.Details, "; ")))
+	}
+	if len(res.Amendments) == 0 {
+		s.add("none")
+	}
+}
+
+func excelize_bold(b *book, text string) any { return v(b.st.bold, text) }
+
+func byWho(who string) string {
+	if who == "" {
+		return ""
+	}
+	return "by " + who
+}
+
+func joinFloats(ls []float64) string {
+	parts := make([]string, len(ls))
+	for i, l := range ls {
+		parts[i] = fmt.Sprint(l)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func stopText(c planner.Contract) string {
+	var parts []string
+	if c.StopAfterErrors > 0 {
+		parts = append(parts, fmt.Sprintf("stop after %d errors", c.StopAfterErrors))
+	}
+	if c.StopRule != "" {
+		parts = append(parts, c.StopRule)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// costsSheet lists every cost input with its source and evidence date as
+// named input cells, and computes the self-hosted monthly cost per box
+// (F_local) and each quote's fixed charges (F_api) and price per request
+// (V_api) from them.
+func (b *book) costsSheet() {
+	s := b.sheets[shCosts]
+	s.cols(44, 18, 16, 34, 14, 11, 10, 30, 60)
+	s.freeze = 2
+	in, res := b.r.Inputs, b.r.Result
+	evidence := map[string]planner.Evidence{}
+	for _, e := range res.Evidence {
+		evidence[e.Field] = e
+	}
+	b.title(s, "Costs, monthly (yellow cells are inputs: change them and the sheets recompute)")
+	b.headers(s, "Input", "Amount", "Unit", "Source", "Evidence date", "Age (days)", "Stale", "Named range", "Problem")
+	fig := func(label, field string, f *planner.Figure, style int, n string) {
+		row := s.next()
+		cells := []any{label, v(style, dec(f))}
+		if f != nil {
+			cells = append(cells, f.Unit, v(b.st.wrap, f.Source), f.EvidenceDate)
+		} else {
+			cells = append(cells, "not typed", nil, nil)
+		}
+		e, ok := evidence[field]
+		if ok && e.AgeDays != nil {
+			cells = append(cells, *e.AgeDays, yesNo(e.Stale))
+		} else if ok {
+			cells = append(cells, nil, yesNo(e.Stale))
+		} else {
+			cells = append(cells, nil, nil)
+		}
+		cells = append(cells, b.name(n, s, 2, row), v(b.st.wrap, e.Problem))
+		s.add(cells...)
+	}
+
+	sh := in.SelfHosted
+	s.add(excelize_bold(b, "Self-hosted inputs (one box)"))
+	mode := sh.EquipmentMode
+	if mode != "rent" {
+		mode = "purchase"
+	}
+	row := s.next()
+	s.add("Equipment mode (purchase or rent)", v(b.st.plain, mode), nil, nil, nil, nil, nil, b.name("SH_Equipment_Mode", s, 2, row))
+	fig("Purchase price", "self_hosted.purchase_price", sh.PurchasePrice, b.st.moneyIn, "SH_Purchase_Price")
+	row = s.next()
+	s.add("Depreciation months", v(b.st.intIn, sh.DepreciationMonths), "months", nil, nil, nil, nil, b.name("SH_Depreciation_Months", s, 2, row))
+	fig("Rent per hour", "self_hosted.rent_per_hour", sh.RentPerHour, b.st.moneyIn, "SH_Rent_Per_Hour")
+	fig("Rent hours a month (empty: 730)", "self_hosted.rent_hours_per_month", sh.RentHoursPerMonth, b.st.numIn, "SH_Rent_Hours_Per_Month")
+	fig("Power draw, typed (W; the ceiling row's measured draw wins)", "self_hosted.power_watts", sh.PowerWatts, b.st.numIn, "SH_Power_Watts")
+	fig("Power price per kWh", "self_hosted.power_price_per_kwh", sh.PowerPricePerKWh, b.st.perReqIn, "SH_Power_Price_Per_kWh")
+	fig("PUE (empty: 1)", "self_hosted.pue", sh.PUE, b.st.numIn, "SH_PUE")
+	fig("Power hours a month (empty: 730)", "self_hosted.power_hours_per_month", sh.PowerHoursPerMonth, b.st.numIn, "SH_Power_Hours_Per_Month")
+	fig("Facilities", "self_hosted.facilities", sh.Facilities, b.st.moneyIn, "SH_Facilities")
+	fig("Hosting", "self_hosted.hosting", sh.Hosting, b.st.moneyIn, "SH_Hosting")
+	fig("Support", "self_hosted.support", sh.Support, b.st.moneyIn, "SH_Support")
+	fig("Software", "self_hosted.software", sh.Software, b.st.moneyIn, "SH_Software")
+	fig("Monitoring", "self_hosted.monitoring", sh.Monitoring, b.st.moneyIn, "SH_Monitoring")
+	fig("Backup", "self_hosted.backup", sh.Backup, b.st.moneyIn, "SH_Backup")
+	fig("Operator labour hours a month", "self_hosted.labour_hours_per_month", sh.LabourHoursPerMonth, b.st.numIn, "SH_Labour_Hours_Per_Month")
+	fig("Operator labour loaded rate per hour", "self_hosted.labour_rate", sh.LabourRate, b.st.moneyIn, "SH_Labour_Rate")
+	fig("Expected downtime allowance", "self_hosted.downtime_allowance", sh.DowntimeAllowance, b.st.moneyIn, "SH_Downtime_Allowance")
+	fig("Variable cost per request (V_local)", "self_hosted.per_request", sh.PerRequest, b.st.perReqIn, "SH_Per_Request")
+
+	s.add()
+	s.add(excelize_bold(b, "Self-hosted monthly cost per box"))
+	b.headers(s, "Category", "Monthly", "Typed", "Basis (as computed by the planner)")
+	// The power draw used: the ceiling row's measured watts, else the typed.
+	watts := "N(SH_Power_Watts)"
+	if n := len(res.Matrix); n > 0 {
+		m := b.sheets[shMatrix]
+		pw := m.rng(colPower, 2, n+1)
+		watts = fmt.Sprintf("IF(Ceiling_Rows=0,N(SH_Power_Watts),IF(INDEX(%s,Ceiling_Rows)=\"\",N(SH_Power_Watts),INDEX(%s,Ceiling_Rows)))", pw, pw)
+	}
+	row = s.next()
+	s.add("Power draw used (W), "+res.SelfHosted.PowerWattsSource, fx(b.st.num, watts, opt(res.SelfHosted.PowerWatts)))
+	b.name("Power_Watts_Used", s, 2, row)
+	formulas := map[string]string{
+		"equipment":  `IF(SH_Equipment_Mode="rent",N(SH_Rent_Per_Hour)*IF(SH_Rent_Hours_Per_Month="",730,SH_Rent_Hours_Per_Month),IF(N(SH_Depreciation_Months)>0,N(SH_Purchase_Price)/SH_Depreciation_Months,0))`,
+		"power":      `N(Power_Watts_Used)*IF(SH_Power_Hours_Per_Month="",730,SH_Power_Hours_Per_Month)/1000*N(SH_Power_Price_Per_kWh)*IF(SH_PUE="",1,SH_PUE)`,
+		"facilities": "N(SH_Facilities)", "hosting": "N(SH_Hosting)", "support": "N(SH_Support)", "software": "N(SH_Software)",
+		"monitoring": "N(SH_Monitoring)", "backup": "N(SH_Backup)",
+		"labour":   "N(SH_Labour_Hours_Per_Month)*N(SH_Labour_Rate)",
+		"downtime": "N(SH_Downtime_Allowance)",
+	}
+	first := s.next()
+	for _, l := range res.SelfHosted.Lines {
+		f, ok := formulas[l.Category]
+		if !ok {
+			s.add(l.Label, v(b.st.money, money(l.Monthly)), yesNo(l.Typed), v(b.st.wrap, l.Basis))
+			continue
+		}
+		s.add(l.Label, fx(b.st.money, f, money(l.Monthly)), yesNo(l.Typed), v(b.st.wrap, l.Basis))
+	}
+	last := s.next() - 1
+	row = s.next()
+	sum := "0"
+	if last >= first {
+		sum = fmt.Sprintf("SUM(%s:%s)", abs(2, first), abs(2, last))
+	}
+	s.add(excelize_bold(b, "Fixed cost per box a month (F_local)"), fx(b.st.money, sum, money(res.SelfHosted.FixedPerBox)))
+	b.name("SH_Fixed_Per_Box", s, 2, row)
+	s.add("Variable cost per request (V_local)", fx(b.st.perReq, "N(SH_Per_Request)", money(res.SelfHosted.PerRequest)))
+	for _, n := range res.SelfHosted.Notes {
+		s.add(v(b.st.wrap, "Note: "+n))
+	}
+
+	for i, q := range in.Quotes {
+		if i >= len(res.Quotes) {
+			break
+		}
+		qc := res.Quotes[i]
+		p := quotePrefix(i)
+		field := func(cat string) string { return fmt.Sprintf("quotes[%s].%s", q.Name, cat) }
+		s.add()
+		s.add(excelize_bold(b, fmt.Sprintf("API quote %d: %s", i+1, strings.TrimSpace(q.Name+" "+paren(q.Provider, q.Model)))))
+		fig("Input price per 1M tokens", field("input_per_m_tokens"), q.InputPerMTokens, b.st.moneyIn, p+"Price_Input_Per_M")
+		fig("Output price per 1M tokens", field("output_per_m_tokens"), q.OutputPerMTokens, b.st.moneyIn, p+"Price_Output_Per_M")
+		fig("Retry or failure rate", field("retry_rate"), q.RetryRate, b.st.pctIn, p+"Retry_Rate")
+		fig("Platform charges a month", field("platform"), q.Platform, b.st.moneyIn, p+"Platform")
+		fig("Storage, network and egress a month", field("storage_network"), q.StorageNetwork, b.st.moneyIn, p+"Storage_Network")
+		fig("Support a month", field("support"), q.Support, b.st.moneyIn, p+"Support")
+		fig("Integration labour a month", field("integration_labour"), q.IntegrationLabour, b.st.moneyIn, p+"Integration_Labour")
+		fig("Monitoring a month", field("monitoring"), q.Monitoring, b.st.moneyIn, p+"Monitoring")
+
+		inTok, outTok := "Workload_Prompt_Tokens", "Workload_Output_Tokens"
+		if in.TokenBasis == "measured" && len(res.Matrix) > 0 {
+			m := b.sheets[shMatrix]
+			pr, or := m.rng(colPromptMean, 2, len(res.Matrix)+1), m.rng(colOutputMean, 2, len(res.Matrix)+1)
+			pick := func(col, fallback string) string {
+				return fmt.Sprintf(`IF(Ceiling_Rows=0,%s,IF(OR(INDEX(%s,Ceiling_Rows)="",INDEX(%s,Ceiling_Rows)=""),%s,INDEX(%s,Ceiling_Rows)))`, fallback, pr, or, fallback, col)
+			}
+			inTok, outTok = pick(pr, inTok), pick(or, outTok)
+		}
+		row = s.next()
+		s.add("Input tokens per request ("+qc.TokenBasis+")", fx(b.st.num, inTok, qc.InputTokens), nil, nil, nil, nil, nil, b.name(p+"Input_Tokens", s, 2, row))
+		row = s.next()
+		s.add("Output tokens per request ("+qc.TokenBasis+")", fx(b.st.num, outTok, qc.OutputTokens), nil, nil, nil, nil, nil, b.name(p+"Output_Tokens", s, 2, row))
+		row = s.next()
+		per := fmt.Sprintf("(%[1]sInput_Tokens*N(%[1]sPrice_Input_Per_M)+%[1]sOutput_Tokens*N(%[1]sPrice_Output_Per_M))/1000000*(1+N(%[1]sRetry_Rate))", p)
+		s.add(excelize_bold(b, "Price per request (V_api)"), fx(b.st.perReq, per, money(qc.PerRequest)), nil, v(b.st.wrap, qc.PerRequestBasis), nil, nil, nil, b.name(p+"Per_Request", s, 2, row))
+		row = s.next()
+		fixed := fmt.Sprintf("N(%[1]sPlatform)+N(%[1]sStorage_Network)+N(%[1]sSupport)+N(%[1]sIntegration_Labour)+N(%[1]sMonitoring)", p)
+		s.add(excelize_bold(b, "Fixed charges a month (F_api)"), fx(b.st.money, fixed, money(qc.Fixed)), nil, nil, nil, nil, nil, b.name(p+"Fixed", s, 2, row))
+		for _, n := range qc.Notes {
+			s.add(v(b.st.wrap, "Note: "+n))
+		}
+	}
+	if len(in.Quotes) == 0 {
+		s.add()
+		s.add("No API quote attached.")
+	}
+}
+
+// quotePrefix is the named-range prefix of the i-th quote (0-based).
+func quotePrefix(i int) string { return fmt.Sprintf("Quote%d_", i+1) }
+
+func paren(parts ...string) string {
+	var ps []string
+	for _, p := range parts {
+		if strings.TrimSpace(p) != "" {
+			ps = append(ps, p)
+		}
+	}
+	if len(ps) == 0 {
+		return ""
+	}
+	return "(" + strings.Join(ps, ", ") + ")"
+}

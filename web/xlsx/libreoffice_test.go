@@ -1,0 +1,171 @@
+package xlsx
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"capplan/planner"
+)
+
+// recalcXML makes LibreOffice recalculate every formula of an .xlsx on
+// load instead of trusting the cached values (OOXMLRecalcMode 0: always).
+const recalcXML = `<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="ODFRecalcMode" oor:op="fuse"><value>0</value></prop></item>
+</oor:items>`
+
+// soffice finds LibreOffice; without it the test is skipped, except on CI
+// (env CI set), where it must be installed.
+func soffice(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"soffice", "libreoffice"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("LibreOffice (soffice) is not installed; .ci/run installs libreoffice-calc-nogui")
+	}
+	t.Skip("LibreOffice (soffice) is not installed")
+	return ""
+}
+
+// recalc has LibreOffice open the workbook, recalculate it and write every
+// sheet as CSV of raw (unformatted) values; it returns the sheets' cells.
+func recalc(t *testing.T, data []byte) map[string][][]string {
+	t.Helper()
+	bin := soffice(t)
+	dir := t.TempDir()
+	profile := filepath.Join(dir, "profile")
+	if err := os.MkdirAll(filepath.Join(profile, "user"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(profile, "user", "registrymodifications.xcu"), []byte(recalcXML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "book.xlsx")
+	if err := os.WriteFile(in, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	// Filter options: comma, double quote, UTF-8, first line 1, no cell
+	// formats, language 0, quote text, detect numbers, raw values (not as
+	// shown), no formulas, no trimming, every sheet (-1) to its own file.
+	cmd := exec.CommandContext(ctx, bin, "-env:UserInstallation=file://"+profile, "--headless", "--norestore",
+		"--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1", "--outdir", out, in)
+	cmd.Env = append(os.Environ(), "HOME="+dir)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("soffice: %v\n%s", err, b)
+	}
+	sheets := map[string][][]string{}
+	for _, name := range SheetNames {
+		b, err := os.ReadFile(filepath.Join(out, "book-"+name+".csv"))
+		if err != nil {
+			files, _ := os.ReadDir(out)
+			t.Fatalf("sheet %s: %v (have %v)", name, err, files)
+		}
+		r := csv.NewReader(bytes.NewReader(b))
+		r.FieldsPerRecord = -1
+		rows, err := r.ReadAll()
+		if err != nil {
+			t.Fatalf("sheet %s: %v", name, err)
+		}
+		sheets[name] = rows
+	}
+	return sheets
+}
+
+func at(sheets map[string][][]string, c cell) string {
+	rows := sheets[c.sheet]
+	if c.row-1 >= len(rows) || c.col-1 >= len(rows[c.row-1]) {
+		return ""
+	}
+	return rows[c.row-1][c.col-1]
+}
+
+// checkRecalculated asserts that every promised figure, recalculated by
+// LibreOffice, equals the planner's, and so does every matrix verdict.
+func checkRecalculated(t *testing.T, data []byte, res planner.Result) {
+	t.Helper()
+	f := openBook(t, data)
+	sheets := recalc(t, data)
+	if len(sheets) != len(SheetNames) {
+		t.Fatalf("%d sheets converted", len(sheets))
+	}
+	ps := promises(t, f, res)
+	if len(ps) < 10 {
+		t.Fatalf("only %d figures promised", len(ps))
+	}
+	for _, p := range ps {
+		if got := at(sheets, p.at); !near(got, p.want, p.tol) {
+			t.Errorf("%s at %s!%s: LibreOffice computed %q, the planner %v", p.what, p.at.sheet, p.at.name(), got, p.want)
+		}
+	}
+	for i, rr := range res.Matrix {
+		if got := at(sheets, cell{shMatrix, colVerdict, i + 2}); got != string(rr.Verdict.State) {
+			t.Errorf("matrix row %d: LibreOffice verdict %q, planner %q", i, got, rr.Verdict.State)
+		}
+	}
+}
+
+func TestLibreOfficeRecalculatesToThePlannersFigures(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   planner.Inputs
+	}{{"worked", workedInputs()}, {"crossover", crossoverInputs()}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := testReport(tc.in)
+			checkRecalculated(t, writeBook(t, r), r.Result)
+		})
+	}
+}
+
+// TestChangedInputsRecalculate changes inputs in the workbook as finance
+// would (a price, the objective, demand) and checks LibreOffice's results
+// against the planner's for the same changed inputs: the formulas follow
+// the inputs, not the cached values.
+func TestChangedInputsRecalculate(t *testing.T) {
+	in := workedInputs()
+	data := writeBook(t, testReport(in))
+	f := openBook(t, data)
+	set := func(name string, val any) {
+		c := namedCell(t, f, name)
+		if err := f.SetCellValue(c.sheet, c.name(), val); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A dearer output price, a tighter end-to-end bound (row 8 now fails,
+	// so the ceiling drops to 4), and more expected demand.
+	set("Quote1_Price_Output_Per_M", 60.0)
+	in.Quotes[0].OutputPerMTokens = planner.Fig("60", "EUR/1M tokens", "test invoice", "2026-11-01")
+	set("Objective_E2E_Max_S", 10.0)
+	in.Contract.Objective.E2EMax = planner.F(10)
+	set("Scenario_Expected_Requests", 150000)
+	in.Scenarios[1].MonthlyRequests = 150_000
+	var buf bytes.Buffer
+	if err := f.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	want := planner.Compute(in)
+	if *want.Envelope.Ceiling != 4 {
+		t.Fatalf("planner ceiling %v, want 4", *want.Envelope.Ceiling)
+	}
+	if slices.ContainsFunc(want.Scenarios, func(s planner.ScenarioResult) bool { return s.BoxesNeeded == nil }) {
+		t.Fatal("capacity unknown")
+	}
+	checkRecalculated(t, buf.Bytes(), want)
+	if !strings.Contains(string(want.Matrix[3].Verdict.State), "fail") {
+		t.Fatalf("row 8 should now fail: %s", want.Matrix[3].Verdict.Summary)
+	}
+}

@@ -1,0 +1,260 @@
+package xlsx
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"capplan/planner"
+)
+
+// Matrix columns (1-based). The checks, the verdict and the envelope are
+// formulas over the row's figures and the objective's named cells.
+const (
+	colLoad = iota + 1
+	colKind
+	colModel
+	colAttempted
+	colSuccessful
+	colErrored
+	colIncomplete
+	colDuration
+	colRequestRate
+	colAchievedRate
+	colAchievedConc
+	colOutputTokRate
+	colPromptMean
+	colOutputMean
+	colTTFT50
+	colTTFT95
+	colTTFT99
+	colE2E50
+	colE2E95
+	colE2E99
+	colTPOT50
+	colTPOT95
+	colTPOT99
+	colITL50
+	colITL95
+	colITL99
+	colHeadroom
+	colPeakMem
+	colPower
+	colOOM
+	colRestart
+	colStopped
+	colSuccessRate
+	colCapacityRate
+	colChkSuccess
+	colChkTTFT
+	colChkE2E
+	colChkTPOT
+	colChkITL
+	colChkHeadroom
+	colChkOOM
+	colVerdict
+	colInEnvelope
+	colSummary
+	colNonMonotone
+	colWarnings
+	colFile
+	colSHA
+	colPaths
+	colLast = colPaths
+)
+
+func (b *book) matrixSheet() {
+	s := b.sheets[shMatrix]
+	widths := make([]float64, colLast)
+	for i := range widths {
+		widths[i] = 11
+	}
+	widths[colKind-1], widths[colModel-1] = 12, 28
+	widths[colSummary-1], widths[colWarnings-1], widths[colFile-1], widths[colSHA-1], widths[colPaths-1] = 40, 40, 30, 20, 40
+	s.cols(widths...)
+	b.headers(s, "Load", "Load kind", "Model", "Attempted", "Successful", "Errored", "Incomplete", "Duration", "Requests/s", "Achieved req/s",
+		"Achieved concurrency", "Output tokens/s", "Prompt tokens (mean)", "Output tokens (mean)",
+		"TTFT p50", "TTFT p95", "TTFT p99", "End-to-end p50", "End-to-end p95", "End-to-end p99",
+		"TPOT p50", "TPOT p95", "TPOT p99", "ITL p50", "ITL p95", "ITL p99",
+		"Memory headroom", "Peak memory (GiB)", "Power (W)", "OOM", "Restart", "Stopped",
+		"Success rate", "Request rate for capacity", "Success check", "TTFT check", "End-to-end check", "TPOT check", "ITL check",
+		"Headroom check", "No-OOM check", "Verdict", "In envelope", "Planner's verdict", "Non-monotone", "Warnings", "File", "sha256", "Paths in the file")
+
+	pctl := func(c50, c95, c99, r int) string {
+		return fmt.Sprintf(`IF(Objective_Percentile=50,%s,IF(Objective_Percentile=95,%s,IF(Objective_Percentile=99,%s,"")))`, rel(c50, r), rel(c95, r), rel(c99, r))
+	}
+	latency := func(bound string, c50, c95, c99, r int) string {
+		m := pctl(c50, c95, c99, r)
+		return fmt.Sprintf(`IF(%[1]s="","",IF(%[2]s="","missing",IF(%[2]s<=%[1]s,"pass","fail")))`, bound, m)
+	}
+	for i, rr := range b.r.Result.Matrix {
+		r := i + 2
+		row := rr.Row
+		checks := map[string]string{}
+		for _, c := range rr.Verdict.Checks {
+			switch {
+			case c.Pass == nil:
+				checks[c.Criterion] = "missing"
+			default:
+				checks[c.Criterion] = passFail(*c.Pass)
+			}
+		}
+		var load any
+		if rr.LoadKnown {
+			load = rr.Load
+		}
+		capRate := firstOf(row.RequestRate, row.AchievedRate)
+		if capRate == nil && row.LoadKind == planner.LoadRate {
+			capRate = row.Load
+		}
+		inEnvPrev := "TRUE"
+		if r > 2 {
+			inEnvPrev = rel(colInEnvelope, r-1)
+		}
+		cells := []any{
+			v(b.st.num, load), string(row.LoadKind), row.Model,
+			v(b.st.int, optInt(row.Attempted)), v(b.st.int, optInt(row.Successful)), v(b.st.int, optInt(row.Errored)), v(b.st.int, optInt(row.Incomplete)),
+			v(b.st.secs, opt(row.DurationS)), v(b.st.rate, opt(row.RequestRate)), v(b.st.rate, opt(row.AchievedRate)),
+			v(b.st.num, opt(row.AchievedConcurrency)), v(b.st.num, opt(row.OutputTokenRate)),
+			v(b.st.num, opt(row.PromptTokensMean)), v(b.st.num, opt(row.OutputTokensMean)),
+			v(b.st.secs, opt(row.TTFT.P50)), v(b.st.secs, opt(row.TTFT.P95)), v(b.st.secs, opt(row.TTFT.P99)),
+			v(b.st.secs, opt(row.E2E.P50)), v(b.st.secs, opt(row.E2E.P95)), v(b.st.secs, opt(row.E2E.P99)),
+			v(b.st.secs, opt(row.TPOT.P50)), v(b.st.secs, opt(row.TPOT.P95)), v(b.st.secs, opt(row.TPOT.P99)),
+			v(b.st.secs, opt(row.ITL.P50)), v(b.st.secs, opt(row.ITL.P95)), v(b.st.secs, opt(row.ITL.P99)),
+			v(b.st.pct, opt(row.Observed.Headroom)), v(b.st.num, opt(row.Observed.PeakMemoryGiB)), v(b.st.num, opt(row.Observed.PowerWatts)),
+			row.Observed.OOM, row.Observed.Restart, row.Observed.Stopped,
+			fx(b.st.pct, fmt.Sprintf(`IF(%[1]s="","",IF(%[2]s="","",IF(%[1]s+%[2]s<=0,"",%[1]s/(%[1]s+%[2]s))))`, rel(colSuccessful, r), rel(colErrored, r)), optOrEmpty(rr.SuccessRate)),
+			fx(b.st.rate, fmt.Sprintf(`IF(%s<>"",%s,IF(%s<>"",%s,IF(%s="rate",%s,"")))`, rel(colRequestRate, r), rel(colRequestRate, r), rel(colAchievedRate, r), rel(colAchievedRate, r), rel(colKind, r), rel(colLoad, r)), optOrEmpty(capRate)),
+			fx(0, fmt.Sprintf(`IF(OR(%[1]s="",%[2]s=""),"missing",IF(%[1]s+%[2]s<=0,"fail",IF(%[1]s/(%[1]s+%[2]s)>=Objective_Min_Success,"pass","fail")))`, rel(colSuccessful, r), rel(colErrored, r)), checks["success"]),
+			fx(0, latency("Objective_TTFT_Max_S", colTTFT50, colTTFT95, colTTFT99, r), checks["ttft"]),
+			fx(0, latency("Objective_E2E_Max_S", colE2E50, colE2E95, colE2E99, r), checks["e2e"]),
+			fx(0, latency("Objective_TPOT_Max_S", colTPOT50, colTPOT95, colTPOT99, r), checks["tpot"]),
+			fx(0, latency("Objective_ITL_Max_S", colITL50, colITL95, colITL99, r), checks["itl"]),
+			fx(0, fmt.Sprintf(`IF(Objective_Min_Headroom="","",IF(%[1]s="","missing",IF(%[1]s>=Objective_Min_Headroom,"pass","fail")))`, rel(colHeadroom, r)), checks["headroom"]),
+			fx(0, fmt.Sprintf(`IF(Objective_No_OOM,IF(OR(%s,%s),"fail","pass"),"")`, rel(colOOM, r), rel(colRestart, r)), checks["no_oom"]),
+			fx(b.st.bold, fmt.Sprintf(`IF(%[1]s,"stopped",IF(COUNTIF(%[2]s:%[3]s,"fail")>0,"fail",IF(COUNTIF(%[2]s:%[3]s,"missing")>0,"not-judged","pass")))`,
+				rel(colStopped, r), rel(colChkSuccess, r), rel(colChkOOM, r)), string(rr.Verdict.State)),
+			fx(0, fmt.Sprintf(`AND(%s,%s<>"",%s="pass")`, inEnvPrev, rel(colLoad, r), rel(colVerdict, r)), rr.InEnvelope),
+			v(b.st.wrap, rr.Verdict.Summary), yesNo(rr.NonMonotone), v(b.st.wrap, warningsText(rr.Warnings)),
+			rr.Source.File, rr.Source.SHA256, v(b.st.wrap, pathsText(row.Paths)),
+		}
+		s.add(cells...)
+	}
+	if len(b.r.Result.Matrix) == 0 {
+		s.add("No rows imported.")
+	}
+}
+
+func firstOf(ps ...*float64) *float64 {
+	for _, p := range ps {
+		if p != nil {
+			return p
+		}
+	}
+	return nil
+}
+
+func optOrEmpty(p *float64) any {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func warningsText(ws []planner.Warning) string {
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = w.Code + ": " + w.Message
+	}
+	return strings.Join(parts, "; ")
+}
+
+func pathsText(paths map[string]string) string {
+	keys := make([]string, 0, len(paths))
+	for k := range paths {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + " = " + paths[k]
+	}
+	return strings.Join(parts, "; ")
+}
+
+// envelopeSheet shows the envelope (its ceiling a formula over the
+// matrix's in-envelope column), the capacity per box, and the admission
+// limit as the planner proposed it.
+func (b *book) envelopeSheet() {
+	s := b.sheets[shEnvelope]
+	s.cols(40, 22, 70)
+	res := b.r.Result
+	e, a, cp := res.Envelope, res.Admission, res.Capacity
+	n := len(res.Matrix)
+	m := b.sheets[shMatrix]
+	b.title(s, "Envelope and admission")
+	s.add(excelize_bold(b, "Envelope"), v(b.st.wrap, string(e.State)), v(b.st.wrap, e.Text))
+
+	ceilRows := 0
+	for _, rr := range res.Matrix {
+		if rr.InEnvelope {
+			ceilRows++
+		}
+	}
+	countF, ceilF, rateF, succF, capF := "0", `""`, `""`, `""`, `""`
+	if n > 0 {
+		countF = fmt.Sprintf("COUNTIF(%s,TRUE)", m.rng(colInEnvelope, 2, n+1))
+		ceilF = fmt.Sprintf(`IF(Ceiling_Rows=0,"",INDEX(%s,Ceiling_Rows))`, m.rng(colLoad, 2, n+1))
+		rateF = fmt.Sprintf(`IF(Ceiling_Rows=0,"",INDEX(%s,Ceiling_Rows))`, m.rng(colCapacityRate, 2, n+1))
+		succF = fmt.Sprintf(`IF(Ceiling_Rows=0,"",INDEX(%s,Ceiling_Rows))`, m.rng(colSuccessRate, 2, n+1))
+		capF = `IF(OR(Ceiling_Rate="",Ceiling_Success_Rate=""),"",Ceiling_Rate*Ceiling_Success_Rate)`
+	}
+	row := s.next()
+	s.add("Rows in the envelope (the passing rows from the lowest load up)", fx(b.st.int, countF, ceilRows))
+	b.name("Ceiling_Rows", s, 2, row)
+	row = s.next()
+	s.add(excelize_bold(b, "Demonstrated ceiling (load)"), fx(b.st.num, ceilF, optOrEmpty(e.Ceiling)), "the highest load such that it and every lower load pass")
+	b.name("Ceiling_Load", s, 2, row)
+	s.add("Load kind", string(e.LoadKind))
+	s.add("First failure", v(b.st.num, opt(e.FirstFailure)), v(b.st.wrap, e.FirstFailureReason))
+	s.add("Non-monotone loads (passed above a failure; not counted)", joinFloats(e.NonMonotone))
+
+	s.add()
+	s.add(excelize_bold(b, "Capacity per box"))
+	row = s.next()
+	s.add("Request rate at the ceiling (req/s)", fx(b.st.rate, rateF, optOrEmpty(cp.CeilingRate)))
+	b.name("Ceiling_Rate", s, 2, row)
+	row = s.next()
+	s.add("Success rate at the ceiling", fx(b.st.pct, succF, optOrEmpty(cp.SuccessRate)))
+	b.name("Ceiling_Success_Rate", s, 2, row)
+	row = s.next()
+	s.add(excelize_bold(b, "Successful in-objective req/s per box"), fx(b.st.rate, capF, optOrEmpty(cp.PerBoxRate)), v(b.st.wrap, cp.Basis+cp.Reason))
+	b.name("Capacity_Per_Box_Rate", s, 2, row)
+	row = s.next()
+	s.add("Boxes the plan allows", v(b.st.intIn, cp.MaxBoxes))
+	b.name("Max_Boxes", s, 2, row)
+
+	s.add()
+	s.add(excelize_bold(b, "Admission limit"))
+	s.add("Basis", a.Basis)
+	s.add("In flight the ceiling demonstrates", v(b.st.int, optInt(a.CeilingInFlight)), v(b.st.wrap, a.LittlesLaw))
+	s.add("Weak evidence", v(b.st.wrap, strings.Join(a.WeakEvidence, "; ")))
+	s.add("Margin below the ceiling", v(b.st.pct, a.Margin))
+	s.add("Proposed max in flight", v(b.st.int, optInt(a.ProposedMaxInFlight)))
+	s.add("Overridden", yesNo(a.Overridden), v(b.st.wrap, a.OverrideReason))
+	s.add(excelize_bold(b, "Max in flight"), v(b.st.int, optInt(a.MaxInFlight)))
+	s.add("Queue size", v(b.st.int, a.QueueSize))
+	s.add("Max queue age", v(b.st.secs, a.MaxQueueAgeS))
+	s.add("Overload answer (HTTP status)", a.OverloadStatus)
+	s.add("Retry-After", v(b.st.secs, float64(a.RetryAfterS)))
+	s.add("Client retries at most", a.ClientMaxRetries)
+	s.add("Backoff", v(b.st.wrap, a.Backoff))
+	for _, r := range a.Reasons {
+		s.add("Reason", nil, v(b.st.wrap, r))
+	}
+	s.add("vLLM flags", nil, v(b.st.wrap, strings.Join(a.Settings.VLLMFlags, " ")))
+	for _, nt := range a.Settings.VLLMNotes {
+		s.add("vLLM note", nil, v(b.st.wrap, nt))
+	}
+	s.add("Gateway settings", nil, v(b.st.wrap, a.Settings.GatewayJSON))
+}

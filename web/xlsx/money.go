@@ -1,0 +1,279 @@
+package xlsx
+
+import (
+	"fmt"
+	"strings"
+
+	"capplan/planner"
+)
+
+// Scenario sheet columns; each option (self-hosted, then each quote) has a
+// monthly cost and a cost per 1,000 column from colSelfMonthly on.
+const (
+	scName = iota + 1
+	scRequests
+	scShare
+	scBusyRate
+	scBoxesNeeded
+	scBoxesPaid
+	scExceeds
+	scSelfMonthly
+	scSelfPer1000
+)
+
+// optionCols returns the monthly and per-1,000 columns of option o (0 is
+// self-hosted, k the k-th quote).
+func optionCols(o int) (monthly, per1000 int) { return scSelfMonthly + 2*o, scSelfPer1000 + 2*o }
+
+// scenariosSheet costs each demand scenario for every option with live
+// formulas: busy-hour rate, boxes needed, monthly cost and cost per 1,000
+// successful in-objective requests.
+func (b *book) scenariosSheet() {
+	s := b.sheets[shScenarios]
+	res := b.r.Result
+	hdr := []string{"Scenario", "Successful in-objective requests a month", "Busy-hour share", "Busy-hour rate (req/s)", "Boxes needed", "Boxes paid", "Exceeds the plan",
+		"Self-hosted monthly", "Self-hosted per 1,000"}
+	widths := []float64{14, 18, 12, 14, 10, 10, 10, 18, 16}
+	for _, q := range res.Quotes {
+		hdr = append(hdr, q.Name+" monthly", q.Name+" per 1,000")
+		widths = append(widths, 18, 16)
+	}
+	hdr = append(hdr, "Notes")
+	widths = append(widths, 60)
+	s.cols(widths...)
+	b.headers(s, hdr...)
+	used := map[string]bool{}
+	for i, sr := range res.Scenarios {
+		r := s.next()
+		b.scenarioRows = append(b.scenarioRows, r)
+		base := "Scenario_" + defName(titleCase(sr.Scenario.Name))
+		if used[base] {
+			base = fmt.Sprintf("%s_%d", base, i+1)
+		}
+		used[base] = true
+		req, share, rate := rel(scRequests, r), rel(scShare, r), rel(scBusyRate, r)
+		needed, paid := rel(scBoxesNeeded, r), rel(scBoxesPaid, r)
+		var boxesPaid int
+		if len(sr.Options) > 0 {
+			boxesPaid = sr.Options[0].Boxes
+		}
+		cells := []any{
+			sr.Scenario.Name,
+			v(b.st.intIn, sr.Scenario.MonthlyRequests),
+			v(b.st.pctIn, sr.Scenario.BusyHourShare),
+			fx(b.st.rate, fmt.Sprintf("%s*%s/3600", req, share), sr.BusyHourRate),
+			fx(b.st.int, fmt.Sprintf(`IF(Capacity_Per_Box_Rate="","",IF(OR(%[1]s<=0,Capacity_Per_Box_Rate<=0),1,MAX(1,ROUNDUP(%[1]s/Capacity_Per_Box_Rate-1E-9,0))))`, rate), intOrEmpty(sr.BoxesNeeded)),
+			fx(b.st.int, fmt.Sprintf(`IF(%[1]s="",1,%[1]s)`, needed), boxesPaid),
+			fx(0, fmt.Sprintf(`IF(%[1]s="",TRUE,%[1]s>Max_Boxes)`, needed), sr.ExceedsPlan),
+		}
+		for o, oc := range sr.Options {
+			monthly := fmt.Sprintf("%s*SH_Fixed_Per_Box+N(SH_Per_Request)*%s", paid, req)
+			if o > 0 {
+				p := quotePrefix(o - 1)
+				monthly = fmt.Sprintf("%sFixed+%sPer_Request*%s", p, p, req)
+			}
+			mc, _ := optionCols(o)
+			cells = append(cells,
+				fx(b.st.money, monthly, money(oc.MonthlyCost)),
+				fx(b.st.money, fmt.Sprintf(`IF(%s<=0,"",%s*1000/%s)`, req, rel(mc, r), req), optMoney(oc.CostPer1000)))
+		}
+		var notes []string
+		if sr.ExceedsReason != "" {
+			notes = append(notes, sr.ExceedsReason)
+		}
+		for _, oc := range sr.Options {
+			notes = append(notes, oc.Option+": "+oc.Basis)
+		}
+		cells = append(cells, v(b.st.wrap, strings.Join(notes, "; ")))
+		s.add(cells...)
+		b.name(base+"_Requests", s, scRequests, r)
+		b.name(base+"_Busy_Share", s, scShare, r)
+	}
+	if len(res.Scenarios) == 0 {
+		s.add("No demand scenarios.")
+	}
+	s.add()
+	// The busy-hour share that turns capacity per box into monthly demand:
+	// the expected scenario's, else the first scenario's.
+	shareF, shareV := "0", 0.0
+	for i, sr := range res.Scenarios {
+		if sr.Scenario.Name == "expected" || (i == 0 && shareF == "0") {
+			shareF, shareV = rel(scShare, b.scenarioRows[i]), sr.Scenario.BusyHourShare
+		}
+		if sr.Scenario.Name == "expected" {
+			break
+		}
+	}
+	r := s.next()
+	s.add("Busy-hour share used for sizing (expected scenario, else the first)", nil, fx(b.st.pct, shareF, shareV))
+	b.name("Sizing_Busy_Share", s, scShare, r)
+	b.sizingShare = shareV
+}
+
+func intOrEmpty(p *int) any {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// crossoverSheet computes N = (F_local - F_api) / (V_api - V_local) for
+// each quote from the cost cells, and whether one box serves it.
+func (b *book) crossoverSheet() {
+	s := b.sheets[shCrossover]
+	s.cols(22, 16, 16, 16, 16, 18, 16, 18, 12, 16, 12, 60, 80)
+	res := b.r.Result
+	b.headers(s, "Quote", "F_local (monthly per box)", "F_api (monthly)", "V_local (per request)", "V_api (per request)",
+		"Crossover N (requests a month)", "N rounded up", "One box serves a month", "Within one box",
+		"Stepped: demand (planner)", "Stepped: boxes (planner)", "Formula (planner)", "Outcome (planner)")
+	var perBox any = ""
+	if res.Capacity.PerBoxRate != nil && b.sizingShare > 0 {
+		perBox = *res.Capacity.PerBoxRate * 3600 / b.sizingShare
+	}
+	for i, x := range res.Crossovers {
+		r := s.next()
+		p := quotePrefix(i)
+		var n, nr, within any = "", "", ""
+		if x.N != nil {
+			n = x.N.InexactFloat64()
+		}
+		if x.NRounded != nil {
+			nr = *x.NRounded
+		}
+		if x.WithinCapacity != nil {
+			within = *x.WithinCapacity
+		}
+		var sd, sb any
+		if x.Stepped != nil {
+			sd, sb = x.Stepped.Demand, x.Stepped.Boxes
+		}
+		B, C, D, E, F, H := rel(2, r), rel(3, r), rel(4, r), rel(5, r), rel(6, r), rel(8, r)
+		s.add(x.Quote,
+			fx(b.st.money, "SH_Fixed_Per_Box", money(x.FLocal)),
+			fx(b.st.money, p+"Fixed", money(x.FAPI)),
+			fx(b.st.perReq, "N(SH_Per_Request)", money(x.VLocal)),
+			fx(b.st.perReq, p+"Per_Request", money(x.VAPI)),
+			fx(b.st.num, fmt.Sprintf(`IF(%[4]s-%[3]s<=0,"",IF(%[1]s-%[2]s<=0,0,(%[1]s-%[2]s)/(%[4]s-%[3]s)))`, B, C, D, E), n),
+			fx(b.st.int, fmt.Sprintf(`IF(%[1]s="","",ROUNDUP(%[1]s,0))`, F), nr),
+			fx(b.st.int, `IF(Capacity_Per_Box_Rate="","",IF(Sizing_Busy_Share<=0,"",Capacity_Per_Box_Rate*3600/Sizing_Busy_Share))`, perBox),
+			fx(0, fmt.Sprintf(`IF(OR(%s="",%s=""),"",%s<=%s)`, F, H, F, H), within),
+			v(b.st.int, sd), v(b.st.int, sb), v(b.st.wrap, x.Formula), v(b.st.wrap, x.Text))
+		b.name(p+"Crossover_N", s, 6, r)
+		if x.Reason != "" && x.Reason != x.Text {
+			s.add("", nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, v(b.st.wrap, "Why: "+x.Reason))
+		}
+	}
+	if len(res.Crossovers) == 0 {
+		s.add("No crossover: no API quote to compare with.")
+	}
+}
+
+// summarySheet is the first page: the decision, the ceiling, the admission
+// limit and the cost per 1,000 by scenario (referring to the live cells).
+func (b *book) summarySheet() {
+	s := b.sheets[shSummary]
+	res := b.r.Result
+	b.title(s, b.r.Title)
+	s.cols(44, 22, 22, 22, 22, 22, 22, 22)
+	kv := func(label string, val any) { s.add(label, v(b.st.wrap, val)) }
+	kv("Report", fmt.Sprintf("report %d, version %d", b.r.ID, b.r.Version))
+	kv("State", b.r.State)
+	kv("Owner", b.r.Owner)
+	if b.r.Predecessor != 0 {
+		kv("Revision of", fmt.Sprintf("report %d", b.r.Predecessor))
+	}
+	kv("Exported", stamp(b.r.Generated))
+	kv("Computed as of", res.AsOf)
+	kv("Currency", res.Currency)
+	kv("Rounding", res.Rounding)
+
+	s.add()
+	s.add(excelize_bold(b, "Decision"))
+	if rec := res.Recommendation; rec != nil {
+		kv("Recommendation", rec.Decision)
+		kv("Owner", rec.Owner)
+		kv("Review date", rec.ReviewDate)
+		kv("Expiry", rec.Expiry)
+	} else {
+		kv("Recommendation", "not written yet")
+	}
+	kv("Model decision", res.Candidates.Decision)
+	kv("Exit check", exitText(res))
+
+	s.add()
+	s.add(excelize_bold(b, "Envelope and admission"))
+	kv("Envelope", res.Envelope.Text)
+	s.add("Demonstrated ceiling (load)", fx(b.st.num, "Ceiling_Load", optOrEmpty(res.Envelope.Ceiling)))
+	s.add("Successful in-objective req/s per box", fx(b.st.rate, "Capacity_Per_Box_Rate", optOrEmpty(res.Capacity.PerBoxRate)))
+	a := res.Admission
+	s.add("Admission: max in flight", v(b.st.int, optInt(a.MaxInFlight)))
+	s.add("Admission: queue size", a.QueueSize)
+	s.add("Admission: max queue age", v(b.st.secs, a.MaxQueueAgeS))
+	kv("Admission: overload answer", fmt.Sprintf("HTTP %d with Retry-After %d s; at most %d client retries", a.OverloadStatus, a.RetryAfterS, a.ClientMaxRetries))
+
+	s.add()
+	s.add(excelize_bold(b, "Cost per 1,000 successful in-objective requests, by scenario"))
+	hdr := []string{"Scenario", "Requests a month", "Boxes paid", "Self-hosted per 1,000"}
+	for _, q := range res.Quotes {
+		hdr = append(hdr, q.Name+" per 1,000")
+	}
+	hdr = append(hdr, "Self-hosted monthly")
+	for _, q := range res.Quotes {
+		hdr = append(hdr, q.Name+" monthly")
+	}
+	b.headers(s, hdr...)
+	sc := b.sheets[shScenarios]
+	for i, sr := range res.Scenarios {
+		r := b.scenarioRows[i]
+		cells := []any{sr.Scenario.Name, fx(b.st.int, sc.ref(scRequests, r), sr.Scenario.MonthlyRequests), fx(b.st.int, sc.ref(scBoxesPaid, r), boxesOf(sr))}
+		for o, oc := range sr.Options {
+			_, pc := optionCols(o)
+			cells = append(cells, fx(b.st.money, sc.ref(pc, r), optMoney(oc.CostPer1000)))
+		}
+		for o, oc := range sr.Options {
+			mc, _ := optionCols(o)
+			cells = append(cells, fx(b.st.money, sc.ref(mc, r), money(oc.MonthlyCost)))
+		}
+		s.add(cells...)
+	}
+	if len(res.Scenarios) == 0 {
+		s.add("No demand scenarios.")
+	}
+	s.add()
+	s.add(excelize_bold(b, "Crossover"))
+	for i, x := range res.Crossovers {
+		var n any = ""
+		if x.N != nil {
+			n = x.N.InexactFloat64()
+		}
+		s.add("Self-hosting vs "+x.Quote+": N (requests a month)", fx(b.st.num, quotePrefix(i)+"Crossover_N", n), v(b.st.wrap, x.Text))
+	}
+}
+
+func boxesOf(sr planner.ScenarioResult) int {
+	if len(sr.Options) == 0 {
+		return 0
+	}
+	return sr.Options[0].Boxes
+}
+
+func exitText(res planner.Result) string {
+	if res.ExitPass {
+		return "every item holds"
+	}
+	var failing []string
+	for _, it := range res.ExitCheck {
+		if !it.Pass {
+			failing = append(failing, it.Label)
+		}
+	}
+	return fmt.Sprintf("%d of %d items fail: %s", len(failing), len(res.ExitCheck), strings.Join(failing, ", "))
+}
+
+// titleCase capitalizes the first letter: "expected" → "Expected".
+func titleCase(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

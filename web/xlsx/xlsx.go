@@ -1,0 +1,396 @@
+// Package xlsx writes a capacity-and-cost report as one Excel workbook.
+//
+// Every figure in the workbook is either a value of planner.Result or a live
+// formula that recomputes it from input cells (prices, demand, the
+// objective), so a reader can change an input and watch the result move.
+// Formula cells carry the planner's value as their cached result, so a
+// reader that does not recalculate still shows the right numbers; the
+// workbook also asks for a full recalculation on load.
+package xlsx
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"capplan/planner"
+)
+
+// Report is what the workbook is written from: the report's identity and
+// records, the inputs and the planner's result.
+type Report struct {
+	ID          int64
+	Title       string
+	Owner       string
+	State       string
+	Version     int
+	FrozenAt    time.Time
+	FrozenBy    string
+	Predecessor int64
+	Generated   time.Time
+
+	Inputs planner.Inputs
+	Result planner.Result
+
+	// Sources are the imported files; when empty, the sources named by the
+	// matrix rows are listed.
+	Sources []Source
+	History []Change
+}
+
+// Source is one imported result file.
+type Source struct {
+	File, SHA256, Format, FormatVersion, ToolVersion, Model string
+	SizeBytes                                               int64
+	Rows                                                    int
+	ImportedBy                                              string
+	ImportedAt                                              time.Time
+}
+
+// Change is one history entry.
+type Change struct {
+	At                                   time.Time
+	User, Action, Section, Before, After string
+}
+
+// Sheet names, in workbook order.
+const (
+	shSummary        = "Summary"
+	shContract       = "Contract"
+	shMatrix         = "Matrix"
+	shEnvelope       = "Envelope and admission"
+	shOverload       = "Overload test"
+	shCandidates     = "Candidates"
+	shResidency      = "Residency"
+	shCosts          = "Costs"
+	shScenarios      = "Scenarios"
+	shCrossover      = "Crossover"
+	shRecommendation = "Recommendation"
+	shExitCheck      = "Exit check"
+	shSources        = "Sources"
+	shHistory        = "History"
+)
+
+// SheetNames lists the workbook's sheets in order.
+var SheetNames = []string{shSummary, shContract, shMatrix, shEnvelope, shOverload, shCandidates, shResidency,
+	shCosts, shScenarios, shCrossover, shRecommendation, shExitCheck, shSources, shHistory}
+
+// Write builds the whole workbook in memory and only then writes it to w:
+// a failure while building writes nothing.
+func Write(w io.Writer, r Report) error {
+	var buf bytes.Buffer
+	if err := build(r, &buf); err != nil {
+		return fmt.Errorf("xlsx: %w", err)
+	}
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+func build(r Report, out io.Writer) error {
+	f := excelize.NewFile()
+	defer f.Close()
+	b := &book{f: f, r: r, names: map[string]string{}, sheets: map[string]*sheet{}}
+	if err := b.newStyles(); err != nil {
+		return err
+	}
+	for _, name := range SheetNames {
+		b.sheets[name] = &sheet{name: name, freeze: 1}
+	}
+	b.contractSheet()
+	b.matrixSheet()
+	b.envelopeSheet()
+	b.costsSheet()
+	b.scenariosSheet()
+	b.crossoverSheet()
+	b.summarySheet()
+	b.overloadSheet()
+	b.candidatesSheet()
+	b.residencySheet()
+	b.recommendationSheet()
+	b.exitCheckSheet()
+	b.sourcesSheet()
+	b.historySheet()
+
+	for i, name := range SheetNames {
+		if i == 0 {
+			if err := f.SetSheetName("Sheet1", name); err != nil {
+				return err
+			}
+		} else if _, err := f.NewSheet(name); err != nil {
+			return err
+		}
+	}
+	for _, name := range SheetNames {
+		if err := b.sheets[name].flush(f); err != nil {
+			return fmt.Errorf("sheet %s: %w", name, err)
+		}
+	}
+	names := make([]string, 0, len(b.names))
+	for n := range b.names {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if err := f.SetDefinedName(&excelize.DefinedName{Name: n, RefersTo: b.names[n]}); err != nil {
+			return fmt.Errorf("name %s: %w", n, err)
+		}
+	}
+	t := true
+	if err := f.SetCalcProps(&excelize.CalcPropsOptions{FullCalcOnLoad: &t}); err != nil {
+		return err
+	}
+	f.SetActiveSheet(0)
+	return f.Write(out)
+}
+
+// book is the workbook being built: its sheets as rows of cells, its styles
+// and its named ranges.
+type book struct {
+	f      *excelize.File
+	r      Report
+	sheets map[string]*sheet
+	names  map[string]string // defined name → absolute reference
+	st     styles
+
+	scenarioRows []int   // the Scenarios sheet row of each scenario
+	sizingShare  float64 // the busy-hour share that sizes capacity
+}
+
+// sheet is one worksheet held as rows until it is flushed.
+type sheet struct {
+	name   string
+	rows   [][]any
+	widths []float64
+	freeze int // header rows kept in view
+}
+
+// add appends a row and returns its 1-based number.
+func (s *sheet) add(cells ...any) int {
+	s.rows = append(s.rows, cells)
+	return len(s.rows)
+}
+
+// next is the number the next added row will have.
+func (s *sheet) next() int { return len(s.rows) + 1 }
+
+func (s *sheet) cols(widths ...float64) { s.widths = widths }
+
+// ref is the absolute reference of a cell of this sheet, for formulas
+// written on other sheets.
+func (s *sheet) ref(col, row int) string {
+	return "'" + s.name + "'!" + abs(col, row)
+}
+
+// rng is the absolute reference of a column range of this sheet.
+func (s *sheet) rng(col, from, to int) string {
+	return "'" + s.name + "'!" + abs(col, from) + ":" + abs(col, to)
+}
+
+func (s *sheet) flush(f *excelize.File) error {
+	sw, err := f.NewStreamWriter(s.name)
+	if err != nil {
+		return err
+	}
+	for i, w := range s.widths {
+		if err := sw.SetColWidth(i+1, i+1, w); err != nil {
+			return err
+		}
+	}
+	if s.freeze > 0 && len(s.rows) > s.freeze {
+		if err := sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: s.freeze, TopLeftCell: "A" + fmt.Sprint(s.freeze+1), ActivePane: "bottomLeft"}); err != nil {
+			return err
+		}
+	}
+	for i, row := range s.rows {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		if err := sw.SetRow(cell, row); err != nil {
+			return err
+		}
+	}
+	return sw.Flush()
+}
+
+// abs is an absolute A1 reference: $C$5.
+func abs(col, row int) string {
+	name, _ := excelize.ColumnNumberToName(col)
+	return fmt.Sprintf("$%s$%d", name, row)
+}
+
+// rel is a relative A1 reference: C5.
+func rel(col, row int) string {
+	name, _ := excelize.ColumnNumberToName(col)
+	return fmt.Sprintf("%s%d", name, row)
+}
+
+// name defines a named range for a cell and returns the name.
+func (b *book) name(n string, s *sheet, col, row int) string {
+	b.names[n] = s.ref(col, row)
+	return n
+}
+
+// styles are the cell formats of the workbook.
+type styles struct {
+	title, header, bold, text, wrap     int
+	money, moneyIn, perReq, perReqIn    int
+	pct, pctIn, secs, secsIn            int
+	num, numIn, int, intIn, rate, plain int
+}
+
+func (b *book) newStyles() error {
+	cur := strings.ReplaceAll(b.r.Result.Currency, `"`, "")
+	if cur == "" {
+		cur = strings.ReplaceAll(b.r.Inputs.Currency, `"`, "")
+	}
+	fmtMoney := `#,##0.00 "` + cur + `"`
+	fmtPerReq := `#,##0.000000 "` + cur + `"`
+	fmtSecs := `0.000 "s"`
+	fmtPct := `0.00%`
+	fmtNum := `#,##0.00`
+	fmtInt := `#,##0`
+	fmtRate := `0.000`
+	input := excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"FFF4CC"}}
+	border := []excelize.Border{{Type: "bottom", Color: "999999", Style: 1}}
+	var err error
+	mk := func(s *excelize.Style) int {
+		if err != nil {
+			return 0
+		}
+		var id int
+		id, err = b.f.NewStyle(s)
+		return id
+	}
+	num := func(f string, in bool) int {
+		s := &excelize.Style{CustomNumFmt: &f}
+		if in {
+			s.Fill = input
+		}
+		return mk(s)
+	}
+	b.st = styles{
+		title:  mk(&excelize.Style{Font: &excelize.Font{Bold: true, Size: 14}}),
+		header: mk(&excelize.Style{Font: &excelize.Font{Bold: true}, Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"E8EEF4"}}, Border: border, Alignment: &excelize.Alignment{WrapText: true, Vertical: "top"}}),
+		bold:   mk(&excelize.Style{Font: &excelize.Font{Bold: true}}),
+		text:   mk(&excelize.Style{Alignment: &excelize.Alignment{Vertical: "top"}}),
+		wrap:   mk(&excelize.Style{Alignment: &excelize.Alignment{WrapText: true, Vertical: "top"}}),
+		money:  num(fmtMoney, false), moneyIn: num(fmtMoney, true),
+		perReq: num(fmtPerReq, false), perReqIn: num(fmtPerReq, true),
+		pct: num(fmtPct, false), pctIn: num(fmtPct, true),
+		secs: num(fmtSecs, false), secsIn: num(fmtSecs, true),
+		num: num(fmtNum, false), numIn: num(fmtNum, true),
+		int: num(fmtInt, false), intIn: num(fmtInt, true),
+		rate:  num(fmtRate, false),
+		plain: mk(&excelize.Style{Fill: input}),
+	}
+	return err
+}
+
+// Cell helpers. A nil value leaves the cell empty.
+
+// v is a value with a style.
+func v(style int, val any) any {
+	if val == nil {
+		return nil
+	}
+	return excelize.Cell{StyleID: style, Value: val}
+}
+
+// fx is a formula with a style and its cached value (the planner's).
+func fx(style int, formula string, cached any) any {
+	return excelize.Cell{StyleID: style, Formula: formula, Value: cached}
+}
+
+// h is a header cell.
+func (b *book) h(text string) any { return excelize.Cell{StyleID: b.st.header, Value: text} }
+
+func (b *book) headers(s *sheet, names ...string) int {
+	row := make([]any, len(names))
+	for i, n := range names {
+		row[i] = b.h(n)
+	}
+	return s.add(row...)
+}
+
+// title starts a key-value sheet with its title row.
+func (b *book) title(s *sheet, text string) {
+	s.add(excelize.Cell{StyleID: b.st.title, Value: text})
+}
+
+// opt is an optional figure: nil stays empty.
+func opt(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+func optInt(p *int) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// dec is a Figure's amount, nil when not typed.
+func dec(f *planner.Figure) any {
+	if f == nil {
+		return nil
+	}
+	return f.Amount.InexactFloat64()
+}
+
+func money(m planner.Money) float64 { return m.Exact.InexactFloat64() }
+
+func optMoney(m *planner.Money) any {
+	if m == nil {
+		return ""
+	}
+	return m.Exact.InexactFloat64()
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func passFail(b bool) string {
+	if b {
+		return "pass"
+	}
+	return "fail"
+}
+
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02 15:04 UTC")
+}
+
+// defName makes a defined name from free text: letters, digits and
+// underscores, starting with a letter.
+func defName(s string) string {
+	var out strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+			out.WriteRune(r)
+		default:
+			out.WriteRune('_')
+		}
+	}
+	n := strings.Trim(out.String(), "_")
+	if n == "" {
+		n = "X"
+	}
+	if n[0] >= '0' && n[0] <= '9' {
+		n = "N" + n
+	}
+	return n
+}
