@@ -15,6 +15,19 @@ type apiReport struct {
 	Report apiReportHeader `json:"report"`
 	Inputs planner.Inputs  `json:"inputs"`
 	Result planner.Result  `json:"result"`
+	// Review is the workflow state (issue 6); the exit check itself is
+	// result.exit_check, its failing items repeated here.
+	Review apiReview `json:"review"`
+}
+
+type apiReview struct {
+	State         string             `json:"state"` // draft, in_review or approved
+	ApprovedAt    *time.Time         `json:"approved_at"`
+	ApprovedBy    string             `json:"approved_by,omitempty"`
+	PredecessorID *int64             `json:"predecessor_id"`
+	SuccessorIDs  []int64            `json:"successor_ids"`
+	ExitPass      bool               `json:"exit_pass"`
+	Failing       []planner.ExitItem `json:"failing"`
 }
 
 type apiReportHeader struct {
@@ -45,5 +58,9 @@ func (s *Server) apiReportShow(c echo.Context) error {
 		t := r.FrozenAt.UTC()
 		h.FrozenAt = &t
 	}
-	return c.JSON(http.StatusOK, apiReport{Report: h, Inputs: in, Result: res})
+	rv, err := s.store.Review(ctx, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, apiReport{Report: h, Inputs: in, Result: res, Review: reviewJSON(rv, res)})
 }

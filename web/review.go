@@ -184,3 +184,24 @@ func failingItems(items []planner.ExitItem) []string {
 func flashURL(id int64, msg, anchor string) string {
 	return fmt.Sprintf("/reports/%d?flash=%s#%s", id, url.QueryEscape(msg), anchor)
 }
+
+// reviewJSON is the review state as the API shows it.
+func reviewJSON(rv store.Review, res planner.Result) apiReview {
+	out := apiReview{State: string(rv.State), ApprovedBy: rv.ApprovedBy, SuccessorIDs: rv.Successors, ExitPass: res.ExitPass, Failing: []planner.ExitItem{}}
+	if out.SuccessorIDs == nil {
+		out.SuccessorIDs = []int64{}
+	}
+	if rv.Approved() {
+		t := rv.ApprovedAt.UTC()
+		out.ApprovedAt = &t
+	}
+	if rv.PredecessorID != 0 {
+		out.PredecessorID = &rv.PredecessorID
+	}
+	for _, it := range res.ExitCheck {
+		if !it.Pass {
+			out.Failing = append(out.Failing, it)
+		}
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -319,4 +320,30 @@ func between(s, from, to string) string {
 		return s[i:]
 	}
 	return s[i : i+j]
+}
+
+func TestAPIReportHasReviewAndExitCheck(t *testing.T) {
+	app := newTestApp(t)
+	id := seedReviewReport(t, app)
+	tok, err := app.store.CreateAPIToken(context.Background(), app.users["reviewer"].ID, "ci")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, body := do(t, http.DefaultClient, "GET", fmt.Sprintf("%s/api/v1/reports/%d", app.srv.URL, id), nil, "Authorization", "Bearer "+tok)
+	var got struct {
+		Result struct {
+			ExitCheck []planner.ExitItem `json:"exit_check"`
+		} `json:"result"`
+		Review struct {
+			State    string             `json:"state"`
+			ExitPass bool               `json:"exit_pass"`
+			Failing  []planner.ExitItem `json:"failing"`
+		} `json:"review"`
+	}
+	if err := json.Unmarshal([]byte(body), &got); err != nil || res.StatusCode != 200 {
+		t.Fatalf("%d %v", res.StatusCode, err)
+	}
+	if got.Review.State != "draft" || got.Review.ExitPass || len(got.Review.Failing) != 1 || got.Review.Failing[0].ID != "recommendation" || len(got.Result.ExitCheck) < 10 {
+		t.Fatalf("review %+v, %d exit items", got.Review, len(got.Result.ExitCheck))
+	}
 }
