@@ -91,6 +91,7 @@ func importFailure(err error) (status int, msg string, dup *store.Import) {
 		dupErr   *store.DuplicateImportError
 		conflict *store.ConflictError
 		input    *store.InputError
+		readOnly *store.ReadOnlyError
 	)
 	switch {
 	case errors.As(err, &tooLarge):
@@ -104,6 +105,8 @@ func importFailure(err error) (status int, msg string, dup *store.Import) {
 		return http.StatusConflict, err.Error(), &first
 	case errors.As(err, &conflict):
 		return http.StatusConflict, capitalize(conflict.Error()) + ". Reload the page to see the changes.", nil
+	case errors.As(err, &readOnly):
+		return http.StatusConflict, capitalize(readOnly.Error()) + ".", nil
 	case errors.As(err, &input):
 		return http.StatusUnprocessableEntity, input.Msg, nil
 	case errors.As(err, &parse):
