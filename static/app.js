@@ -247,3 +247,36 @@
     start();
   }
 })();
+
+// Errors htmx does not swap (403, 404, 500, a lost connection) are shown
+// at the top of the page with the server's own text.
+(function () {
+  "use strict";
+  function show(text) {
+    var main = document.getElementById("main");
+    if (!main) return;
+    var box = document.getElementById("htmx-error");
+    if (!box) {
+      box = document.createElement("p");
+      box.id = "htmx-error";
+      box.className = "flash error";
+      box.setAttribute("role", "alert");
+      main.insertBefore(box, main.firstChild);
+    }
+    box.textContent = text;
+    box.scrollIntoView({ block: "nearest" });
+  }
+  document.addEventListener("htmx:responseError", function (e) {
+    var xhr = e.detail.xhr;
+    var text = "";
+    try {
+      var doc = new DOMParser().parseFromString(xhr.responseText, "text/html");
+      var err = doc.querySelector("[data-testid=error]");
+      text = err ? err.textContent : "";
+    } catch (_) {}
+    show(text || "The server refused the request (" + xhr.status + ").");
+  });
+  document.addEventListener("htmx:sendError", function () {
+    show("The server could not be reached. Check the connection and try again.");
+  });
+})();

@@ -41,3 +41,13 @@ func redirect(c echo.Context, to string) error {
 	}
 	return c.Redirect(http.StatusSeeOther, to)
 }
+
+// htmxConfig is the page's htmx configuration: no injected styles or
+// scripts (the CSP allows neither), and refused input (422), a stale save
+// (409) and a too-large upload (413) are swapped in like a success, since
+// their answers are the form with its errors. Other errors are not
+// swapped; app.js shows their text.
+const htmxConfig = `{"includeIndicatorStyles":false,"allowScriptTags":false,"responseHandling":[` +
+	`{"code":"204","swap":false},{"code":"[23]..","swap":true},` +
+	`{"code":"409","swap":true,"error":false},{"code":"413","swap":true,"error":false},{"code":"422","swap":true,"error":false},` +
+	`{"code":"[45]..","swap":false,"error":true}]}`
