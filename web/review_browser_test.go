@@ -1,0 +1,91 @@
+package web
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"capplan/web/browsertest"
+)
+
+// TestBrowserReviewJourney: a reviewer opens a report whose exit check fails
+// and cannot approve it; the lead names the recommendation's owner in the
+// form and submits; the reviewer approves and downloads the workbook.
+func TestBrowserReviewJourney(t *testing.T) {
+	app := newTestApp(t)
+	id := seedReviewReport(t, app)
+	ctx := browsertest.New(t)
+	report := fmt.Sprintf("%s/reports/%d", app.srv.URL, id)
+
+	login := func(who string) []chromedp.Action[chromedp.Void] {
+		return []chromedp.Action[chromedp.Void]{
+			chromedp.Navigate(app.srv.URL + "/login"),
+			chromedp.SendKeys(css(`input[name="email"]`), app.users[who].Email),
+			chromedp.SendKeys(css(`input[name="password"]`), testPassword),
+			chromedp.Click(css(`[data-testid="login-submit"]`)),
+			browsertest.WaitText(`h1`, "Reports"),
+			chromedp.Navigate(report),
+			chromedp.WaitVisible(css(`[data-testid="exitcheck"]`)),
+		}
+	}
+	logout := []chromedp.Action[chromedp.Void]{
+		chromedp.Navigate(app.srv.URL + "/reports"),
+		chromedp.Click(css(`[data-testid="logout"]`)),
+		browsertest.WaitText(`h1`, "Log in"),
+	}
+
+	steps := []struct {
+		name    string
+		actions []chromedp.Action[chromedp.Void]
+	}{
+		{"the lead submits the report for review", append(append(login("lead"),
+			browsertest.WaitText(`[data-testid="exit-recommendation"]`, "owner missing"),
+			chromedp.Click(css(`[data-testid="submit-review"]`)),
+			browsertest.WaitText(`[data-testid="review-state"]`, "in review"),
+		), logout...)},
+		{"the reviewer cannot approve while the exit check fails", append(append(login("reviewer"),
+			browsertest.WaitText(`[data-testid="exit-fail"]`, "1 item fails"),
+			chromedp.WaitVisible(css(`button[data-testid="approve"][disabled]`)),
+			browsertest.WaitText(`[data-testid="approve-why"]`, "Cannot approve"),
+		), logout...)},
+		{"the lead names the recommendation's owner", append(append(login("lead"),
+			chromedp.Click(css(`#recommendation details > summary`)),
+			chromedp.SendKeys(css(`[data-testid="recommendation-form"] input[name="owner"]`), "A. Lead"),
+			chromedp.Click(css(`[data-testid="save-recommendation"]`)),
+			browsertest.WaitText(`#recommendation`, "A. Lead"),
+			chromedp.Navigate(report),
+			browsertest.WaitText(`[data-testid="exit-pass"]`, "Every item holds"),
+		), logout...)},
+		{"the reviewer approves", append(login("reviewer"),
+			chromedp.WaitVisible(css(`button[data-testid="approve"]:not([disabled])`)),
+			chromedp.Click(css(`button[data-testid="approve"]`)),
+			browsertest.WaitText(`[data-testid="review-state"]`, "approved"),
+			browsertest.WaitText(`[data-testid="flash"]`, "read-only"),
+		)},
+	}
+	for _, s := range steps {
+		if err := chromedp.Do(ctx, s.actions...); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+	}
+
+	// Download the workbook with the reviewer's session, as the link does.
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async () => {
+		const a = document.querySelector('[data-testid="export-xlsx"]');
+		const r = await fetch(a.href);
+		const b = new Uint8Array(await r.arrayBuffer());
+		return [r.status, r.headers.get('Content-Type'), r.headers.get('Content-Disposition'), String.fromCharCode(b[0], b[1]), b.length].join('|');
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := strings.Split(got, "|")
+	if len(parts) != 5 || parts[0] != "200" || parts[1] != xlsxType || !strings.Contains(parts[2], "attachment") || parts[3] != "PK" {
+		t.Fatalf("download: %s", got)
+	}
+	if errs := browsertest.ConsoleErrors(ctx); len(errs) > 0 {
+		t.Fatalf("console errors: %v", errs)
+	}
+}
