@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"encoding/json"
+
 	"github.com/shopspring/decimal"
 )
 
@@ -48,4 +50,30 @@ func NewMoney(d decimal.Decimal) Money {
 // roundHalfUp rounds d to places decimals, halves away from zero.
 func roundHalfUp(d decimal.Decimal, places int32) decimal.Decimal {
 	return d.Round(places) // shopspring rounds half away from zero
+}
+
+// moneyJSON is Money on the wire: decimal strings, the rounded one always
+// with two decimals ("25.00"), so readers need not reformat it.
+type moneyJSON struct {
+	Exact   string `json:"exact"`
+	Rounded string `json:"rounded"`
+}
+
+// MarshalJSON writes Money as decimal strings, Rounded with two decimals.
+func (m Money) MarshalJSON() ([]byte, error) {
+	return json.Marshal(moneyJSON{Exact: m.Exact.String(), Rounded: m.Rounded.StringFixed(2)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (m *Money) UnmarshalJSON(b []byte) error {
+	var j moneyJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	var err error
+	if m.Exact, err = decimal.NewFromString(j.Exact); err != nil {
+		return err
+	}
+	m.Rounded, err = decimal.NewFromString(j.Rounded)
+	return err
 }

@@ -196,7 +196,7 @@ func TestCostWorkedExampleOnPageAndAPI(t *testing.T) {
 			t.Errorf("API option %s: per 1,000 %v for %d requests, want %s", o.Option, o.CostPer1000, o.SuccessfulRequests, want[o.Option])
 		}
 	}
-	if !strings.Contains(body, `"rounded":"2000"`) {
+	if !strings.Contains(body, `"rounded":"2000.00"`) || !strings.Contains(body, `"rounded":"25.00"`) {
 		t.Errorf("money is not served as decimal strings:\n%.400s", body)
 	}
 }
