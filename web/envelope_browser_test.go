@@ -1,0 +1,116 @@
+package web
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"capplan/web/browsertest"
+)
+
+// TestBrowserEnvelopeJourney: a lead opens a report with a frozen contract
+// and an imported five-row matrix, reads the verdicts, the ceiling, the
+// admission limit and the chart; types observed figures for a row twice
+// (each save swaps the matrix and, out of band, the envelope with its
+// chart); records an overload test; and adds two candidates with their
+// regression gates (the baseline, judged on the report's matrix, passed;
+// a quantized variant failed) to get the decision sentence.
+func TestBrowserEnvelopeJourney(t *testing.T) {
+	app := newTestApp(t)
+	id, rows := seedMatrix(t, app)
+	ctx := browsertest.New(t)
+	row8 := fmt.Sprintf(`[data-testid="observed-form-%d"]`, rows[8])
+
+	type step struct {
+		name    string
+		actions []chromedp.Action[chromedp.Void]
+	}
+	observed := func(headroom, ceiling string) step {
+		return step{"observed headroom " + headroom + " at load 8", []chromedp.Action[chromedp.Void]{
+			chromedp.Click(css(fmt.Sprintf(`#observed-%d > summary`, rows[8]))),
+			chromedp.WaitVisible(css(row8 + ` input[name="headroom"]`)),
+			chromedp.SetValue(css(row8+` input[name="headroom"]`), headroom),
+			chromedp.SetValue(css(row8+` input[name="power_watts"]`), "650"),
+			chromedp.Click(css(fmt.Sprintf(`[data-testid="save-observed-%d"]`, rows[8]))),
+			browsertest.WaitText(`[data-testid="ceiling"]`, ceiling),
+			browsertest.WaitText(`[data-testid="history"]`, "observed figures of load 8"),
+			chromedp.WaitVisible(css(`#envelope .chart canvas`)),
+		}}
+	}
+	steps := []step{
+		{"log in and open the report", []chromedp.Action[chromedp.Void]{
+			chromedp.Navigate(app.srv.URL + "/login"),
+			chromedp.SendKeys(css(`input[name="email"]`), app.users["lead"].Email),
+			chromedp.SendKeys(css(`input[name="password"]`), testPassword),
+			chromedp.Click(css(`[data-testid="login-submit"]`)),
+			browsertest.WaitText(`h1`, "Reports"),
+			chromedp.Navigate(fmt.Sprintf("%s/reports/%d", app.srv.URL, id)),
+		}},
+		{"verdicts, ceiling, admission limit and chart", []chromedp.Action[chromedp.Void]{
+			browsertest.WaitText(`[data-testid="matrix-row-4"] [data-testid="verdict"]`, "p95 end-to-end 16.2 s > 15 s"),
+			browsertest.WaitText(`[data-testid="matrix-row-3"] [data-testid="verdict"]`, "pass"),
+			browsertest.WaitText(`[data-testid="ceiling"]`, "Demonstrated ceiling: 8"),
+			browsertest.WaitText(`[data-testid="max-in-flight"]`, "8"),
+			browsertest.WaitText(`[data-testid="vllm-flags"]`, "--max-num-seqs 8"),
+			chromedp.WaitVisible(css(`#envelope .chart canvas`)),
+		}},
+		observed("5", "Demonstrated ceiling: 4"),
+		observed("25", "Demonstrated ceiling: 8"),
+		{"record the overload test", []chromedp.Action[chromedp.Void]{
+			chromedp.SetValue(css(`#overload input[name="sent"]`), "20 concurrent streams for 60 s"),
+			chromedp.SetValue(css(`[data-testid="overload-outcome"]`), "429-retry-after"),
+			chromedp.Click(css(`#overload input[name="retry_after"]`)),
+			chromedp.Click(css(`#overload input[name="worker_healthy"]`)),
+			chromedp.Click(css(`#overload input[name="recovered"]`)),
+			chromedp.Click(css(`[data-testid="save-overload"]`)),
+			browsertest.WaitText(`[data-testid="overload-verdict"]`, "pass"),
+			browsertest.WaitText(`[data-testid="overload-reasons"]`, "refused with 429 and Retry-After"),
+		}},
+	}
+	for _, c := range []struct{ name, quant, outcome string }{{"bf16", "", "pass"}, {"awq-int4", "awq-int4", "fail"}} {
+		baseline := chromedp.Action[chromedp.Void](chromedp.Click(css(`[data-testid="candidate-form-new"] input[name="baseline"]`)))
+		if c.name != "bf16" {
+			baseline = chromedp.WaitVisible(css(`[data-testid="candidate-form-new"] input[name="baseline"]`))
+		}
+		steps = append(steps, step{"add candidate " + c.name, []chromedp.Action[chromedp.Void]{
+			chromedp.Click(css(`[data-testid="candidate-add"] > summary`)),
+			chromedp.WaitVisible(css(`[data-testid="candidate-form-new"] input[name="name"]`)),
+			baseline,
+			chromedp.SetValue(css(`[data-testid="candidate-form-new"] input[name="name"]`), c.name),
+			chromedp.SetValue(css(`[data-testid="candidate-form-new"] input[name="quantization"]`), c.quant+" "),
+			chromedp.SetValue(css(`[data-testid="candidate-form-new"] input[name="gate.gate"]`), "support-tasks-v3"),
+			chromedp.SetValue(css(`[data-testid="candidate-form-new"] input[name="gate.cases"]`), "200"),
+			chromedp.SetValue(css(`[data-testid="candidate-form-new"] select[name="gate.pass"]`), c.outcome),
+			chromedp.SetValue(css(`[data-testid="candidate-form-new"] input[name="gate.date"]`), "2026-11-18"),
+			chromedp.Click(css(`[data-testid="save-candidate-new"]`)),
+			browsertest.WaitText(`#candidates`, c.name),
+		}})
+	}
+	steps = append(steps, step{"decision", []chromedp.Action[chromedp.Void]{
+		browsertest.WaitText(`[data-testid="candidate-decision"]`, "candidate bf16 fits with 20 % observed headroom and meets the objective through load 8 concurrent streams"),
+		browsertest.WaitText(`[data-testid="candidate-explanation"]`, "awq-int4 is not compared: failed regression gate"),
+	}})
+
+	for _, s := range steps {
+		if err := chromedp.Do(ctx, s.actions...); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+	}
+
+	// The chart swapped in twice is one live instance drawn from the
+	// latest option, with the ceiling line at 8.
+	ceiling, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+		const c = echarts.getInstanceByDom(document.querySelector("#envelope .chart"));
+		return c ? c.getOption().series[0].markLine.data[0].name : "no chart";
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ceiling != "ceiling 8" {
+		t.Errorf("chart ceiling line = %q, want %q", ceiling, "ceiling 8")
+	}
+	if errs := browsertest.ConsoleErrors(ctx); len(errs) != 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
