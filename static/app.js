@@ -162,6 +162,7 @@
       }
       var type = xhr.getResponseHeader("Content-Type") || "";
       if (xhr.status >= 200 && xhr.status < 300) {
+        syncVersion(xhr);
         swapInto(target, xhr.responseText);
       } else if (type.indexOf("text/html") === 0 && xhr.responseText) {
         // The server's own error partial.
@@ -280,3 +281,19 @@
     show("The server could not be reached. Check the connection and try again.");
   });
 })();
+
+// After a successful change to a report, the server names the report's new
+// version in X-Report-Version; every form on the page that carries the
+// version it was opened at moves to it, so the next save from another
+// section is not refused as stale. Refusals (409) carry no header: there
+// the user must look at what changed first.
+function syncVersion(xhr) {
+  var v = xhr.getResponseHeader("X-Report-Version");
+  if (!v) return;
+  document.querySelectorAll('input[type=hidden][name="version"]').forEach(function (el) {
+    el.value = v;
+  });
+}
+document.addEventListener("htmx:afterRequest", function (e) {
+  if (e.detail.successful) syncVersion(e.detail.xhr);
+});

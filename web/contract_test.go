@@ -183,6 +183,9 @@ func TestHTMXContractSaveSwapsSectionAndHistory(t *testing.T) {
 	if strings.Contains(body, "<html") || !strings.Contains(body, `id="contract"`) || !strings.Contains(body, `hx-swap-oob="true"`) {
 		t.Errorf("htmx save must answer the section partial with the history out of band:\n%.400s", body)
 	}
+	if got := res.Header.Get("X-Report-Version"); got != "2" {
+		t.Errorf("X-Report-Version = %q, want 2: other forms on the page would save as stale", got)
+	}
 	if !strings.Contains(res.Header.Get("Vary"), "HX-Request") {
 		t.Errorf("Vary = %q", res.Header.Get("Vary"))
 	}

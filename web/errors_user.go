@@ -7,7 +7,6 @@ import (
 	"capplan/web/store"
 )
 
-
 func asConflict(err error, ce **store.ConflictError) bool { return errors.As(err, ce) }
 
 // isUserError reports whether err is a refusal of the user's input rather

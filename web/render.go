@@ -3,6 +3,8 @@ package web
 import (
 	"bytes"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -29,7 +31,28 @@ func (s *Server) render(c echo.Context, status int, page, partial templ.Componen
 	if err := comp.Render(c.Request().Context(), &buf); err != nil {
 		return err
 	}
+	if comp == partial && status < 300 && c.Request().Method == http.MethodPost {
+		if err := s.setVersionHeader(c); err != nil {
+			return err
+		}
+	}
 	return c.HTMLBlob(status, buf.Bytes())
+}
+
+// setVersionHeader names the report's current version in X-Report-Version
+// after a successful change swapped in by htmx; app.js moves every form's
+// hidden version field to it.
+func (s *Server) setVersionHeader(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || !strings.HasPrefix(c.Path(), "/reports/:id") {
+		return nil
+	}
+	r, err := s.store.Report(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("X-Report-Version", strconv.Itoa(r.Version))
+	return nil
 }
 
 // redirect answers a form post: htmx follows HX-Redirect, a plain browser
