@@ -2,7 +2,9 @@ package web
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
+	"runtime/debug"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -45,4 +47,22 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	s.render(c, status, layout(s.page(c, http.StatusText(status)), errorPage(status, msg)), errorBox(msg))
+}
+
+// recoverPanics is middleware that turns a panic in a handler into a
+// logged 500 with the generic error page, never a dropped connection or a
+// stack trace on screen.
+func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) (err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.log.Error("panic", "path", c.Request().URL.Path, "panic", p, "stack", string(debug.Stack()))
+				err = fmt.Errorf("panic: %v", p)
+			}
+		}()
+		return next(c)
+	}
 }

@@ -23,15 +23,15 @@ func isPartial(r *http.Request) bool {
 // so a failure becomes an error page instead of half a page.
 func (s *Server) render(c echo.Context, status int, page, partial templ.Component) error {
 	c.Response().Header().Add("Vary", "HX-Request")
-	comp := page
+	comp, swapped := page, false
 	if partial != nil && isPartial(c.Request()) {
-		comp = partial
+		comp, swapped = partial, true
 	}
 	var buf bytes.Buffer
 	if err := comp.Render(c.Request().Context(), &buf); err != nil {
 		return err
 	}
-	if comp == partial && status < 300 && c.Request().Method == http.MethodPost {
+	if swapped && status < 300 && c.Request().Method == http.MethodPost {
 		if err := s.setVersionHeader(c); err != nil {
 			return err
 		}

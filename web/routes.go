@@ -19,6 +19,7 @@ var (
 
 // routes is the table of contents of the app.
 func (s *Server) routes(e *echo.Echo) {
+	e.Use(s.recoverPanics)
 	e.Use(securityHeaders)
 
 	// Assets, embedded; the URLs carry a content checksum, so cache for ever.
