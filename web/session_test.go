@@ -2,6 +2,11 @@ package web
 
 import (
 	"context"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+
+	"github.com/labstack/echo/v4"
 	"net/http"
 	"net/url"
 	"strings"
@@ -134,5 +139,20 @@ func TestAdminAddsPeopleAndTheyChangePassword(t *testing.T) {
 	// Still logged in after the change.
 	if res, _ := do(t, c, "GET", app.srv.URL+"/account", nil); res.StatusCode != http.StatusOK {
 		t.Errorf("account after change: %d", res.StatusCode)
+	}
+}
+
+func TestPanicBecomesGenericErrorPage(t *testing.T) {
+	app := newTestApp(t)
+	s := &Server{store: app.store, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	e := s.echo()
+	e.GET("/boom", func(echo.Context) error { panic("secret internal state") })
+	rec := httptest.NewRecorder()
+	e.ServeHTTP(rec, httptest.NewRequest("GET", "/boom", nil))
+	if rec.Code != http.StatusInternalServerError {
+		t.Fatalf("status %d", rec.Code)
+	}
+	if body := rec.Body.String(); strings.Contains(body, "secret internal state") || !strings.Contains(body, "Something went wrong") {
+		t.Errorf("panic page leaks or lacks the generic message:\n%.300s", body)
 	}
 }
