@@ -25,6 +25,9 @@ type ImportBatch struct {
 	blobs blobs
 	max   int64
 	files []stagedFile
+	// Candidate is the candidate whose matrix the files feed; 0 for the
+	// report's main matrix.
+	Candidate int64
 }
 
 // stagedFile is a parsed file waiting in its temporary file.
@@ -132,6 +135,7 @@ func (b *ImportBatch) Commit(ctx context.Context, st *store.Store, e store.Edit)
 			return nil, err
 		}
 		batch[i] = store.ImportWithRows{Import: importRecord(e.ReportID, s.f), Rows: s.f.Rows}
+		batch[i].Import.CandidateID = b.Candidate
 		lines = append(lines, describeImport(batch[i].Import, len(s.f.Rows)))
 	}
 	if e.After == "" {

@@ -46,6 +46,13 @@ func receiveMultipart(c echo.Context, batch *ImportBatch) (version int, err erro
 		case name == "version":
 			b, _ := io.ReadAll(io.LimitReader(part, 32))
 			version, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		case name == "candidate":
+			b, _ := io.ReadAll(io.LimitReader(part, 32))
+			if v := strings.TrimSpace(string(b)); v != "" {
+				if batch.Candidate, err = strconv.ParseInt(v, 10, 64); err != nil {
+					return 0, &badUploadError{"candidate: " + strconv.Quote(v) + " is not a candidate id"}
+				}
+			}
 		case name == "files" && part.FileName() != "":
 			if err := batch.Add(part.FileName(), part); err != nil {
 				part.Close()

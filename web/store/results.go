@@ -101,6 +101,13 @@ func (s *Store) addImport(ctx context.Context, tx *sql.Tx, e Edit, im Import, ro
 	warn, _ := json.Marshal(im.Warnings)
 	var cand any
 	if im.CandidateID != 0 {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM candidates WHERE id = ? AND report_id = ?`, im.CandidateID, e.ReportID).Scan(&n); err != nil {
+			return 0, err
+		}
+		if n == 0 {
+			return 0, inputErr("candidate", fmt.Sprintf("no candidate %d in this report", im.CandidateID))
+		}
 		cand = im.CandidateID
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO imports (report_id, candidate_id, file_name, sha256, format, format_version, tool_version, model, size_bytes, warnings, user_id, at)
