@@ -93,7 +93,10 @@ func seedDemoResults(ctx context.Context, st *store.Store, dataDir string, repor
 	if _, err = CommitLatest(ctx, st, batch, reportID, userID); err != nil {
 		return err
 	}
-	return seedDemoObserved(ctx, st, reportID, userID)
+	if err := seedDemoObserved(ctx, st, reportID, userID); err != nil {
+		return err
+	}
+	return seedDemoPlan(ctx, st, dataDir, reportID, userID)
 }
 
 // demoObserved is what the demo's lead typed in per load level: the server

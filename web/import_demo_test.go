@@ -27,7 +27,8 @@ func TestSeedDemoImportsResults(t *testing.T) {
 		t.Fatalf("%d reports", len(reports))
 	}
 	ims, _ := st.Imports(ctx, reports[0].ID)
-	if len(ims) != 1 || ims[0].FileName != DemoResultsFile || ims[0].Rows != 5 || ims[0].User != "Admin" {
+	// The baseline run feeds the matrix; the FP8 candidate has its own.
+	if len(ims) != 2 || ims[0].FileName != DemoResultsFile || ims[0].Rows != 5 || ims[0].User != "Admin" || ims[0].CandidateID != 0 || ims[1].CandidateID == 0 {
 		t.Fatalf("imports %+v", ims)
 	}
 	if _, err := os.Stat(filepath.Join(dir, ims[0].SHA256[:2], ims[0].SHA256)); err != nil {
@@ -41,5 +42,18 @@ func TestSeedDemoImportsResults(t *testing.T) {
 	}
 	if c := res.Envelope.Ceiling; c == nil || *c != 8 {
 		t.Errorf("demo envelope %+v, want the ceiling at 8 streams", res.Envelope)
+	}
+	// The demo is a complete report: every exit-check item holds, and the
+	// money side is computed for the quote and all three scenarios.
+	for _, it := range res.ExitCheck {
+		if !it.Pass {
+			t.Errorf("demo exit check fails %q: %s", it.Label, it.Detail)
+		}
+	}
+	if len(res.Quotes) != 1 || len(res.Scenarios) != 3 || len(res.Crossovers) != 1 {
+		t.Errorf("demo money: %d quotes, %d scenarios, %d crossovers", len(res.Quotes), len(res.Scenarios), len(res.Crossovers))
+	}
+	if res.Candidates.Decision == "" {
+		t.Errorf("demo candidates have no decision")
 	}
 }
