@@ -3,6 +3,8 @@ package planner
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/shopspring/decimal"
 )
@@ -25,7 +27,11 @@ type Crossover struct {
 	// rounded up to a whole request.
 	N        *decimal.Decimal `json:"n"`
 	NRounded *int64           `json:"n_rounded"`
-	Formula  string           `json:"formula"`
+	// Formula shows the exact values; FormulaRounded the same with money
+	// rounded to cents and per-request prices to four significant digits,
+	// for people.
+	Formula        string `json:"formula"`
+	FormulaRounded string `json:"formula_rounded"`
 	// WithinCapacity is false when N needs more boxes than one box serves
 	// (at the expected scenario's busy-hour share); nil when unknown.
 	WithinCapacity *bool `json:"within_capacity"`
@@ -49,12 +55,20 @@ type SteppedCrossover struct {
 // CostChart is the data of the monthly cost against monthly demand chart:
 // self-hosting as a stepped line, one line per quote, crossovers marked.
 // Values are float64 because they are drawn, not summed.
+//
+// The demand axis runs from 0 to XMax: a round number a bit beyond the
+// larger of the peak scenario and the plan's capacity (max boxes x monthly
+// demand per box), stretched to a crossover only when that lies within
+// three times that. A crossover further out is not drawn; Notes say where
+// it is. Self-hosting is drawn only up to the plan's capacity.
 type CostChart struct {
 	Currency string        `json:"currency"`
 	XLabel   string        `json:"x_label"`
 	YLabel   string        `json:"y_label"`
+	XMax     float64       `json:"x_max"`
 	Series   []ChartSeries `json:"series"`
 	Markers  []ChartMarker `json:"markers"`
+	Notes    []string      `json:"notes"`
 }
 
 // ChartSeries is one line of the cost chart.
@@ -70,10 +84,12 @@ type ChartPoint struct {
 	Cost   float64 `json:"cost"`
 }
 
-// ChartMarker marks a point on the chart: a crossover or a scenario.
+// ChartMarker marks a point on the chart: a crossover, a scenario or the
+// end of the plan's capacity. Series names the line a crossover lies on.
 type ChartMarker struct {
+	Series string  `json:"series,omitempty"`
 	Label  string  `json:"label"`
-	Kind   string  `json:"kind"` // "crossover" or "scenario"
+	Kind   string  `json:"kind"` // "crossover", "scenario" or "plan" (the plan's capacity)
 	Demand float64 `json:"demand"`
 	Cost   float64 `json:"cost"`
 }
@@ -98,6 +114,8 @@ func FindCrossover(self SelfHostedCost, q QuoteCost, capacity Capacity, share fl
 	fl, fa, vl, va := self.FixedPerBox.Exact, q.Fixed.Exact, self.PerRequest.Exact, q.PerRequest.Exact
 	num, den := fl.Sub(fa), va.Sub(vl)
 	x.Formula = fmt.Sprintf("N = (F_local - F_api) / (V_api - V_local) = (%s - %s) / (%s - %s)", fl, fa, va, vl)
+	x.FormulaRounded = fmt.Sprintf("N = (F_local - F_api) / (V_api - V_local) = (%s - %s) / (%s - %s)",
+		fl.StringFixed(2), fa.StringFixed(2), sigDigits(va, 4), sigDigits(vl, 4))
 	perBox := monthlyPerBox(capacity, share)
 	maxBoxes := max(1, capacity.MaxBoxes)
 
@@ -177,27 +195,52 @@ func steppedCrossover(fl, fa, vl, va decimal.Decimal, perBox float64, maxBoxes i
 	return nil
 }
 
+// chartReach is how far beyond the plan's capacity (or the peak scenario)
+// the demand axis stretches to show a crossover.
+const chartReach = 3
+
 // BuildChart draws monthly cost against monthly demand: self-hosting stepped
-// by boxes, one straight line per quote, crossovers and scenarios marked.
+// by boxes up to the plan's maximum, one straight line per quote, crossovers
+// within reach and scenarios marked (see CostChart for the demand range).
 func BuildChart(currency string, self SelfHostedCost, quotes []QuoteCost, xs []Crossover, scenarios []ScenarioResult, capacity Capacity, share float64) CostChart {
-	ch := CostChart{Currency: currency, XLabel: "successful in-objective requests a month", YLabel: "monthly cost (" + currency + ")"}
+	ch := CostChart{Currency: currency, XLabel: "successful in-objective requests a month", YLabel: "monthly cost (" + currency + ")", Notes: []string{}}
 	perBox := monthlyPerBox(capacity, share)
-	xmax := perBox * float64(max(1, capacity.MaxBoxes))
+	maxBoxes := max(1, capacity.MaxBoxes)
+	planCap := perBox * float64(maxBoxes)
+	base := planCap
 	for _, s := range scenarios {
-		xmax = max(xmax, float64(s.Scenario.MonthlyRequests))
+		base = max(base, float64(s.Scenario.MonthlyRequests))
 	}
-	for _, x := range xs {
-		if x.N != nil {
-			xmax = max(xmax, x.N.InexactFloat64()*1.25)
+	type cross struct {
+		quote  int
+		demand float64
+	}
+	var drawn []cross
+	top := base
+	for i, x := range xs {
+		if i >= len(quotes) {
+			break
 		}
-		if x.Stepped != nil {
-			xmax = max(xmax, float64(x.Stepped.Demand)*1.25)
+		d := crossoverDemand(x)
+		if d < 0 {
+			continue
 		}
+		if base > 0 && d > chartReach*base {
+			where := "beyond the drawn range"
+			if planCap > 0 && d > planCap {
+				where = fmt.Sprintf("beyond the plan's capacity (%s a month with %d box(es))", groupInt(planCap), maxBoxes)
+			}
+			ch.Notes = append(ch.Notes, fmt.Sprintf("The crossover with %s is at %s requests a month, %s: not drawn.", x.Quote, compactCount(d), where))
+			continue
+		}
+		drawn = append(drawn, cross{i, d})
+		top = max(top, d)
 	}
-	if xmax <= 0 {
-		xmax = 100_000
+	if top <= 0 {
+		top = 100_000
 	}
-	xmax *= 1.1
+	xmax := niceCeil(top * 1.1)
+	ch.XMax = xmax
 
 	fl, vl := self.FixedPerBox.Exact.InexactFloat64(), self.PerRequest.Exact.InexactFloat64()
 	selfCost := func(k int, d float64) float64 { return float64(k)*fl + d*vl }
@@ -205,12 +248,16 @@ func BuildChart(currency string, self SelfHostedCost, quotes []QuoteCost, xs []C
 	if perBox <= 0 {
 		sh.Points = []ChartPoint{{0, selfCost(1, 0)}, {xmax, selfCost(1, xmax)}}
 	} else {
-		for k := 1; k <= 200; k++ {
+		for k := 1; k <= maxBoxes; k++ {
 			lo, hi := perBox*float64(k-1), math.Min(perBox*float64(k), xmax)
 			sh.Points = append(sh.Points, ChartPoint{lo, selfCost(k, lo)}, ChartPoint{hi, selfCost(k, hi)})
 			if hi >= xmax {
 				break
 			}
+		}
+		if planCap < xmax {
+			ch.Markers = append(ch.Markers, ChartMarker{Series: sh.Name, Kind: "plan", Demand: planCap, Cost: selfCost(maxBoxes, planCap),
+				Label: fmt.Sprintf("plan's capacity: %d box(es), %s a month", maxBoxes, groupInt(planCap))})
 		}
 	}
 	ch.Series = append(ch.Series, sh)
@@ -218,18 +265,11 @@ func BuildChart(currency string, self SelfHostedCost, quotes []QuoteCost, xs []C
 		fa, va := q.Fixed.Exact.InexactFloat64(), q.PerRequest.Exact.InexactFloat64()
 		ch.Series = append(ch.Series, ChartSeries{Name: q.Name, Kind: "api", Points: []ChartPoint{{0, fa}, {xmax, fa + xmax*va}}})
 	}
-	for i, x := range xs {
-		d := -1.0
-		switch {
-		case x.Stepped != nil:
-			d = float64(x.Stepped.Demand)
-		case x.N != nil:
-			d = x.N.InexactFloat64()
-		}
-		if d >= 0 && i < len(quotes) {
-			ch.Markers = append(ch.Markers, ChartMarker{Label: "crossover with " + x.Quote, Kind: "crossover", Demand: d,
-				Cost: quotes[i].Fixed.Exact.InexactFloat64() + d*quotes[i].PerRequest.Exact.InexactFloat64()})
-		}
+	for _, c := range drawn {
+		q := quotes[c.quote]
+		ch.Markers = append(ch.Markers, ChartMarker{Series: q.Name, Kind: "crossover", Demand: c.demand,
+			Label: fmt.Sprintf("crossover %s/month", groupInt(c.demand)),
+			Cost:  q.Fixed.Exact.InexactFloat64() + c.demand*q.PerRequest.Exact.InexactFloat64()})
 	}
 	for _, s := range scenarios {
 		if len(s.Options) > 0 {
@@ -237,4 +277,70 @@ func BuildChart(currency string, self SelfHostedCost, quotes []QuoteCost, xs []C
 		}
 	}
 	return ch
+}
+
+// crossoverDemand is where a crossover is drawn: the stepped break-even
+// when there is one, else the plain N; -1 when there is neither.
+func crossoverDemand(x Crossover) float64 {
+	switch {
+	case x.Stepped != nil:
+		return float64(x.Stepped.Demand)
+	case x.N != nil:
+		return x.N.InexactFloat64()
+	}
+	return -1
+}
+
+// niceCeil returns the smallest of 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 or 10 times
+// a power of ten that is at least x (x > 0).
+func niceCeil(x float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, m := range []float64{1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10} {
+		if m*p >= x*(1-1e-12) {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// groupInt writes v rounded to a whole number with thousands separators:
+// 66666.7 -> "66,667".
+func groupInt(v float64) string {
+	s := strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// compactCount writes a large count for a sentence: "8.3 million" from
+// 8,275,383, "66,667" below a million.
+func compactCount(v float64) string {
+	switch {
+	case math.Abs(v) >= 1e9:
+		return strings.TrimSuffix(strconv.FormatFloat(v/1e9, 'f', 1, 64), ".0") + " billion"
+	case math.Abs(v) >= 1e6:
+		return strings.TrimSuffix(strconv.FormatFloat(v/1e6, 'f', 1, 64), ".0") + " million"
+	}
+	return groupInt(v)
+}
+
+// sigDigits writes d rounded to n significant digits: 0.00026112 -> 0.0002611;
+// whole-number digits are never dropped.
+func sigDigits(d decimal.Decimal, n int) string {
+	if d.IsZero() {
+		return "0"
+	}
+	exp := int(math.Floor(math.Log10(math.Abs(d.InexactFloat64()))))
+	places := max(0, n-1-exp)
+	return d.Round(int32(places)).String()
 }
