@@ -27,8 +27,8 @@ func (s *Server) render(c echo.Context, status int, page, partial templ.Componen
 	if partial != nil && isPartial(c.Request()) {
 		comp, swapped = partial, true
 	}
-	var buf bytes.Buffer
-	if err := comp.Render(c.Request().Context(), &buf); err != nil {
+	body, err := renderBytes(c, comp)
+	if err != nil {
 		return err
 	}
 	if swapped && status < 300 && c.Request().Method == http.MethodPost {
@@ -36,7 +36,16 @@ func (s *Server) render(c echo.Context, status int, page, partial templ.Componen
 			return err
 		}
 	}
-	return c.HTMLBlob(status, buf.Bytes())
+	return c.HTMLBlob(status, body)
+}
+
+// renderBytes renders a component into memory.
+func renderBytes(c echo.Context, comp templ.Component) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := comp.Render(c.Request().Context(), &buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // setVersionHeader names the report's current version in X-Report-Version

@@ -68,13 +68,36 @@ func (s *Server) editableReport(c echo.Context) (store.Report, error) {
 	return r, nil
 }
 
+// reportShow is the report page. Without a flash message it is served
+// from the page cache while nothing has changed (see pageCache).
 func (s *Server) reportShow(c echo.Context) error {
+	now := s.cfg.Now()
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	key := pageKey{report: id, gen: s.store.Generation(), day: now.UTC().Format("2006-01-02"), user: currentUser(c).ID}
+	cacheable := c.QueryParam("flash") == "" && !isPartial(c.Request())
+	if cacheable {
+		if body, ok := s.pages.get(key, now); ok {
+			c.Response().Header().Add("Vary", "HX-Request")
+			return c.HTMLBlob(http.StatusOK, body)
+		}
+	}
 	v, err := s.loadReport(c)
 	if err != nil {
 		return err
 	}
 	v.Flash = c.QueryParam("flash")
-	return s.render(c, http.StatusOK, layout(s.page(c, v.R.Title), reportPage(v)), nil)
+	body, err := renderBytes(c, layout(s.page(c, v.R.Title), reportPage(v)))
+	if err != nil {
+		return err
+	}
+	if cacheable {
+		s.pages.put(key, body, now)
+	}
+	c.Response().Header().Add("Vary", "HX-Request")
+	return c.HTMLBlob(http.StatusOK, body)
 }
 
 func (s *Server) reportHistory(c echo.Context) error {

@@ -32,6 +32,7 @@ type Server struct {
 	store *store.Store
 	log   *slog.Logger
 	cfg   Config
+	pages pageCache // rendered report pages, see reportShow
 }
 
 // New returns the application's HTTP handler: the Echo router wrapped in

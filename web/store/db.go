@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver (pure Go, no cgo)
@@ -25,9 +26,11 @@ var ErrConflict = errors.New("conflict")
 // Store is the application's database: one writer connection and a read pool.
 type Store struct {
 	path string
-	w    *sql.DB // exactly one connection: every write goes through it
-	r    *sql.DB // read pool
-	now  func() time.Time
+	w    *sql.DB   // exactly one connection: every write goes through it
+	r    *readPool // read pool, with prepared statements cached
+	// gen counts committed writes; caches of derived views key on it.
+	gen atomic.Uint64
+	now func() time.Time
 }
 
 // Open opens (creating if missing) the SQLite file at path and applies the
@@ -68,7 +71,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("store: open readers: %w", err)
 	}
 	r.SetMaxOpenConns(8)
-	s := &Store{path: path, w: w, r: r, now: time.Now}
+	s := &Store{path: path, w: w, r: newReadPool(r), now: time.Now}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -106,8 +109,27 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	if err := fn(tx); err != nil {
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	s.gen.Add(1)
+	return nil
 }
+
+// exec runs one write statement outside a transaction.
+func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	res, err := s.w.ExecContext(ctx, query, args...)
+	if err == nil {
+		s.gen.Add(1)
+	}
+	return res, err
+}
+
+// Generation is a number that changes whenever this store commits a
+// write. A view derived from the database may be cached under it (writes
+// by another process, such as the import command, are not counted: cache
+// briefly).
+func (s *Store) Generation() uint64 { return s.gen.Load() }
 
 // stamp formats t the way every timestamp is stored: RFC 3339 in UTC.
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }

@@ -17,7 +17,7 @@ func (s *Store) CreateSession(ctx context.Context, userID int64) (token string, 
 	token, hash := newToken()
 	now := s.now()
 	expires = now.Add(SessionTTL)
-	_, err = s.w.ExecContext(ctx, `INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)`,
+	_, err = s.exec(ctx, `INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)`,
 		hash, userID, stamp(now), stamp(expires))
 	if err != nil {
 		return "", time.Time{}, fmt.Errorf("store: create session: %w", err)
@@ -48,13 +48,13 @@ func (s *Store) SessionUser(ctx context.Context, token string) (User, error) {
 
 // DeleteSession ends a session (logout).
 func (s *Store) DeleteSession(ctx context.Context, token string) error {
-	_, err := s.w.ExecContext(ctx, `DELETE FROM sessions WHERE token_hash = ?`, hashToken(token))
+	_, err := s.exec(ctx, `DELETE FROM sessions WHERE token_hash = ?`, hashToken(token))
 	return err
 }
 
 // DeleteExpiredSessions removes sessions past their expiry.
 func (s *Store) DeleteExpiredSessions(ctx context.Context) error {
-	_, err := s.w.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at <= ?`, stamp(s.now()))
+	_, err := s.exec(ctx, `DELETE FROM sessions WHERE expires_at <= ?`, stamp(s.now()))
 	return err
 }
 
@@ -75,7 +75,7 @@ func (s *Store) CreateAPIToken(ctx context.Context, userID int64, name string) (
 	token, hash := newToken()
 	token = "cp_" + token
 	hash = hashToken(token)
-	_, err := s.w.ExecContext(ctx, `INSERT INTO api_tokens (user_id, name, token_hash, created_at) VALUES (?, ?, ?, ?)`,
+	_, err := s.exec(ctx, `INSERT INTO api_tokens (user_id, name, token_hash, created_at) VALUES (?, ?, ?, ?)`,
 		userID, name, hash, stamp(s.now()))
 	if err != nil {
 		return "", fmt.Errorf("store: create token: %w", err)
@@ -105,7 +105,7 @@ func (s *Store) APITokens(ctx context.Context, userID int64) ([]APIToken, error)
 
 // RevokeAPIToken revokes one of a user's tokens.
 func (s *Store) RevokeAPIToken(ctx context.Context, userID, id int64) error {
-	res, err := s.w.ExecContext(ctx, `UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at = ''`, stamp(s.now()), id, userID)
+	res, err := s.exec(ctx, `UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at = ''`, stamp(s.now()), id, userID)
 	if err != nil {
 		return err
 	}
@@ -130,6 +130,6 @@ func (s *Store) APITokenUser(ctx context.Context, token string) (User, error) {
 		return User{}, err
 	}
 	u.CreatedAt = parseStamp(created)
-	s.w.ExecContext(ctx, `UPDATE api_tokens SET last_used = ? WHERE id = ?`, stamp(s.now()), id)
+	s.exec(ctx, `UPDATE api_tokens SET last_used = ? WHERE id = ?`, stamp(s.now()), id)
 	return u, nil
 }

@@ -105,7 +105,7 @@ func (s *Store) CreateUser(ctx context.Context, email, name string, role Role, p
 		return User{}, fmt.Errorf("store: hash password: %w", err)
 	}
 	now := s.now()
-	res, err := s.w.ExecContext(ctx, `INSERT INTO users (email, name, role, password_hash, created_at) VALUES (?, ?, ?, ?, ?)`,
+	res, err := s.exec(ctx, `INSERT INTO users (email, name, role, password_hash, created_at) VALUES (?, ?, ?, ?, ?)`,
 		email, strings.TrimSpace(name), role, string(hash), stamp(now))
 	if err != nil {
 		if strings.Contains(err.Error(), "UNIQUE") {
@@ -177,7 +177,7 @@ func (s *Store) SetRole(ctx context.Context, id int64, role Role) error {
 	if !ValidRole(string(role)) {
 		return inputErr("role", fmt.Sprintf("%q is not one of admin, lead, reviewer, finance", role))
 	}
-	_, err := s.w.ExecContext(ctx, `UPDATE users SET role = ? WHERE id = ?`, role, id)
+	_, err := s.exec(ctx, `UPDATE users SET role = ? WHERE id = ?`, role, id)
 	return err
 }
 

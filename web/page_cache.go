@@ -1,0 +1,54 @@
+package web
+
+import (
+	"sync"
+	"time"
+)
+
+// pageCache keeps rendered report pages for a moment. A page is cached
+// under the report, the store's write generation (so any change made
+// through this server misses at once), the day (evidence ages by date) and
+// the user (edit buttons differ); an entry also expires after pageTTL, so
+// a change written by another process (the import command) shows within
+// that time.
+type pageCache struct {
+	mu      sync.Mutex
+	entries map[pageKey]pageEntry
+}
+
+// pageTTL bounds how stale a cached page can be after an outside write.
+const pageTTL = 2 * time.Second
+
+// maxCachedPages bounds the cache; when full it is emptied.
+const maxCachedPages = 512
+
+type pageKey struct {
+	report int64
+	gen    uint64
+	day    string
+	user   int64
+}
+
+type pageEntry struct {
+	body    []byte
+	expires time.Time
+}
+
+func (pc *pageCache) get(k pageKey, now time.Time) ([]byte, bool) {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	e, ok := pc.entries[k]
+	if !ok || now.After(e.expires) {
+		return nil, false
+	}
+	return e.body, true
+}
+
+func (pc *pageCache) put(k pageKey, body []byte, now time.Time) {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if pc.entries == nil || len(pc.entries) >= maxCachedPages {
+		pc.entries = make(map[pageKey]pageEntry)
+	}
+	pc.entries[k] = pageEntry{body: body, expires: now.Add(pageTTL)}
+}

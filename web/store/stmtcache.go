@@ -1,0 +1,69 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"sync"
+)
+
+// readPool is the read connection pool with a cache of prepared
+// statements. Parsing SQL is most of what a small SQLite query costs, and
+// a report page runs a few dozen of them; database/sql keeps each cached
+// statement prepared on every connection that has used it, so a query is
+// parsed once per connection instead of on every call.
+type readPool struct {
+	*sql.DB
+	mu    sync.Mutex
+	stmts map[string]*sql.Stmt
+}
+
+func newReadPool(db *sql.DB) *readPool {
+	return &readPool{DB: db, stmts: map[string]*sql.Stmt{}}
+}
+
+// stmt returns the prepared statement for query, preparing it once.
+func (p *readPool) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if st, ok := p.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := p.DB.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	p.stmts[query] = st
+	return st, nil
+}
+
+// QueryContext runs a cached statement.
+func (p *readPool) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	st, err := p.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+// QueryRowContext runs a cached statement for one row. A statement that
+// cannot be prepared is run unprepared, so the *sql.Row carries its error.
+func (p *readPool) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	st, err := p.stmt(ctx, query)
+	if err != nil {
+		return p.DB.QueryRowContext(ctx, query, args...)
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+// Close closes the cached statements and the pool.
+func (p *readPool) Close() error {
+	p.mu.Lock()
+	var errs []error
+	for _, st := range p.stmts {
+		errs = append(errs, st.Close())
+	}
+	p.stmts = nil
+	p.mu.Unlock()
+	return errors.Join(append(errs, p.DB.Close())...)
+}
