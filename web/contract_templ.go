@@ -132,7 +132,7 @@ func contractSection(v reportView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = contractView(v.R.Contract, v.Loosened).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = contractView(v.R.Contract, v.Result.ObjectiveLoosened).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -23,11 +23,6 @@ func (s *Server) loadReport(c echo.Context) (reportView, error) {
 	if v.Amendments, err = s.store.Amendments(ctx, id); err != nil {
 		return reportView{}, err
 	}
-	for _, a := range v.Amendments {
-		if a.Loosened && a.ResultsExisted {
-			v.Loosened = true
-		}
-	}
 	if v.History, err = s.store.History(ctx, id); err != nil {
 		return reportView{}, err
 	}
