@@ -92,11 +92,11 @@ func seedDemoPlan(ctx context.Context, st *store.Store, dataDir string, reportID
 		return err
 	}
 	return save(secRecommendation, "recommendation changed", planner.Recommendation{
-		Decision: "change", Owner: "A. Lead", ReviewDate: now.AddDate(0, 3, 0).Format("2006-01-02"), Expiry: now.AddDate(0, 6, 0).Format("2006-01-02"),
+		Decision: "stop", Owner: "A. Lead", ReviewDate: now.AddDate(0, 3, 0).Format("2006-01-02"), Expiry: now.AddDate(0, 6, 0).Format("2006-01-02"),
 		Triggers: []string{
 			"utilisation of the box below 30 % for a month",
 			"operator hours above 15 a month",
-			"the API wins the expected scenario like for like",
+			"self-hosting wins the expected scenario like for like",
 			"hardware refresh due",
 			"no supported vLLM release for the driver",
 		},
@@ -107,7 +107,7 @@ func seedDemoPlan(ctx context.Context, st *store.Store, dataDir string, reportID
 			{Name: "recovery", Pass: true, Note: "gateway fails over to the box kept warm for a quarter"},
 			{Name: "exit", Pass: true, Note: "the box stays in the rack until the review date"},
 		},
-		Notes: "At the expected demand the hosted API costs less per 1,000 successful requests; keep the box as fallback until the review.",
+		Notes: "Stop self-hosting this route: the hosted API costs less per 1,000 successful requests in every scenario. Keep the box as warm fallback until the review date.",
 	})
 }
 

@@ -164,3 +164,48 @@ func TestRoundUp(t *testing.T) {
 		}
 	}
 }
+
+func TestCostLinesChart(t *testing.T) {
+	opt := option(t, CostLinesChart(CostLines{
+		Title: "Cost", Currency: "EUR", XName: "requests a month", XMax: 100_000.0,
+		Demand: []float64{0, 40_000, 80_000, 100_000},
+		Series: map[string][]*float64{
+			"self-hosted": {ptr(2400), ptr(4800), ptr(4800), nil},
+			"api":         {ptr(250), ptr(260), ptr(270), ptr(276)},
+		},
+		Stepped: []string{"self-hosted"},
+		Marks: map[string][]Mark{
+			"self-hosted": {{Label: "plan's capacity", Demand: 86_000}, {Label: "peak", Demand: 60_000, Minor: true}},
+			"api":         {{Label: "crossover 66,667/month", Demand: 66_667}},
+		},
+	}))
+	ss := seriesOf(t, opt)
+	if got, want := strings.Join(names(ss), ","), "api,self-hosted"; got != want {
+		t.Fatalf("series = %s, want %s", got, want)
+	}
+	b, _ := json.Marshal(opt["series"])
+	var raw []map[string]any
+	_ = json.Unmarshal(b, &raw)
+	for _, s := range raw {
+		if s["showSymbol"] != false {
+			t.Errorf("%v: showSymbol = %v, want false", s["name"], s["showSymbol"])
+		}
+	}
+	self := ss[1]
+	if self.Step != "end" || ss[0].Step != nil {
+		t.Errorf("step: self-hosted %v, api %v", self.Step, ss[0].Step)
+	}
+	if gap := self.Data[3].Value.([]any)[1]; gap != "-" {
+		t.Errorf("self-hosted beyond the plan = %v, want a gap", gap)
+	}
+	if ss[0].MarkLine == nil || ss[0].MarkLine.Data[0]["name"] != "crossover 66,667/month" || ss[0].MarkLine.Data[0]["xAxis"] != 66_667.0 {
+		t.Errorf("api markLine = %+v", ss[0].MarkLine)
+	}
+	if ml := self.MarkLine; ml == nil || len(ml.Data) != 2 || ml.Data[1]["lineStyle"] == nil || ml.Data[0]["lineStyle"] != nil {
+		t.Errorf("self-hosted markLines = %+v, want the plan mark plain and the scenario mark styled", ml)
+	}
+	x := opt["xAxis"].([]any)[0].(map[string]any)
+	if x["max"] != 100_000.0 || x["min"] != 0.0 || x["name"] != "requests a month" {
+		t.Errorf("x axis = %v", x)
+	}
+}
