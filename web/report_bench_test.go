@@ -13,10 +13,17 @@ import (
 )
 
 // BenchmarkReportPage measures the report page under 50 concurrent
-// clients on loopback and reports the median and p99 time per request.
+// clients on loopback and reports the median and p99 time per request:
+// "cached" is the page as readers get it while nothing changes, "fresh"
+// bypasses the page cache (as the first view after every change does).
 //
 //	go test -run '^$' -bench ReportPage -benchtime 2000x ./web
 func BenchmarkReportPage(b *testing.B) {
+	b.Run("cached", func(b *testing.B) { benchReportPage(b, "") })
+	b.Run("fresh", func(b *testing.B) { benchReportPage(b, "?flash=bench") })
+}
+
+func benchReportPage(b *testing.B, query string) {
 	app := newTestApp(b)
 	ctx := context.Background()
 	lead := app.users["lead"]
@@ -33,7 +40,7 @@ func BenchmarkReportPage(b *testing.B) {
 	seedRows(b, app.store, id, lead.ID)
 	client := app.client("lead")
 	client.Transport = &http.Transport{MaxIdleConnsPerHost: 64}
-	url := fmt.Sprintf("%s/reports/%d", app.srv.URL, id)
+	url := fmt.Sprintf("%s/reports/%d%s", app.srv.URL, id, query)
 
 	// Server time: from the request reaching the handler to the response
 	// written, measured around the real handler.
