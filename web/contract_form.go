@@ -1,8 +1,6 @@
 package web
 
 import (
-	"errors"
-	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -13,127 +11,77 @@ import (
 // contractForm reads the contract form. Numbers that do not parse are
 // reported by field; the domain rules are then checked by planner.
 func contractForm(f url.Values) (planner.Contract, formErrors) {
-	errs := formErrors{}
-	str := func(name string) string { return strings.TrimSpace(f.Get(name)) }
-	float := func(name string) float64 {
-		s := str(name)
-		if s == "" {
-			return 0
-		}
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			errs[name] = "must be a number"
-		}
-		return v
-	}
-	optFloat := func(name string) *float64 {
-		if str(name) == "" {
-			return nil
-		}
-		v := float(name)
-		return &v
-	}
-	integer := func(name string) int {
-		s := str(name)
-		if s == "" {
-			return 0
-		}
-		v, err := strconv.Atoi(s)
-		if err != nil {
-			errs[name] = "must be a whole number"
-		}
-		return v
-	}
-	// percent reads "99" or "99 %" as the fraction 0.99.
-	percent := func(name string) *float64 {
-		s := strings.TrimSpace(strings.TrimSuffix(str(name), "%"))
-		if s == "" {
-			return nil
-		}
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsNaN(v) {
-			errs[name] = "must be a percentage, e.g. 99"
-			return nil
-		}
-		if v < 0 || v > 100 {
-			errs[name] = "must be between 0 and 100 %"
-		}
-		v /= 100
-		return &v
-	}
-
+	r := newFormReader(f)
+	float := func(name string) float64 { return deref(r.float(name)) }
+	integer := func(name string) int { return deref(r.integer(name)) }
 	c := planner.Contract{
-		Environment:     str("environment"),
-		Service:         str("service"),
-		ReleaseRevision: str("release_revision"),
-		BaselineModel:   str("baseline_model"),
-		Artifact:        str("artifact"),
-		ArtifactHash:    str("artifact_hash"),
-		Candidates:      str("candidates"),
-		VLLMVersion:     str("vllm_version"),
-		BenchmarkTool:   str("benchmark_tool"),
-		ToolVersion:     str("tool_version"),
-		Driver:          str("driver"),
-		Device:          str("device"),
-		DeviceMemoryGiB: optFloat("device_memory_gib"),
-		Host:            str("host"),
-		TestDate:        str("test_date"),
+		Environment:     r.str("environment"),
+		Service:         r.str("service"),
+		ReleaseRevision: r.str("release_revision"),
+		BaselineModel:   r.str("baseline_model"),
+		Artifact:        r.str("artifact"),
+		ArtifactHash:    r.str("artifact_hash"),
+		Candidates:      r.str("candidates"),
+		VLLMVersion:     r.str("vllm_version"),
+		BenchmarkTool:   r.str("benchmark_tool"),
+		ToolVersion:     r.str("tool_version"),
+		Driver:          r.str("driver"),
+		Device:          r.str("device"),
+		DeviceMemoryGiB: r.float("device_memory_gib"),
+		Host:            r.str("host"),
+		TestDate:        r.str("test_date"),
 		Workload: planner.Workload{
 			PromptTokens: integer("workload.prompt_tokens"),
 			OutputTokens: integer("workload.output_tokens"),
-			Data:         str("workload.data"),
-			Prompts:      str("workload.prompts"),
-			Dataset:      str("workload.dataset"),
+			Data:         r.str("workload.data"),
+			Prompts:      r.str("workload.prompts"),
+			Dataset:      r.str("workload.dataset"),
 		},
-		LoadKind:          planner.LoadKind(str("load_kind")),
+		LoadKind:          planner.LoadKind(r.str("load_kind")),
 		RowDurationS:      float("row_duration_s"),
 		StopAfterErrors:   integer("stop_after_errors"),
-		StopRule:          str("stop_rule"),
-		AdmissionProposal: str("admission_proposal"),
-		Rollback:          str("rollback"),
+		StopRule:          r.str("stop_rule"),
+		AdmissionProposal: r.str("admission_proposal"),
+		Rollback:          r.str("rollback"),
 		Owners: planner.Owners{
-			TestOwner:     str("owners.test_owner"),
-			Observer:      str("owners.observer"),
-			StopAuthority: str("owners.stop_authority"),
-			Window:        str("owners.window"),
+			TestOwner:     r.str("owners.test_owner"),
+			Observer:      r.str("owners.observer"),
+			StopAuthority: r.str("owners.stop_authority"),
+			Window:        r.str("owners.window"),
+		},
+		Objective: planner.Objective{
+			Percentile:  float("objective.percentile"),
+			MinSuccess:  deref(r.percent("objective.min_success")),
+			TTFTMax:     r.float("objective.ttft_max_s"),
+			E2EMax:      r.float("objective.e2e_max_s"),
+			TPOTMax:     r.float("objective.tpot_max_s"),
+			ITLMax:      r.float("objective.itl_max_s"),
+			MinHeadroom: r.percent("objective.min_headroom"),
+			NoOOM:       r.check("objective.no_oom"),
 		},
 	}
 	if c.TestDate != "" && !isDate(c.TestDate) {
-		errs["test_date"] = "must be a date, YYYY-MM-DD"
+		r.errs["test_date"] = "must be a date, YYYY-MM-DD"
 	}
-	for _, part := range strings.FieldsFunc(str("loads"), func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
+	for _, part := range strings.FieldsFunc(r.str("loads"), func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
 		v, err := strconv.ParseFloat(part, 64)
 		if err != nil {
-			errs["loads"] = "must be numbers separated by commas, e.g. 1, 2, 4, 8, 10; " + strconv.Quote(part) + " is not a number"
+			r.errs["loads"] = "must be numbers separated by commas, e.g. 1, 2, 4, 8, 10; " + strconv.Quote(part) + " is not a number"
 			break
 		}
 		c.Loads = append(c.Loads, v)
 	}
-	o := &c.Objective
-	o.Percentile = float("objective.percentile")
-	if p := percent("objective.min_success"); p != nil {
-		o.MinSuccess = *p
-	}
-	o.TTFTMax = optFloat("objective.ttft_max_s")
-	o.E2EMax = optFloat("objective.e2e_max_s")
-	o.TPOTMax = optFloat("objective.tpot_max_s")
-	o.ITLMax = optFloat("objective.itl_max_s")
-	o.MinHeadroom = percent("objective.min_headroom")
-	o.NoOOM = f.Get("objective.no_oom") != ""
+	r.domain(c.Validate(), nil)
+	return c, r.errs
+}
 
-	if err := c.Validate(); err != nil {
-		var fes planner.FieldErrors
-		if errors.As(err, &fes) {
-			for _, fe := range fes {
-				if _, seen := errs[fe.Field]; !seen {
-					errs[fe.Field] = fe.Message
-				}
-			}
-		} else {
-			errs["contract"] = err.Error()
-		}
+// deref is *p, or the zero value for nil.
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
 	}
-	return c, errs
+	return *p
 }
 
 // isDate reports whether s is a YYYY-MM-DD date.

@@ -64,7 +64,7 @@ func TestContractValidationNamesFieldAndRule(t *testing.T) {
 		{"loads", "1, -2", "must be a positive number"},
 		{"loads", "1, x", "is not a number"},
 		{"objective.percentile", "120", "between 0 and 100"},
-		{"objective.min_success", "101", "between 0 and 100"},
+		{"objective.min_success", "101", "between 0 % and 100 %"},
 		{"objective.ttft_max_s", "-1", "positive"},
 		{"objective.e2e_max_s", "abc", "must be a number"},
 		{"workload.prompt_tokens", "1.5", "whole number"},
