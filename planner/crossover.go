@@ -133,13 +133,13 @@ func FindCrossover(self SelfHostedCost, q QuoteCost, capacity Capacity, share fl
 		x.N = &n
 		r := n.Ceil().IntPart()
 		x.NRounded = &r
-		x.Text = fmt.Sprintf("self-hosting becomes cheaper than %s above %s requests a month", q.Name, n.Round(0).String())
+		x.Text = fmt.Sprintf("self-hosting becomes cheaper than %s above %s requests a month", q.Name, groupDigits(n.Round(0).IntPart()))
 	}
 	if x.Exists && perBox > 0 {
 		within := x.N.InexactFloat64() <= perBox
 		x.WithinCapacity = &within
 		if !within {
-			x.Reason = fmt.Sprintf("the crossover (%s requests a month) lies beyond what one box serves within the objective (%s a month at a %s busy-hour share)", x.N.Round(0), fmtNum(math.Floor(perBox)), fmtPct(share))
+			x.Reason = fmt.Sprintf("the crossover (%s requests a month) lies beyond what one box serves within the objective (%s a month at a %s busy-hour share)", groupDigits(x.N.Round(0).IntPart()), groupDigits(int64(math.Floor(perBox))), fmtPct(share))
 			x.Text = x.Reason
 		}
 	}
@@ -186,7 +186,7 @@ func steppedCrossover(fl, fa, vl, va decimal.Decimal, perBox float64, maxBoxes i
 			continue
 		}
 		s := &SteppedCrossover{Demand: d, Boxes: k}
-		s.Text = fmt.Sprintf("self-hosting is cheaper from %d requests a month with %d box(es)", d, k)
+		s.Text = fmt.Sprintf("self-hosting is cheaper from %s requests a month with %d box(es)", groupDigits(d), k)
 		if k > maxBoxes {
 			s.Text += fmt.Sprintf(", more than the plan's %d", maxBoxes)
 		}
@@ -343,4 +343,18 @@ func sigDigits(d decimal.Decimal, n int) string {
 	exp := int(math.Floor(math.Log10(math.Abs(d.InexactFloat64()))))
 	places := max(0, n-1-exp)
 	return d.Round(int32(places)).String()
+}
+
+// groupDigits writes a whole number with thousands separators: 75,000.
+func groupDigits(v int64) string {
+	s := strconv.FormatInt(v, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
 }
