@@ -3,7 +3,7 @@
 // rendering of planner results as pages, JSON and XLSX.
 package web
 
-//go:generate go tool templ generate
+//go:generate go tool templ generate -path ..
 
 import (
 	"log/slog"
