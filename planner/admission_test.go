@@ -72,8 +72,12 @@ func TestProposeAdmission(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m, e := JudgeMatrix(tt.rows(), testContract(), testObjective(), "")
-			a := ProposeAdmission(m, e, testObjective(), testContract(), tt.in)
+			rows, c := tt.rows(), testContract()
+			if rows[0].LoadKind == LoadRate { // a rate search is contracted as one
+				c.LoadKind, c.Loads = LoadRate, nil
+			}
+			m, e := JudgeMatrix(rows, c, testObjective(), "")
+			a := ProposeAdmission(m, e, testObjective(), c, tt.in)
 			if a.Basis != tt.wantBasis {
 				t.Errorf("basis = %s, want %s", a.Basis, tt.wantBasis)
 			}

@@ -47,8 +47,9 @@ type Envelope struct {
 
 // JudgeMatrix evaluates every row against the objective, checks it against
 // the contract (wantModel is the model the rows should have run), orders the
-// rows by load (rows with no known load last) and finds the envelope. The
-// returned rows carry NonMonotone and InEnvelope.
+// rows by load (rows with no known load last) and finds the envelope over
+// the contract's kind of load. The returned rows carry NonMonotone and
+// InEnvelope.
 func JudgeMatrix(rows []Row, c Contract, o Objective, wantModel string) ([]RowResult, Envelope) {
 	m := make([]RowResult, len(rows))
 	for i, r := range rows {
@@ -61,57 +62,139 @@ func JudgeMatrix(rows []Row, c Contract, o Objective, wantModel string) ([]RowRe
 		rr.Warnings = mergeWarnings(r.Warnings, CheckRow(r, cc, wantModel))
 		m[i] = rr
 	}
+	// The rows the envelope counts come first, by load; then rows of other
+	// kinds of load, then rows with no known load.
+	kind := envelopeKind(m, c.LoadKind)
+	group := func(rr RowResult) int {
+		switch {
+		case !rr.LoadKnown:
+			return 2
+		case normKind(rr.Row.LoadKind) != kind:
+			return 1
+		}
+		return 0
+	}
 	sort.SliceStable(m, func(i, j int) bool {
-		if m[i].LoadKnown != m[j].LoadKnown {
-			return m[i].LoadKnown
+		if gi, gj := group(m[i]), group(m[j]); gi != gj {
+			return gi < gj
+		}
+		if m[i].Row.LoadKind != m[j].Row.LoadKind && group(m[i]) == 1 {
+			return m[i].Row.LoadKind < m[j].Row.LoadKind
 		}
 		return m[i].Load < m[j].Load
 	})
-	return m, FindEnvelope(m)
+	return m, FindEnvelope(m, kind)
+}
+
+// envelopeKind is the kind of load the envelope is found over: the
+// contract's, else the kind most rows have (synchronous counts as
+// concurrency 1; ties go to concurrency, then rate).
+func envelopeKind(m []RowResult, contract LoadKind) LoadKind {
+	if contract != "" {
+		return normKind(contract)
+	}
+	count := map[LoadKind]int{}
+	for _, rr := range m {
+		if rr.LoadKnown {
+			count[normKind(rr.Row.LoadKind)]++
+		}
+	}
+	best := LoadKind("")
+	for _, k := range []LoadKind{LoadConcurrency, LoadRate, LoadThroughput} {
+		if count[k] > count[best] {
+			best = k
+		}
+	}
+	return best
 }
 
 // FindEnvelope finds the demonstrated ceiling of a matrix already ordered by
-// load: the highest load such that it and every lower load pass. It marks the
-// rows in the envelope and flags each pass above a non-passing row.
-func FindEnvelope(m []RowResult) Envelope {
-	var e Envelope
+// load: the highest load level such that it and every lower level pass. A
+// level passes only if every row at it passes, so a second run at the same
+// load that failed is never outvoted. Only rows of the envelope's kind of
+// load count (kind is the contract's; "" means the rows' most common kind);
+// the others, and rows with no known load, are named in the text. It marks
+// the rows in the envelope and flags each pass above a non-passing level.
+func FindEnvelope(m []RowResult, kind LoadKind) Envelope {
+	e := Envelope{LoadKind: envelopeKind(m, kind)}
+	var notCounted []string
+	unknown, otherKind := 0, map[LoadKind]int{}
 	failed := false
-	for i := range m {
+	for i := 0; i < len(m); {
 		rr := &m[i]
 		if !rr.LoadKnown {
+			unknown++
+			i++
 			continue
 		}
-		if e.LoadKind == "" || e.LoadKind == LoadSynchronous {
-			e.LoadKind = rr.Row.LoadKind // a synchronous row below concurrency rows is concurrency 1
+		if normKind(rr.Row.LoadKind) != e.LoadKind {
+			otherKind[rr.Row.LoadKind]++
+			i++
+			continue
 		}
-		pass := rr.Verdict.State == VerdictPass
+		// The level: every row of the envelope's kind at this load.
+		var level []int
+		j := i
+		for ; j < len(m) && m[j].LoadKnown && m[j].Load == rr.Load; j++ {
+			if normKind(m[j].Row.LoadKind) == e.LoadKind {
+				level = append(level, j)
+			} else {
+				otherKind[m[j].Row.LoadKind]++
+			}
+		}
+		i = j
+		var fail *RowResult
+		for _, k := range level {
+			if m[k].Verdict.State != VerdictPass {
+				fail = &m[k]
+				break
+			}
+		}
 		switch {
-		case pass && !failed:
-			rr.InEnvelope = true
-			e.Ceiling = F(rr.Load)
-			e.CeilingRow = I(i)
-		case pass && failed:
-			rr.NonMonotone = true
-			e.NonMonotone = append(e.NonMonotone, rr.Load)
+		case fail == nil && !failed:
+			for _, k := range level {
+				m[k].InEnvelope = true
+			}
+			e.Ceiling = F(m[level[0]].Load)
+			e.CeilingRow = I(level[len(level)-1])
+		case fail == nil && failed:
+			for _, k := range level {
+				m[k].NonMonotone = true
+			}
+			e.NonMonotone = append(e.NonMonotone, m[level[0]].Load)
 		case !failed:
 			failed = true
-			e.FirstFailure = F(rr.Load)
-			e.FirstFailureReason = rr.Verdict.Summary
-			if rr.Verdict.State == VerdictFail {
-				e.FirstFailureReason = strings.Join(rr.Verdict.Failures, "; ")
+			e.FirstFailure = F(fail.Load)
+			e.FirstFailureReason = fail.Verdict.Summary
+			if fail.Verdict.State == VerdictFail {
+				e.FirstFailureReason = strings.Join(fail.Verdict.Failures, "; ")
+			}
+			if len(level) > 1 {
+				e.FirstFailureReason = fmt.Sprintf("%s, in one of its %d rows", e.FirstFailureReason, len(level))
 			}
 		}
 	}
+	if unknown > 0 {
+		notCounted = append(notCounted, fmt.Sprintf("%d %s with no known load", unknown, plural(unknown, "row", "rows")))
+	}
+	for _, k := range []LoadKind{LoadConcurrency, LoadSynchronous, LoadRate, LoadThroughput} {
+		if n := otherKind[k]; n > 0 {
+			notCounted = append(notCounted, fmt.Sprintf("%d %s %s", n, k, plural(n, "row", "rows")))
+		}
+	}
 	switch {
-	case e.LoadKind == "":
+	case e.Ceiling == nil && e.FirstFailure == nil:
 		e.State = EnvelopeNoRows
 		e.Text = "no envelope: no rows with a known load"
+		if e.LoadKind != "" {
+			e.Text = fmt.Sprintf("no envelope: no %s rows with a known load", e.LoadKind)
+		}
 	case e.Ceiling == nil:
 		e.State = EnvelopeNone
 		e.Text = fmt.Sprintf("no envelope: the lowest row (%s) does not pass (%s)", loadText(e.LoadKind, *e.FirstFailure), e.FirstFailureReason)
 	case !failed:
 		e.State = EnvelopeLowerBound
-		e.Text = fmt.Sprintf("at least %s: every tested row passed, so the true ceiling was not reached", loadText(e.LoadKind, *e.Ceiling))
+		e.Text = fmt.Sprintf("at least %s: every counted row passed, so the true ceiling was not reached", loadText(e.LoadKind, *e.Ceiling))
 	default:
 		e.State = EnvelopeCeiling
 		e.Text = fmt.Sprintf("demonstrated ceiling: %s (%s does not pass: %s)", loadText(e.LoadKind, *e.Ceiling), loadText(e.LoadKind, *e.FirstFailure), e.FirstFailureReason)
@@ -123,7 +206,18 @@ func FindEnvelope(m []RowResult) Envelope {
 		}
 		e.Text += fmt.Sprintf("; non-monotone: %s passed above a failing row and do not count", strings.Join(loads, ", "))
 	}
+	if len(notCounted) > 0 {
+		e.Text += "; not counted: " + strings.Join(notCounted, ", ")
+	}
 	return e
+}
+
+// plural picks the word for n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // loadText names a load level with its unit: "8 concurrent streams",

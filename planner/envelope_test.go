@@ -41,6 +41,26 @@ func TestEnvelope(t *testing.T) {
 			return rows
 		}, wantState: EnvelopeCeiling, wantCeiling: F(1), wantNonMonotone: []float64{4}},
 		{name: "no rows", rows: func() []Row { return nil }, wantState: EnvelopeNoRows},
+		{name: "a failing second run at a load fails the level, whatever the order", rows: func() []Row {
+			rows := matrix([]float64{1, 2, 4, 8, 10}, []float64{5, 6, 8, 12, 16.2})
+			return append(rows, concRow(8, 15.5)) // a second file: 8 streams failed there
+		}, wantState: EnvelopeCeiling, wantCeiling: F(4), wantText: "8 concurrent streams does not pass: p95 end-to-end 15.5 s > 15 s, in one of its 2 rows"},
+		{name: "the failing run first: the same answer", rows: func() []Row {
+			rows := []Row{concRow(8, 15.5)}
+			return append(rows, matrix([]float64{1, 2, 4, 8, 10}, []float64{5, 6, 8, 12, 16.2})...)
+		}, wantState: EnvelopeCeiling, wantCeiling: F(4)},
+		{name: "rows of another kind are not counted, and said so", rows: func() []Row {
+			rows := matrix([]float64{1, 2, 4}, []float64{5, 6, 8})
+			r := concRow(3, 30)
+			r.LoadKind = LoadRate
+			return append(rows, r)
+		}, wantState: EnvelopeLowerBound, wantCeiling: F(4), wantText: "every counted row passed, so the true ceiling was not reached; not counted: 1 rate row"},
+		{name: "a row with no known load is not counted, and said so", rows: func() []Row {
+			rows := matrix([]float64{1, 2}, []float64{5, 6})
+			r := concRow(0, 30)
+			r.Load, r.AchievedConcurrency = nil, nil
+			return append(rows, r)
+		}, wantState: EnvelopeLowerBound, wantCeiling: F(2), wantText: "not counted: 1 row with no known load"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,7 +78,7 @@ func TestEnvelope(t *testing.T) {
 				t.Errorf("text = %q, want it to contain %q", e.Text, tt.wantText)
 			}
 			for i := 1; i < len(m); i++ {
-				if m[i].Load < m[i-1].Load {
+				if m[i].LoadKnown && m[i].Row.LoadKind == m[i-1].Row.LoadKind && m[i].Load < m[i-1].Load { // other kinds, then unknown loads, go last
 					t.Errorf("matrix not ordered by load at %d", i)
 				}
 			}

@@ -72,3 +72,15 @@ func testReport(in planner.Inputs) Report {
 		Generated: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), Inputs: in, Result: planner.Compute(in),
 		History: []Change{{At: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), User: "A. Lead", Action: "created", Section: "report"}}}
 }
+
+// repeatedLoadInputs adds a second run at 8 streams that failed, in another
+// file: the level fails, so the ceiling drops to 4 in the planner and in
+// the workbook alike.
+func repeatedLoadInputs() planner.Inputs {
+	in := workedInputs()
+	again := in.Rows[3]
+	again.Source.File, again.Source.SHA256, again.Index = "rerun.json", "9a1b", 0
+	again.E2E.P95 = planner.F(15.5)
+	in.Rows = append(in.Rows, again)
+	return in
+}

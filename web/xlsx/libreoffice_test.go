@@ -123,9 +123,12 @@ func TestLibreOfficeRecalculatesToThePlannersFigures(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		in   planner.Inputs
-	}{{"worked", workedInputs()}, {"crossover", crossoverInputs()}} {
+	}{{"worked", workedInputs()}, {"crossover", crossoverInputs()}, {"repeated load", repeatedLoadInputs()}} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := testReport(tc.in)
+			if tc.name == "repeated load" && (r.Result.Envelope.Ceiling == nil || *r.Result.Envelope.Ceiling != 4) {
+				t.Fatalf("planner ceiling %v, want 4", r.Result.Envelope.Ceiling)
+			}
 			checkRecalculated(t, writeBook(t, r), r.Result)
 		})
 	}

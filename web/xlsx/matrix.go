@@ -87,6 +87,26 @@ func (b *book) matrixSheet() {
 		m := pctl(c50, c95, c99, r)
 		return fmt.Sprintf(`IF(%[1]s="","",IF(%[2]s="","missing",IF(%[2]s<=%[1]s,"pass","fail")))`, bound, m)
 	}
+	// A row is in the envelope when every row before it is, it is of the
+	// envelope's kind of load (the planner lists those first), it passes,
+	// and so does every other row at its load: a failing second run at a
+	// load fails the whole level.
+	n := len(b.r.Result.Matrix)
+	envKinds := []string{string(b.r.Result.Envelope.LoadKind)}
+	if b.r.Result.Envelope.LoadKind == planner.LoadConcurrency {
+		envKinds = append(envKinds, string(planner.LoadSynchronous))
+	}
+	kindOK := func(r int) string {
+		terms := make([]string, len(envKinds))
+		for i, k := range envKinds {
+			terms[i] = fmt.Sprintf(`%s="%s"`, rel(colKind, r), k)
+		}
+		return "OR(" + strings.Join(terms, ",") + ")"
+	}
+	levelOK := func(r int) string {
+		return fmt.Sprintf(`COUNTIFS(%s,%s,%s,%s,%s,"<>pass")=0`,
+			s.rng(colLoad, 2, n+1), rel(colLoad, r), s.rng(colKind, 2, n+1), rel(colKind, r), s.rng(colVerdict, 2, n+1))
+	}
 	for i, rr := range b.r.Result.Matrix {
 		r := i + 2
 		row := rr.Row
@@ -134,7 +154,7 @@ func (b *book) matrixSheet() {
 			fx(0, fmt.Sprintf(`IF(Objective_No_OOM,IF(OR(%s,%s),"fail","pass"),"")`, rel(colOOM, r), rel(colRestart, r)), checks["no_oom"]),
 			fx(b.st.bold, fmt.Sprintf(`IF(%[1]s,"stopped",IF(COUNTIF(%[2]s:%[3]s,"fail")>0,"fail",IF(COUNTIF(%[2]s:%[3]s,"missing")>0,"not-judged","pass")))`,
 				rel(colStopped, r), rel(colChkSuccess, r), rel(colChkOOM, r)), string(rr.Verdict.State)),
-			fx(0, fmt.Sprintf(`AND(%s,%s<>"",%s="pass")`, inEnvPrev, rel(colLoad, r), rel(colVerdict, r)), rr.InEnvelope),
+			fx(0, fmt.Sprintf(`AND(%s,%s<>"",%s,%s="pass",%s)`, inEnvPrev, rel(colLoad, r), kindOK(r), rel(colVerdict, r), levelOK(r)), rr.InEnvelope),
 			v(b.st.wrap, rr.Verdict.Summary), yesNo(rr.NonMonotone), v(b.st.wrap, warningsText(rr.Warnings)),
 			rr.Source.File, rr.Source.SHA256, v(b.st.wrap, pathsText(row.Paths)),
 		}
