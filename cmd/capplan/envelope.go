@@ -15,7 +15,7 @@ import (
 	"capplan/planner"
 )
 
-const envelopeUsage = `usage: capplan envelope --objective OBJECTIVE [--headroom P%%] [--require N] [--json] FILE...
+const envelopeUsage = `Usage: capplan envelope --objective OBJECTIVE [--headroom P%%] [--require N] [--json] FILE...
 
 Judges every row of the benchmark result files against the objective,
 prints each row's verdict with the failing criteria, the demonstrated
@@ -76,10 +76,7 @@ func runEnvelope(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		fmt.Fprintf(fs.Output(), envelopeUsage, requireExitCode, strings.ReplaceAll(planner.ObjectiveSyntax, "\n", "\n  "))
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
 	if *objText == "" {

@@ -22,9 +22,15 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
+	if err := noArgs(fs); err != nil {
+		return err
+	}
 	if *id <= 0 || *out == "" {
 		fs.Usage()
 		return errors.New("export: --report and -o are required")
+	}
+	if err := existingDB(*dbPath); err != nil {
+		return err
 	}
 	st, err := store.Open(ctx, *dbPath)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // newFlags returns a flag set that prints usage to stderr and returns
@@ -20,9 +21,10 @@ func newFlags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args; --help is not an error.
+// parseFlags parses args, flags before or after the file names alike
+// ("inspect run.json --json"); --help is not an error.
 func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
-	err = fs.Parse(args)
+	err = fs.Parse(interspersed(fs, args))
 	if errors.Is(err, flag.ErrHelp) {
 		return true, nil
 	}
@@ -42,3 +44,56 @@ func env(name, def string) string {
 
 // defaultDB is where the database lives unless --db or CAPPLAN_DB says otherwise.
 func defaultDB() string { return env("CAPPLAN_DB", "data/capplan.db") }
+
+// interspersed moves the flags (with their values) ahead of the other
+// arguments, so that flags may follow file names; "--" ends the flags.
+func interspersed(fs *flag.FlagSet, args []string) []string {
+	var flags, rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i+1:]...)
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			rest = append(rest, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		f := fs.Lookup(name)
+		if f == nil {
+			continue // Parse reports it
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			continue
+		}
+		if i+1 < len(args) {
+			flags = append(flags, args[i+1])
+			i++
+		}
+	}
+	return append(append(flags, "--"), rest...)
+}
+
+// noArgs refuses arguments a command does not take, so that a typo does
+// not silently drop the flags after it.
+func noArgs(fs *flag.FlagSet) error {
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return fmt.Errorf("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
+// existingDB refuses a database file that does not exist, for commands
+// that read an existing database (a mistyped --db must not create one).
+func existingDB(path string) error {
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("database %s: %w (start the app once with `capplan serve`, or pass --db)", path, err)
+	}
+	return nil
+}

@@ -14,7 +14,7 @@ import (
 	"capplan/planner"
 )
 
-const inspectUsage = `usage: capplan inspect [--json] [--max-bytes N] FILE...
+const inspectUsage = `Usage: capplan inspect [--json] [--max-bytes N] FILE...
 
 Reads benchmark result files (GuideLLM, vllm bench serve, SGLang, AIPerf,
 GenAI-Perf, LLMPerf, inference-perf), detects each format from its content
@@ -34,10 +34,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprint(fs.Output(), inspectUsage)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {

@@ -90,7 +90,7 @@ func TestInspectUsage(t *testing.T) {
 	if err := runInspect(context.Background(), []string{"--help"}, &out, &errb); err != nil {
 		t.Errorf("--help: %v", err)
 	}
-	if !strings.Contains(errb.String(), "usage: capplan inspect") {
+	if !strings.Contains(errb.String(), "Usage: capplan inspect") {
 		t.Errorf("usage text missing: %q", errb.String())
 	}
 	if err := runInspect(context.Background(), nil, &out, &errb); err == nil {

@@ -19,13 +19,16 @@ import (
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	start := time.Now()
-	fs := newFlags("serve", "serve [--addr HOST:PORT] [--db FILE] [--no-demo]", stderr)
+	fs := newFlags("serve", "serve [--addr HOST:PORT] [--db FILE] [--no-demo] [--secure-cookies] [--max-upload-mb N]", stderr)
 	addr := fs.String("addr", env("CAPPLAN_ADDR", "127.0.0.1:8080"), "listen address (env CAPPLAN_ADDR)")
 	dbPath := fs.String("db", defaultDB(), "SQLite database file, created if missing (env CAPPLAN_DB)")
 	noDemo := fs.Bool("no-demo", false, "do not seed the demo report into an empty database")
 	secure := fs.Bool("secure-cookies", env("CAPPLAN_SECURE_COOKIES", "") != "", "mark cookies Secure (behind TLS; env CAPPLAN_SECURE_COOKIES)")
 	maxUpload := fs.Int64("max-upload-mb", 2048, "largest result file accepted, in MB")
 	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	if err := noArgs(fs); err != nil {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -168,4 +169,35 @@ func BenchmarkStartToReady(b *testing.B) {
 		total += d
 	}
 	b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "ms-to-ready")
+}
+
+func TestStrayArgumentsAndMissingDatabaseAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"serve", "extra", "--db", filepath.Join(dir, "x.db")},
+		{"backup", "--db", filepath.Join(dir, "typo.db"), "-o", filepath.Join(dir, "b.db")},
+		{"export", "--report", "1", "--db", filepath.Join(dir, "typo.db"), "-o", filepath.Join(dir, "x.xlsx")},
+		{"user", "add", "--email", "a@example.com", "stray", "--role", "lead", "--db", filepath.Join(dir, "u.db")},
+		{"user", "remove"},
+	} {
+		if err := run(context.Background(), args, io.Discard, io.Discard); err == nil {
+			t.Errorf("%v: accepted", args)
+		}
+	}
+	for _, f := range []string{"x.db", "typo.db"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s was created", f)
+		}
+	}
+}
+
+func TestFlagsMayFollowFileNames(t *testing.T) {
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"inspect", "../../../shared/benchmarks/llmperf/ray-project__llmperf-leaderboard__together_70b.json", "--json"}, &out, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(strings.TrimSpace(out.String()), "{") {
+		t.Errorf("--json after the file was not taken as a flag:\n%.200s", out.String())
+	}
 }

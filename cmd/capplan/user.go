@@ -14,7 +14,10 @@ import (
 func runUser(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "add" {
 		fmt.Fprintln(stderr, "Usage: capplan user add --email E --role lead|reviewer|finance|admin [--name N] [--password P]")
-		if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
+		if len(args) > 0 && args[0] != "--help" && args[0] != "-h" {
+			return fmt.Errorf("user: unknown subcommand %q; the one there is: user add", args[0])
+		}
+		if len(args) > 0 {
 			return nil
 		}
 		return errUsageShown
@@ -26,6 +29,9 @@ func runUser(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	pw := fs.String("password", "", "initial password; a random one is printed when empty (env CAPPLAN_USER_PASSWORD)")
 	dbPath := fs.String("db", defaultDB(), "SQLite database file (env CAPPLAN_DB)")
 	if help, err := parseFlags(fs, args[1:]); help || err != nil {
+		return err
+	}
+	if err := noArgs(fs); err != nil {
 		return err
 	}
 	if *email == "" || *role == "" {
@@ -63,6 +69,12 @@ func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	dbPath := fs.String("db", defaultDB(), "SQLite database file (env CAPPLAN_DB)")
 	out := fs.String("o", "", "where to write the copy; must not exist (required)")
 	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	if err := noArgs(fs); err != nil {
+		return err
+	}
+	if err := existingDB(*dbPath); err != nil {
 		return err
 	}
 	if *out == "" {
