@@ -210,7 +210,7 @@ func (a *Admission) deriveInFlight(ceil *RowResult) {
 		a.Basis = "concurrency"
 		streams := int(math.Floor(ceil.Load))
 		n := streams
-		reason := fmt.Sprintf("the ceiling row ran %d streams", streams)
+		reason := fmt.Sprintf("the ceiling row ran %d %s", streams, plural(streams, "stream", "streams"))
 		if ac := r.AchievedConcurrency; ac != nil {
 			if *ac < 0.9*float64(streams) {
 				n = max(1, int(math.Floor(*ac)))

@@ -70,8 +70,8 @@ func requireRole(roles ...store.Role) echo.MiddlewareFunc {
 func (s *Server) apiToken(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		h := c.Request().Header.Get("Authorization")
-		tok, ok := strings.CutPrefix(h, "Bearer ")
-		if !ok || tok == "" {
+		scheme, tok, ok := strings.Cut(h, " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(tok) == "" {
 			return echo.NewHTTPError(http.StatusUnauthorized, "an API token is required: Authorization: Bearer <token>")
 		}
 		u, err := s.store.APITokenUser(c.Request().Context(), strings.TrimSpace(tok))

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -154,5 +155,26 @@ func TestPanicBecomesGenericErrorPage(t *testing.T) {
 	}
 	if body := rec.Body.String(); strings.Contains(body, "secret internal state") || !strings.Contains(body, "Something went wrong") {
 		t.Errorf("panic page leaks or lacks the generic message:\n%.300s", body)
+	}
+}
+
+func TestAPITokenSchemeIsCaseInsensitiveAndCrossSiteIsJSON(t *testing.T) {
+	app := newTestApp(t)
+	ctx := context.Background()
+	id, _ := app.store.CreateReport(ctx, app.users["lead"], "API")
+	tok, err := app.store.CreateAPIToken(ctx, app.users["reviewer"].ID, "ci")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := app.srv.URL + "/api/v1/reports/" + strconv.FormatInt(id, 10)
+	res, body := do(t, app.client(""), "GET", u, nil, "Authorization", "bearer "+tok)
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("lower-case scheme: %d %s", res.StatusCode, body)
+	}
+	// A cross-site request to the API is judged by its token alone and
+	// answered in JSON.
+	res, body = do(t, app.client(""), "POST", u+"/results", url.Values{}, "Sec-Fetch-Site", "cross-site", "Origin", "https://elsewhere.example")
+	if res.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(strings.TrimSpace(body), "{") {
+		t.Errorf("cross-site API call without a token: %d %q", res.StatusCode, body)
 	}
 }

@@ -97,3 +97,11 @@ func existingDB(path string) error {
 	}
 	return nil
 }
+
+// plural picks the word for n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -86,7 +86,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "added %d rows from %d files to report %d as %s\n", rows, len(ims), r.ID, u.Email)
+	fmt.Fprintf(stdout, "added %d %s from %d %s to report %d as %s\n", rows, plural(rows, "row", "rows"), len(ims), plural(len(ims), "file", "files"), r.ID, u.Email)
 	return nil
 }
 
