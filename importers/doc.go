@@ -6,9 +6,11 @@
 // The format is detected from the content, never from the file name. Every
 // figure is taken as the tool reported it, converted to seconds, and keeps
 // the path inside the file it was read from (Row.Paths). Where a percentile
-// is not reported but per-request data exists, it is computed by nearest
-// rank and marked Stat.Computed; otherwise it stays nil with a
-// "percentile-missing" warning. Nothing is invented.
+// is not reported but per-request data exists, it is computed and marked
+// Stat.Computed: by nearest rank, as GuideLLM computes, or, for vLLM files,
+// by linear interpolation, as vLLM computes the percentiles it does report,
+// so that computed and reported figures side by side agree. Otherwise it
+// stays nil with a "percentile-missing" warning. Nothing is invented.
 //
 // GuideLLM JSON reports are decoded as a stream: per-request arrays are read
 // one record at a time and never held whole, so memory stays bounded
@@ -17,8 +19,8 @@
 // GuideLLM 0.1 reports keep a few numbers per request to compute their
 // percentiles.
 //
-// Row warnings (planner.Warning codes): "few-requests" (fewer than 20
-// successes for a p95, 100 for a p99), "errors", "incomplete",
+// Row warnings (planner.Warning codes): "few-requests" (fewer successes
+// than five beyond the p95: planner.MinRequestsFor), "errors", "incomplete",
 // "no-successes", "errors-unknown" (the tool does not record failures),
 // "rate-mismatch" (achieved rate more than 10 % from the requested rate),
 // "warmup-included" (per-request lists hold warmup or cooldown requests),

@@ -13,14 +13,6 @@ import (
 // implausible (they come from corrupt files, not from load tests).
 const maxFigure = 1e12
 
-// Thresholds for the "few-requests" warning: with nearest rank and no
-// interpolation, a p95 from fewer than 20 samples is the maximum or close to
-// it, and a p99 from fewer than 100 samples is always the maximum.
-const (
-	minForP95 = 20
-	minForP99 = 100
-)
-
 // rateTolerance is how far the achieved rate may be from the requested rate
 // before a "rate-mismatch" warning (10 %).
 const rateTolerance = 0.10
@@ -30,6 +22,10 @@ const rateTolerance = 0.10
 type builder struct {
 	row *planner.Row
 	err error
+	// linear computes missing percentiles by linear interpolation (as
+	// numpy does, and so vLLM for the percentiles it reports) instead of
+	// nearest rank, so that computed and reported figures agree.
+	linear bool
 }
 
 func newBuilder() *builder {
@@ -111,7 +107,10 @@ func (b *builder) stat(s *planner.Stat, key string, src statSrc, scale float64) 
 // computeStat fills the figures of s that are still nil from the samples
 // (in seconds), by nearest rank: the p-th percentile is the value at
 // position ceil(p/100 × n) of the sorted samples (1-based), with no
-// interpolation. It marks s.Computed when it filled any percentile.
+// interpolation; or, for a builder marked linear, by linear interpolation
+// between the closest ranks, the method of the tool whose other
+// percentiles sit beside it. It marks s.Computed when it filled any
+// percentile.
 func (b *builder) computeStat(s *planner.Stat, key, path string, samples []float64) {
 	if len(samples) == 0 {
 		return
@@ -130,7 +129,11 @@ func (b *builder) computeStat(s *planner.Stat, key, path string, samples []float
 		k   string
 	}{{&s.P50, 50, "p50"}, {&s.P95, 95, "p95"}, {&s.P99, 99, "p99"}} {
 		if *p.dst == nil {
-			b.setF(p.dst, key+"."+p.k, "computed (nearest rank) from "+path, nearestRank(samples, p.q))
+			if b.linear {
+				b.setF(p.dst, key+"."+p.k, "computed (linear interpolation) from "+path, linearRank(samples, p.q))
+			} else {
+				b.setF(p.dst, key+"."+p.k, "computed (nearest rank) from "+path, nearestRank(samples, p.q))
+			}
 			s.Computed = true
 		}
 	}
@@ -152,6 +155,17 @@ func nearestRank(sorted []float64, p float64) float64 {
 	return sorted[r-1]
 }
 
+// linearRank returns the p-th percentile of sorted samples by linear
+// interpolation between the closest ranks: position p/100 × (n-1), 0-based.
+func linearRank(sorted []float64, p float64) float64 {
+	pos := p / 100 * float64(len(sorted)-1)
+	lo := int(math.Floor(pos))
+	if lo >= len(sorted)-1 {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[lo] + (pos-float64(lo))*(sorted[lo+1]-sorted[lo])
+}
+
 // warn adds a warning to the row.
 func (b *builder) warn(code, format string, args ...any) {
 	b.row.Warnings = append(b.row.Warnings, planner.Warning{Code: code, Message: fmt.Sprintf(format, args...)})
@@ -171,10 +185,12 @@ func (b *builder) finish() (planner.Row, error) {
 		switch {
 		case ok == 0:
 			b.warn("no-successes", "no request succeeded at this load level: there are no latency figures")
-		case ok < minForP95:
-			b.warn("few-requests", "only %d successful requests: p95 and p99 are the slowest request or close to it (want at least %d for p95, %d for p99)", ok, minForP95, minForP99)
-		case ok < minForP99:
-			b.warn("few-requests", "only %d successful requests: p99 is the slowest request (want at least %d for p99)", ok, minForP99)
+		default:
+			// The same rule as the objective's check: five samples beyond
+			// the percentile. Without an objective, p95 is the one to ask.
+			if w := planner.FewRequests(ok, 95); w != nil {
+				b.row.Warnings = append(b.row.Warnings, *w)
+			}
 		}
 	}
 	if r.Errored != nil && *r.Errored > 0 {

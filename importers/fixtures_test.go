@@ -68,9 +68,11 @@ func TestFixtures(t *testing.T) {
 		},
 		{
 			file: "vllm_2024_early.json", format: "vllm", version: "2024 early (request_inthroughput)", model: "facebook/opt-125m", rows: 1,
-			// p95 TTFT and all of E2E computed from ttfts/latencies (100 values): rank 95 and 99
+			// p95 TTFT and all of E2E computed from ttfts/latencies (100 values)
+			// by linear interpolation, as vLLM computes the ones it reports:
+			// position 0.95 x 99 = 94.05 and 0.99 x 99 = 98.01 (0-based)
 			want: rowWant{kind: planner.LoadRate, load: 4, att: -1, ok: 100, errd: -1, inc: -1, dur: 25, rate: 4, outRate: 200,
-				ttftP95: 0.095, ttftP99: 0.098, e2eP95: 1.44, e2eP99: 1.48, ttftComputed: true, warn: []string{"errors-unknown"}},
+				ttftP95: 0.09505, ttftP99: 0.098, e2eP95: 1.4405, e2eP99: 1.4801, ttftComputed: true, warn: []string{"errors-unknown"}},
 			path: [2]string{"request_rate", "request_inthroughput"},
 		},
 		{

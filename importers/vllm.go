@@ -18,6 +18,7 @@ const (
 func parseVLLM(f *File, d doc) error {
 	o, p := d.obj, d.prefix
 	bd := newBuilder()
+	bd.linear = true // vLLM reports its percentiles with numpy's interpolation
 	r := bd.row
 	f.Source.Format = "vllm"
 	f.Source.FormatVersion = vllmGeneration(o)

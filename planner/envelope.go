@@ -237,18 +237,22 @@ func loadText(k LoadKind, v float64) string {
 	return fmtNum(v) + " concurrent streams"
 }
 
-// mergeWarnings appends the contract warnings whose code the row does not
-// already carry.
+// mergeWarnings combines the row's own warnings with the contract's: a
+// contract warning replaces the row's warning of the same code (it knows
+// the objective's percentile, the contract's workload), others are added.
 func mergeWarnings(own, more []Warning) []Warning {
 	out := append([]Warning(nil), own...)
-	has := map[string]bool{}
-	for _, w := range own {
-		has[w.Code] = true
+	at := map[string]int{}
+	for i, w := range out {
+		at[w.Code] = i
 	}
 	for _, w := range more {
-		if !has[w.Code] {
-			out = append(out, w)
+		if i, ok := at[w.Code]; ok {
+			out[i] = w
+			continue
 		}
+		at[w.Code] = len(out)
+		out = append(out, w)
 	}
 	return out
 }

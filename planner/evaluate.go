@@ -235,14 +235,8 @@ func CheckRow(r Row, c Contract, wantModel string) []Warning {
 	if c.LoadKind != "" && r.LoadKind != "" && normKind(r.LoadKind) != normKind(c.LoadKind) {
 		ws = append(ws, Warning{"load-kind-mismatch", fmt.Sprintf("row load kind %s, contract %s", r.LoadKind, c.LoadKind)})
 	}
-	if min := MinRequestsFor(c.Objective.Percentile); min > 0 && r.Successful != nil {
-		done := *r.Successful
-		if r.Errored != nil {
-			done += *r.Errored
-		}
-		if done < min {
-			ws = append(ws, Warning{"few-requests", fmt.Sprintf("%d completed requests; p%s needs at least %d for five samples beyond it", done, fmtNum(c.Objective.Percentile), min)})
-		}
+	if min := MinRequestsFor(c.Objective.Percentile); min > 0 && r.Successful != nil && *r.Successful < min {
+		ws = append(ws, Warning{"few-requests", fewRequestsText(*r.Successful, c.Objective.Percentile)})
 	}
 	return ws
 }
@@ -289,3 +283,17 @@ func opText(pass bool, op string) string {
 func fmtPct(f float64) string { return fmtNum(math.Round(f*100*1e6)/1e6) + " %" }
 
 func boolp(b bool) *bool { return &b }
+
+// fewRequestsText says why a percentile from n successful requests is weak.
+func fewRequestsText(n int, p float64) string {
+	return fmt.Sprintf("only %d successful %s: a p%s needs at least %d (five samples beyond it)", n, plural(n, "request", "requests"), fmtNum(p), MinRequestsFor(p))
+}
+
+// FewRequests is the warning for a row whose successful requests are too
+// few for the percentile p, or nil when they suffice.
+func FewRequests(successful int, p float64) *Warning {
+	if successful >= MinRequestsFor(p) || successful == 0 {
+		return nil
+	}
+	return &Warning{Code: "few-requests", Message: fewRequestsText(successful, p)}
+}
