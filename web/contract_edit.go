@@ -35,7 +35,7 @@ func (s *Server) contractSave(c echo.Context) error {
 	ctx := c.Request().Context()
 	next, errs := contractForm(form)
 	reason := strings.TrimSpace(form.Get("reason"))
-	v := contractEditView{R: r, C: next, Errs: errs, Reason: reason}
+	v := contractEditView{R: r, C: next, Form: form, Errs: errs, Reason: reason}
 
 	var amend []store.Amendment
 	if r.Frozen() && len(errs) == 0 {

@@ -89,3 +89,12 @@ func isDate(s string) bool {
 	_, err := parseDate(s)
 	return err == nil
 }
+
+// val is what a field shows: as the user typed it when the form comes back
+// refused, else the stored value.
+func (v contractEditView) val(name, stored string) string {
+	if v.Form != nil {
+		return v.Form.Get(name)
+	}
+	return stored
+}

@@ -207,3 +207,18 @@ func seedRows(t testing.TB, st *store.Store, reportID, userID int64) {
 		t.Fatal(err)
 	}
 }
+
+func TestRefusedContractKeepsWhatWasTyped(t *testing.T) {
+	app := newTestApp(t)
+	id, _ := app.store.CreateReport(context.Background(), app.users["lead"], "R")
+	form := contractValues(1)
+	form.Set("objective.percentile", "abc")
+	form.Set("device_memory_gib", "eighty")
+	form.Set("loads", "10, 4, x")
+	_, body := do(t, app.client("lead"), "POST", fmt.Sprintf("%s/reports/%d/contract", app.srv.URL, id), form)
+	for _, want := range []string{`value="abc"`, `value="eighty"`, `value="10, 4, x"`, `value="gpu-1"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the refused form lost %s", want)
+		}
+	}
+}
