@@ -178,3 +178,16 @@ func TestAPITokenSchemeIsCaseInsensitiveAndCrossSiteIsJSON(t *testing.T) {
 		t.Errorf("cross-site API call without a token: %d %q", res.StatusCode, body)
 	}
 }
+
+func TestAddPersonNamesEveryRefusedField(t *testing.T) {
+	app := newTestApp(t)
+	res, body := do(t, app.client("admin"), "POST", app.srv.URL+"/users", url.Values{"email": {"nobody"}, "role": {""}, "password": {"short"}})
+	if res.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+	for _, f := range []string{"err-email", "err-role", "err-password"} {
+		if !strings.Contains(body, `data-testid="`+f+`"`) {
+			t.Errorf("no %s", f)
+		}
+	}
+}

@@ -24,10 +24,23 @@ func (s *Server) renderUsers(c echo.Context, status int, errs formErrors, email,
 
 func (s *Server) userCreate(c echo.Context) error {
 	email, name, role := strings.TrimSpace(c.FormValue("email")), c.FormValue("name"), c.FormValue("role")
+	// Every refused field at once, not one per submit.
+	errs := formErrors{}
+	if !strings.Contains(email, "@") {
+		errs["email"] = "must be an email address, e.g. ann@example.com"
+	}
+	if !store.ValidRole(role) {
+		errs["role"] = "choose lead, reviewer, finance or admin"
+	}
+	var ie *store.InputError
+	if err := store.CheckPassword(c.FormValue("password")); errors.As(err, &ie) {
+		errs[ie.Field] = ie.Msg
+	}
+	if len(errs) > 0 {
+		return s.renderUsers(c, http.StatusUnprocessableEntity, errs, email, name, role, "")
+	}
 	_, err := s.store.CreateUser(c.Request().Context(), email, name, store.Role(role), c.FormValue("password"))
 	if err != nil {
-		errs := formErrors{}
-		var ie *store.InputError
 		switch {
 		case errors.As(err, &ie):
 			errs[ie.Field] = ie.Msg
