@@ -13,8 +13,8 @@ import (
 // one API quote: N = (F_local - F_api) / (V_api - V_local), which is the
 // textbook F_local / (V_api - V_local) when the quote has no fixed monthly
 // charges. It exists only when V_api > V_local; otherwise Reason says why.
-// Because boxes come in whole steps, Stepped gives the first demand at which
-// self-hosting is cheaper once the extra boxes are paid for.
+// Because boxes come in whole steps, Stepped gives the demand ranges, within
+// the plan, over which self-hosting is cheaper once the boxes are paid for.
 type Crossover struct {
 	Quote  string `json:"quote"`
 	FLocal Money  `json:"f_local"`
@@ -35,21 +35,42 @@ type Crossover struct {
 	// WithinCapacity is false when N needs more boxes than one box serves
 	// (at the expected scenario's busy-hour share); nil when unknown.
 	WithinCapacity *bool `json:"within_capacity"`
-	// Stepped is the first demand, counting whole boxes within the plan,
-	// at which self-hosting is cheaper; nil when there is none.
+	// Stepped is where self-hosting is cheaper counting whole boxes within
+	// the plan; nil when it is nowhere (or capacity is unknown).
 	Stepped *SteppedCrossover `json:"stepped"`
 	Reason  string            `json:"reason,omitempty"`
 	// Text states the outcome in a sentence.
 	Text string `json:"text"`
 }
 
-// SteppedCrossover is the break-even once capacity steps are counted.
+// SteppedCrossover is the break-even once capacity steps are counted. Each
+// extra box adds its fixed cost at once, so self-hosting can be cheaper
+// over one range of demand, lose to the API again when the next box is
+// needed, and win again further on: Ranges holds every demand range within
+// the plan where self-hosting is cheaper, and Text says the whole answer.
 type SteppedCrossover struct {
 	// Demand is the first whole monthly demand at which self-hosting is
 	// cheaper, and Boxes the boxes it needs.
-	Demand int64  `json:"demand"`
-	Boxes  int    `json:"boxes"`
-	Text   string `json:"text"`
+	Demand int64 `json:"demand"`
+	Boxes  int   `json:"boxes"`
+	// Ranges are the demand ranges, in order, within the plan's capacity
+	// where self-hosting is cheaper; adjacent ranges are merged.
+	Ranges []SteppedRange `json:"ranges"`
+	// MaxBoxes is the plan's box count and PlanCapacity the monthly demand
+	// they serve; above it demand exceeds the plan.
+	MaxBoxes     int    `json:"max_boxes"`
+	PlanCapacity int64  `json:"plan_capacity"`
+	Text         string `json:"text"`
+}
+
+// SteppedRange is a range of whole monthly demand, From to To inclusive,
+// over which self-hosting with MinBoxes to MaxBoxes boxes (as many as the
+// demand needs) costs less than the API.
+type SteppedRange struct {
+	From     int64 `json:"from"`
+	To       int64 `json:"to"`
+	MinBoxes int   `json:"min_boxes"`
+	MaxBoxes int   `json:"max_boxes"`
 }
 
 // CostChart is the data of the monthly cost against monthly demand chart:
@@ -93,9 +114,6 @@ type ChartMarker struct {
 	Demand float64 `json:"demand"`
 	Cost   float64 `json:"cost"`
 }
-
-// maxSteppedBoxes bounds the search for a stepped crossover beyond the plan.
-const maxSteppedBoxes = 1000
 
 // monthlyPerBox is the monthly demand one box serves when share of it falls
 // in the busiest hour; 0 when unknown.
@@ -146,9 +164,12 @@ func FindCrossover(self SelfHostedCost, q QuoteCost, capacity Capacity, share fl
 	if perBox > 0 {
 		x.Stepped = steppedCrossover(fl, fa, vl, va, perBox, maxBoxes)
 		switch {
-		case x.Stepped != nil && x.WithinCapacity != nil && !*x.WithinCapacity:
+		case x.Stepped != nil:
+			if x.Text == "" {
+				x.Text = x.Reason
+			}
 			x.Text += "; counting whole boxes: " + x.Stepped.Text
-		case x.Stepped == nil && (x.WithinCapacity == nil || !*x.WithinCapacity) && x.Exists:
+		case x.Exists:
 			x.Text += "; counting whole boxes, self-hosting is never cheaper: each box costs more than the API charges for the work it can serve"
 		}
 	} else if x.Exists {
@@ -160,39 +181,147 @@ func FindCrossover(self SelfHostedCost, q QuoteCost, capacity Capacity, share fl
 	return x
 }
 
-// steppedCrossover finds the first whole monthly demand at which k boxes
-// (as many as the demand needs) cost less than the API.
-func steppedCrossover(fl, fa, vl, va decimal.Decimal, perBox float64, maxBoxes int) *SteppedCrossover {
-	den := va.Sub(vl)
-	prevHi := int64(-1)
-	for k := 1; k <= maxSteppedBoxes; k++ {
-		hi := int64(math.Floor(perBox * float64(k)))
-		lo := prevHi + 1
-		prevHi = hi
-		if hi < lo {
-			continue
-		}
-		base := fl.Mul(decimal.NewFromInt(int64(k))).Sub(fa) // self - api = base - D x den
-		var d int64
-		if den.IsPositive() {
-			d = max(lo, base.Div(den).Floor().IntPart()+1)
-		} else {
-			if !base.Sub(decimal.NewFromInt(lo).Mul(den)).IsNegative() {
-				continue
-			}
-			d = lo
-		}
-		if d > hi {
-			continue
-		}
-		s := &SteppedCrossover{Demand: d, Boxes: k}
-		s.Text = fmt.Sprintf("self-hosting is cheaper from %s requests a month with %d box(es)", groupDigits(d), k)
-		if k > maxBoxes {
-			s.Text += fmt.Sprintf(", more than the plan's %d", maxBoxes)
-		}
-		return s
+// segmentTop is the most monthly demand k boxes serve, rounded down (a
+// hair of slack keeps 72,000 from becoming 71,999 through float rounding).
+func segmentTop(perBox float64, k int) int64 {
+	return int64(math.Floor(perBox*float64(k) + 1e-6))
+}
+
+// cheaperWithin returns the whole demands in [lo, hi] at which k boxes cost
+// less than the API: self - api = k x F_local - F_api - D x (V_api - V_local) < 0.
+func cheaperWithin(fl, fa, vl, va decimal.Decimal, k int, lo, hi int64) (from, to int64, ok bool) {
+	if hi < lo {
+		return 0, 0, false
 	}
-	return nil
+	den := va.Sub(vl)
+	base := fl.Mul(decimal.NewFromInt(int64(k))).Sub(fa)
+	dLo, dHi := decimal.NewFromInt(lo), decimal.NewFromInt(hi)
+	switch den.Sign() {
+	case 1: // cheaper above base / den
+		q := base.Div(den).Floor()
+		if q.GreaterThanOrEqual(dHi) {
+			return 0, 0, false
+		}
+		if q.LessThan(dLo) {
+			return lo, hi, true
+		}
+		return q.IntPart() + 1, hi, true
+	case -1: // cheaper below base / den
+		q := base.Div(den).Ceil()
+		if q.LessThanOrEqual(dLo) {
+			return 0, 0, false
+		}
+		if q.GreaterThan(dHi) {
+			return lo, hi, true
+		}
+		return lo, q.IntPart() - 1, true
+	default:
+		if base.IsNegative() {
+			return lo, hi, true
+		}
+		return 0, 0, false
+	}
+}
+
+// steppedCrossover finds every range of whole monthly demand, within the
+// plan's maxBoxes, over which as many boxes as the demand needs cost less
+// than the API, and states them; nil when there is none.
+func steppedCrossover(fl, fa, vl, va decimal.Decimal, perBox float64, maxBoxes int) *SteppedCrossover {
+	maxBoxes = max(1, maxBoxes)
+	s := &SteppedCrossover{MaxBoxes: maxBoxes, PlanCapacity: segmentTop(perBox, maxBoxes)}
+	lo := int64(0)
+	for k := 1; k <= maxBoxes; k++ {
+		hi := segmentTop(perBox, k)
+		from, to, ok := cheaperWithin(fl, fa, vl, va, k, lo, hi)
+		lo = max(lo, hi+1)
+		if !ok {
+			continue
+		}
+		if n := len(s.Ranges); n > 0 && s.Ranges[n-1].To+1 == from {
+			s.Ranges[n-1].To, s.Ranges[n-1].MaxBoxes = to, k
+			continue
+		}
+		s.Ranges = append(s.Ranges, SteppedRange{From: from, To: to, MinBoxes: k, MaxBoxes: k})
+	}
+	if len(s.Ranges) == 0 {
+		// A range exists with k boxes only if it exists with one: the
+		// break-even grows by F_local / (V_api - V_local) a box while the
+		// capacity grows by one box's demand.
+		return nil
+	}
+	s.Demand, s.Boxes = s.Ranges[0].From, s.Ranges[0].MinBoxes
+	s.Text = steppedText(s, perBox)
+	return s
+}
+
+// steppedText states the ranges of a stepped crossover in one sentence:
+// where self-hosting is cheaper, where the next box makes the API cheaper
+// again, and where demand exceeds the plan.
+func steppedText(s *SteppedCrossover, perBox float64) string {
+	var b strings.Builder
+	for i, r := range s.Ranges {
+		if i > 0 {
+			fmt.Fprintf(&b, "; above that %s, up to %s requests a month; self-hosting is cheaper again ",
+				apiCheaper(s.Ranges, i-1, perBox), groupDigits(r.From-1))
+		} else {
+			b.WriteString("self-hosting is cheaper ")
+		}
+		if r.From == 0 {
+			fmt.Fprintf(&b, "up to %s requests a month (%s)", groupDigits(r.To), boxRange(r))
+		} else {
+			fmt.Fprintf(&b, "from %s to %s requests a month (%s)", groupDigits(r.From), groupDigits(r.To), boxRange(r))
+		}
+	}
+	if n := len(s.Ranges); s.Ranges[n-1].To < s.PlanCapacity {
+		fmt.Fprintf(&b, "; above that %s, up to %s requests a month", apiCheaper(s.Ranges, n-1, perBox), groupDigits(s.PlanCapacity))
+	}
+	fmt.Fprintf(&b, "; above %s requests a month demand exceeds the plan's %s", groupDigits(s.PlanCapacity), boxes(s.MaxBoxes))
+	return b.String()
+}
+
+// apiCheaper says that the API is cheaper after range i, and why when the
+// range ended where its boxes were full: the next box; "again" when the API
+// was cheaper before it too.
+func apiCheaper(rs []SteppedRange, i int, perBox float64) string {
+	again := ""
+	if i > 0 || rs[i].From > 0 {
+		again = " again"
+	}
+	if r := rs[i]; r.To == segmentTop(perBox, r.MaxBoxes) {
+		return fmt.Sprintf("a %s box makes the API cheaper%s", ordinal(r.MaxBoxes+1), again)
+	}
+	return "the API is cheaper" + again
+}
+
+// boxes writes a count of boxes: "1 box", "2 boxes".
+func boxes(n int) string { return fmt.Sprintf("%d %s", n, plural(n, "box", "boxes")) }
+
+// boxRange writes the boxes of a range: "1 box", "2 boxes", "1 to 3 boxes".
+func boxRange(r SteppedRange) string {
+	if r.MinBoxes == r.MaxBoxes {
+		return boxes(r.MinBoxes)
+	}
+	return fmt.Sprintf("%d to %d boxes", r.MinBoxes, r.MaxBoxes)
+}
+
+// ordinal writes n as an ordinal: "second", "third", ..., "11th", "22nd".
+func ordinal(n int) string {
+	words := []string{"zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"}
+	if n >= 0 && n < len(words) {
+		return words[n]
+	}
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return strconv.Itoa(n) + suffix
 }
 
 // chartReach is how far beyond the plan's capacity (or the peak scenario)
@@ -228,7 +357,7 @@ func BuildChart(currency string, self SelfHostedCost, quotes []QuoteCost, xs []C
 		if base > 0 && d > chartReach*base {
 			where := "beyond the drawn range"
 			if planCap > 0 && d > planCap {
-				where = fmt.Sprintf("beyond the plan's capacity (%s a month with %d box(es))", groupInt(planCap), maxBoxes)
+				where = fmt.Sprintf("beyond the plan's capacity (%s a month with %s)", groupInt(planCap), boxes(maxBoxes))
 			}
 			ch.Notes = append(ch.Notes, fmt.Sprintf("The crossover with %s is at %s requests a month, %s: not drawn.", x.Quote, compactCount(d), where))
 			continue
@@ -257,7 +386,7 @@ func BuildChart(currency string, self SelfHostedCost, quotes []QuoteCost, xs []C
 		}
 		if planCap < xmax {
 			ch.Markers = append(ch.Markers, ChartMarker{Series: sh.Name, Kind: "plan", Demand: planCap, Cost: selfCost(maxBoxes, planCap),
-				Label: fmt.Sprintf("plan's capacity: %d box(es), %s a month", maxBoxes, groupInt(planCap))})
+				Label: fmt.Sprintf("plan's capacity: %s, %s a month", boxes(maxBoxes), groupInt(planCap))})
 		}
 	}
 	ch.Series = append(ch.Series, sh)

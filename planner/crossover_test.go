@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,7 +46,7 @@ func TestBuildChartCrossoverFarBeyondThePlan(t *testing.T) {
 		t.Errorf("crossover drawn at %+v, want it only in the notes", got)
 	}
 	if len(ch.Notes) != 1 || !strings.Contains(ch.Notes[0], "30 million requests a month") ||
-		!strings.Contains(ch.Notes[0], "beyond the plan's capacity (36,000 a month with 2 box(es))") {
+		!strings.Contains(ch.Notes[0], "beyond the plan's capacity (36,000 a month with 2 boxes)") {
 		t.Errorf("notes = %q", ch.Notes)
 	}
 	self := ch.Series[0]
@@ -56,7 +57,7 @@ func TestBuildChartCrossoverFarBeyondThePlan(t *testing.T) {
 		t.Errorf("two boxes at 36,000 cost %g", self.Points[3].Cost)
 	}
 	plan := markersOf(ch, "plan")
-	if len(plan) != 1 || plan[0].Demand != 36_000 || !strings.Contains(plan[0].Label, "2 box(es), 36,000 a month") {
+	if len(plan) != 1 || plan[0].Demand != 36_000 || !strings.Contains(plan[0].Label, "2 boxes, 36,000 a month") {
 		t.Errorf("plan marker = %+v", plan)
 	}
 	if api := ch.Series[1]; lastDemand(api) != ch.XMax {
@@ -129,6 +130,105 @@ func TestChartNumberText(t *testing.T) {
 	for _, tc := range []struct{ in, want float64 }{{95_139, 100_000}, {39_600, 40_000}, {82_500, 100_000}, {1, 1}, {1.2, 1.5}} {
 		if got := niceCeil(tc.in); got != tc.want {
 			t.Errorf("niceCeil(%g) = %g, want %g", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestSteppedCrossoverRanges(t *testing.T) {
+	d := decimal.RequireFromString
+	tests := []struct {
+		name           string
+		fl, fa, vl, va string
+		perBox         float64
+		maxBoxes       int
+		want           []SteppedRange // nil: no stepped crossover
+		wantText       string
+	}{
+		{
+			// One box serves 72,000 a month. One box beats the API from
+			// 1,690 / 0.03 = 56,333.3; the second box's 1,690 hands the
+			// win back to the API until 3,380 / 0.03 = 112,666.7.
+			name: "a second box makes the API cheaper again", fl: "1690", fa: "0", vl: "0", va: "0.03", perBox: 72_000, maxBoxes: 2,
+			want: []SteppedRange{{56_334, 72_000, 1, 1}, {112_667, 144_000, 2, 2}},
+			wantText: "self-hosting is cheaper from 56,334 to 72,000 requests a month (1 box); " +
+				"above that a second box makes the API cheaper again, up to 112,666 requests a month; " +
+				"self-hosting is cheaper again from 112,667 to 144,000 requests a month (2 boxes); " +
+				"above 144,000 requests a month demand exceeds the plan's 2 boxes",
+		},
+		{
+			name: "the plan's last box hands the win back", fl: "1690", fa: "0", vl: "0", va: "0.03", perBox: 72_000, maxBoxes: 3,
+			want: []SteppedRange{{56_334, 72_000, 1, 1}, {112_667, 144_000, 2, 2}, {169_001, 216_000, 3, 3}},
+			wantText: "; above that a third box makes the API cheaper again, up to 169,000 requests a month; " +
+				"self-hosting is cheaper again from 169,001 to 216,000 requests a month (3 boxes); above 216,000 requests a month demand exceeds the plan's 3 boxes",
+		},
+		{
+			// Each box pays for itself long before it is full: one range.
+			name: "cheaper across the steps", fl: "100", fa: "0", vl: "0", va: "0.03", perBox: 72_000, maxBoxes: 3,
+			want:     []SteppedRange{{3_334, 216_000, 1, 3}},
+			wantText: "self-hosting is cheaper from 3,334 to 216,000 requests a month (1 to 3 boxes); above 216,000 requests a month demand exceeds the plan's 3 boxes",
+		},
+		{
+			name: "one box", fl: "100", fa: "0", vl: "0", va: "0.03", perBox: 72_000, maxBoxes: 1,
+			want:     []SteppedRange{{3_334, 72_000, 1, 1}},
+			wantText: "self-hosting is cheaper from 3,334 to 72,000 requests a month (1 box); above 72,000 requests a month demand exceeds the plan's 1 box",
+		},
+		{
+			// The API is cheaper per request but has a large fixed charge:
+			// self-hosting wins at low demand only.
+			name: "API cheaper per request, dearer fixed", fl: "1000", fa: "1500", vl: "0.02", va: "0.01", perBox: 72_000, maxBoxes: 2,
+			want: []SteppedRange{{0, 49_999, 1, 1}},
+			wantText: "self-hosting is cheaper up to 49,999 requests a month (1 box); above that the API is cheaper, up to 144,000 requests a month; " +
+				"above 144,000 requests a month demand exceeds the plan's 2 boxes",
+		},
+		{
+			name: "never cheaper", fl: "3000", fa: "0", vl: "0.01", va: "0.05", perBox: 18_000, maxBoxes: 4,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := steppedCrossover(d(tt.fl), d(tt.fa), d(tt.vl), d(tt.va), tt.perBox, tt.maxBoxes)
+			if tt.want == nil {
+				if got != nil {
+					t.Fatalf("stepped = %+v, want none", got)
+				}
+				return
+			}
+			if got == nil {
+				t.Fatal("no stepped crossover")
+			}
+			if !slices.Equal(got.Ranges, tt.want) {
+				t.Errorf("ranges = %+v, want %+v", got.Ranges, tt.want)
+			}
+			if got.Demand != tt.want[0].From || got.Boxes != tt.want[0].MinBoxes {
+				t.Errorf("first = %d with %d, want %d with %d", got.Demand, got.Boxes, tt.want[0].From, tt.want[0].MinBoxes)
+			}
+			if !strings.Contains(got.Text, tt.wantText) {
+				t.Errorf("text = %q\nwant it to contain %q", got.Text, tt.wantText)
+			}
+			if strings.Contains(got.Text, "box(es)") {
+				t.Errorf("text = %q", got.Text)
+			}
+		})
+	}
+}
+
+func TestCrossoverTextSaysTheSteppedAnswer(t *testing.T) {
+	// N = 56,333 lies within one box, but the expected 80,000 needs two
+	// boxes, where the API is cheaper: the text must say so.
+	self := SelfHostedMonthly(flatSelf("1690", "0"), nil)
+	q := QuoteMonthly(flatQuote("api", "0.03"), 256, 128, "contract")
+	x := FindCrossover(self, q, Capacity{PerBoxRate: F(2), MaxBoxes: 2}, 0.1) // 2 x 3600 / 0.1 = 72,000 a month a box
+	for _, want := range []string{"above 56,333 requests a month", "a second box makes the API cheaper again, up to 112,666", "exceeds the plan's 2 boxes"} {
+		if !strings.Contains(x.Text, want) {
+			t.Errorf("text = %q, want %q", x.Text, want)
+		}
+	}
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{2, "second"}, {10, "tenth"}, {11, "11th"}, {21, "21st"}, {22, "22nd"}, {23, "23rd"}, {112, "112th"}} {
+		if got := ordinal(tc.n); got != tc.want {
+			t.Errorf("ordinal(%d) = %q, want %q", tc.n, got, tc.want)
 		}
 	}
 }

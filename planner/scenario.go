@@ -79,7 +79,7 @@ func CostScenario(s Scenario, capacity Capacity, self SelfHostedCost, quotes []Q
 	}
 	selfCost := self.FixedPerBox.Exact.Mul(decimal.NewFromInt(int64(boxes))).Add(self.PerRequest.Exact.Mul(d))
 	res.Options = append(res.Options, option("self-hosted", "self-hosted", selfCost, s.MonthlyRequests, boxes,
-		fmt.Sprintf("%d box(es) x %s + %d requests x %s", boxes, self.FixedPerBox.Exact, s.MonthlyRequests, self.PerRequest.Exact), notes))
+		fmt.Sprintf("%d %s x %s + %d requests x %s", boxes, plural(boxes, "box", "boxes"), self.FixedPerBox.Exact, s.MonthlyRequests, self.PerRequest.Exact), notes))
 	for _, q := range quotes {
 		c := q.Fixed.Exact.Add(q.PerRequest.Exact.Mul(d))
 		res.Options = append(res.Options, option(q.Name, "api", c, s.MonthlyRequests, 0,
