@@ -52,6 +52,10 @@ type Result struct {
 	Stale          int        `json:"stale"`
 
 	Recommendation *Recommendation `json:"recommendation"`
+	// RecommendationWarnings question the decision without blocking it:
+	// "keep" while a non-financial gate fails, or while an API is cheaper
+	// per 1,000 in the expected scenario.
+	RecommendationWarnings []string `json:"recommendation_warnings"`
 
 	ExitCheck []ExitItem `json:"exit_check"`
 	ExitPass  bool       `json:"exit_pass"`
@@ -136,6 +140,8 @@ func Compute(in Inputs) Result {
 	// Evidence ages.
 	r.ageAll(in)
 
+	r.RecommendationWarnings = recommendationWarnings(in.Recommendation, r.Scenarios, in.Currency)
+
 	r.ExitCheck = ExitCheck(in, &r)
 	r.ExitPass = true
 	for _, it := range r.ExitCheck {
@@ -159,6 +165,7 @@ func (r *Result) emptyLists() {
 	r.Scenarios = nonNil(r.Scenarios)
 	r.Crossovers = nonNil(r.Crossovers)
 	r.Evidence = nonNil(r.Evidence)
+	r.RecommendationWarnings = nonNil(r.RecommendationWarnings)
 	r.Admission.Reasons = nonNil(r.Admission.Reasons)
 	r.Admission.WeakEvidence = nonNil(r.Admission.WeakEvidence)
 	r.Envelope.NonMonotone = nonNil(r.Envelope.NonMonotone)

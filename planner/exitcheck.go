@@ -230,6 +230,7 @@ func ExitCheck(in Inputs, r *Result) []ExitItem {
 				m = append(m, g+" gate not stated")
 			}
 		}
+		m = append(m, recommendationDates(rec, in.AsOf)...)
 	}
 	recDetail := ""
 	if rec != nil {

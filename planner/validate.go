@@ -81,6 +81,11 @@ func (in Inputs) Validate() error {
 		}
 		checkDate(&es, "recommendation.review_date", r.ReviewDate, false)
 		checkDate(&es, "recommendation.expiry", r.Expiry, false)
+		rd, err1 := time.Parse(DateLayout, r.ReviewDate)
+		ex, err2 := time.Parse(DateLayout, r.Expiry)
+		if err1 == nil && err2 == nil && !ex.After(rd) {
+			es.add("recommendation.expiry", fmt.Sprintf("must be after the review date %s, got %s", r.ReviewDate, r.Expiry))
+		}
 	}
 	return es.err()
 }
