@@ -62,18 +62,22 @@ func TestCheckResidency(t *testing.T) {
 		device   *float64
 		wantFits *bool
 		wantText string
+		// wantUsable is the usable GiB, nil when unknown.
+		wantUsable *float64
 	}{
 		{"resident plus largest switched fits", []Route{
 			{Name: "extract", Residency: "resident", MemoryBudgetGiB: F(40)},
 			{Name: "classify", Residency: "switched", MemoryBudgetGiB: F(30), ColdStartS: F(45)},
 			{Name: "summarise", Residency: "switched", MemoryBudgetGiB: F(25), ColdStartS: F(40)},
-		}, F(80), boolp(true), "fits: resident 40 GiB + largest switched 30 GiB = 70 GiB <= 72 GiB usable"},
+		}, F(80), boolp(true), "fits: resident 40 GiB + largest switched 30 GiB = 70 GiB <= 72 GiB usable", F(72)},
 		{"two resident routes do not fit", []Route{
 			{Name: "a", Residency: "resident", MemoryBudgetGiB: F(40)},
 			{Name: "b", Residency: "resident", MemoryBudgetGiB: F(35)},
-		}, F(80), boolp(false), "does not fit: resident 75 GiB"},
-		{"budget missing", []Route{{Name: "a", Residency: "resident"}}, F(80), nil, "route a has no memory budget"},
-		{"device unknown", []Route{{Name: "a", Residency: "resident", MemoryBudgetGiB: F(10)}}, nil, nil, "device memory is not in the contract"},
+		}, F(80), boolp(false), "does not fit: resident 75 GiB", F(72)},
+		{"budget missing", []Route{{Name: "a", Residency: "resident"}}, F(80), nil, "route a has no memory budget", F(72)},
+		{"device unknown", []Route{{Name: "a", Residency: "resident", MemoryBudgetGiB: F(10)}}, nil, nil, "device memory is not in the contract", nil},
+		{"no routes, device known", nil, F(80), nil, "no routes recorded: one resident model; 72 GiB usable (80 GiB less 10 % headroom)", F(72)},
+		{"no routes, device unknown", nil, nil, nil, "no routes recorded: one resident model", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -83,6 +87,9 @@ func TestCheckResidency(t *testing.T) {
 			}
 			if !strings.Contains(strings.Join(r.Reasons, "\n"), tt.wantText) {
 				t.Errorf("reasons = %q, want %q", r.Reasons, tt.wantText)
+			}
+			if (r.UsableGiB == nil) != (tt.wantUsable == nil) || (r.UsableGiB != nil && *r.UsableGiB != *tt.wantUsable) {
+				t.Errorf("usable = %v, want %v", r.UsableGiB, tt.wantUsable)
 			}
 		})
 	}

@@ -37,14 +37,22 @@ type Residency struct {
 
 // CheckResidency sums the memory the routes need at once (every resident
 // route plus the largest switched one) and checks it against the device
-// memory less the headroom the objective keeps free.
+// memory less the headroom the objective keeps free. The usable memory is
+// given whenever the device memory is known, routes or not.
 func CheckResidency(routes []Route, deviceGiB *float64, o Objective) Residency {
 	res := Residency{Routes: routes, DeviceGiB: deviceGiB}
 	if o.MinHeadroom != nil {
 		res.Headroom = *o.MinHeadroom
 	}
+	if deviceGiB != nil {
+		res.UsableGiB = F(*deviceGiB * (1 - res.Headroom))
+	}
 	if len(routes) == 0 {
-		res.Reasons = append(res.Reasons, "no routes recorded: one resident model")
+		why := "no routes recorded: one resident model"
+		if deviceGiB != nil {
+			why += fmt.Sprintf("; %s GiB usable (%s GiB less %s headroom)", fmtNum(*res.UsableGiB), fmtNum(*deviceGiB), fmtPct(res.Headroom))
+		}
+		res.Reasons = append(res.Reasons, why)
 		return res
 	}
 	judgeable := true
@@ -69,7 +77,6 @@ func CheckResidency(routes []Route, deviceGiB *float64, o Objective) Residency {
 		res.Reasons = append(res.Reasons, "device memory is not in the contract")
 		return res
 	}
-	res.UsableGiB = F(*deviceGiB * (1 - res.Headroom))
 	if !judgeable {
 		return res
 	}
