@@ -228,30 +228,50 @@ func (r *Result) objectiveInForce(in Inputs) Objective {
 	return cur
 }
 
-// matrixWarnings are findings about the matrix as a whole.
+// matrixWarnings are findings about the matrix as a whole. Loads are
+// compared within one load kind: a rate row at 10 req/s and a concurrency
+// row at 10 streams are different levels.
 func matrixWarnings(m []RowResult, c Contract) []Warning {
+	type level struct {
+		kind LoadKind
+		load float64
+	}
 	var ws []Warning
 	kinds := map[LoadKind]bool{}
-	loads := map[float64]int{}
+	loads := map[level]int{}
+	var order []level
 	for _, rr := range m {
-		kinds[normKind(rr.Row.LoadKind)] = true
+		k := normKind(rr.Row.LoadKind)
+		kinds[k] = true
 		if !rr.LoadKnown {
 			ws = append(ws, Warning{"load-unknown", fmt.Sprintf("row %d of %s has no known load and is left out of the envelope", rr.Row.Index, orNone(rr.Source.File))})
 			continue
 		}
-		loads[rr.Load]++
+		l := level{k, rr.Load}
+		if loads[l] == 0 {
+			order = append(order, l)
+		}
+		loads[l]++
 	}
 	if len(kinds) > 1 {
 		ws = append(ws, Warning{"mixed-load-kinds", "the matrix mixes load kinds (concurrency and rate rows): the envelope orders them on one axis"})
 	}
 	for _, l := range c.Loads {
-		if loads[l] == 0 {
-			ws = append(ws, Warning{"planned-row-missing", fmt.Sprintf("the contract plans load %s but no row has it", fmtNum(l))})
+		found := false
+		for lv, n := range loads {
+			found = found || (n > 0 && lv.load == l && (c.LoadKind == "" || lv.kind == normKind(c.LoadKind)))
+		}
+		if !found {
+			what := fmtNum(l)
+			if c.LoadKind != "" {
+				what = loadText(c.LoadKind, l)
+			}
+			ws = append(ws, Warning{"planned-row-missing", fmt.Sprintf("the contract plans load %s but no row has it", what)})
 		}
 	}
-	for l, n := range loads {
-		if n > 1 {
-			ws = append(ws, Warning{"duplicate-load", fmt.Sprintf("%d rows at load %s", n, fmtNum(l))})
+	for _, l := range order {
+		if n := loads[l]; n > 1 {
+			ws = append(ws, Warning{"duplicate-load", fmt.Sprintf("%d rows at load %s", n, loadText(l.kind, l.load))})
 		}
 	}
 	sort.SliceStable(ws, func(i, j int) bool { return ws[i].Code < ws[j].Code })

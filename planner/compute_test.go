@@ -184,3 +184,45 @@ func TestComputeAmendments(t *testing.T) {
 		})
 	}
 }
+
+func TestMatrixWarningsLoadKinds(t *testing.T) {
+	rate := func(rps float64) Row {
+		r := concRow(rps, 5)
+		r.LoadKind, r.Load, r.AchievedConcurrency = LoadRate, F(rps), nil
+		return r
+	}
+	sync := concRow(1, 5)
+	sync.LoadKind = LoadSynchronous
+	tests := []struct {
+		name  string
+		rows  []Row
+		loads []float64
+		want  []string // "code: message" of every warning, in order
+	}{
+		{"rate 10 and concurrency 10 are not duplicates", []Row{concRow(10, 5), rate(10)}, []float64{10},
+			[]string{"mixed-load-kinds: the matrix mixes load kinds (concurrency and rate rows): the envelope orders them on one axis"}},
+		{"two concurrency rows at 10", []Row{concRow(10, 5), concRow(10, 6)}, []float64{10},
+			[]string{"duplicate-load: 2 rows at load 10 concurrent streams"}},
+		{"two rate rows at 2.5", []Row{rate(2.5), rate(2.5), rate(2.5)}, nil,
+			[]string{"duplicate-load: 3 rows at load 2.5 req/s"}},
+		{"synchronous is concurrency 1", []Row{sync, concRow(1, 5)}, []float64{1},
+			[]string{"duplicate-load: 2 rows at load 1 concurrent stream"}},
+		{"a rate row does not fill a planned concurrency row", []Row{concRow(2, 5), rate(4)}, []float64{2, 4}, []string{
+			"mixed-load-kinds: the matrix mixes load kinds (concurrency and rate rows): the envelope orders them on one axis",
+			"planned-row-missing: the contract plans load 4 concurrent streams but no row has it"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := testContract()
+			c.Loads = tt.loads
+			m, _ := JudgeMatrix(tt.rows, c, c.Objective, c.BaselineModel)
+			var got []string
+			for _, w := range matrixWarnings(m, c) {
+				got = append(got, w.Code+": "+w.Message)
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
