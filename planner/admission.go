@@ -64,9 +64,14 @@ type Settings struct {
 	// VLLMNotes say what the flags do not cover (e.g. queue limits the
 	// recorded vLLM version lacks, to be enforced at the gateway).
 	VLLMNotes []string `json:"vllm_notes"`
-	Gateway   Gateway  `json:"gateway"`
-	// GatewayJSON is Gateway as indented JSON, ready to paste.
+	// Gateway is the gateway's admission block; zero, with GatewayJSON
+	// empty, when there is no max in flight (GatewayNotes say why).
+	Gateway Gateway `json:"gateway"`
+	// GatewayJSON is Gateway as indented JSON, ready to paste; "" when no
+	// block is proposed.
 	GatewayJSON string `json:"gateway_json"`
+	// GatewayNotes say why no gateway block is proposed.
+	GatewayNotes []string `json:"gateway_notes"`
 }
 
 // Gateway is the admission block for the gateway in front of vLLM.
@@ -306,16 +311,19 @@ func settings(a Admission, c Contract) Settings {
 		s.VLLMNotes = append(s.VLLMNotes,
 			fmt.Sprintf("vLLM version %s: only --max-num-seqs is proposed; enforce the queue size, queue age and 429 at the gateway, and check `vllm serve --help` of the pinned release for queue limits before adding any", v))
 	}
+	if a.MaxInFlight == nil {
+		// A block with max_in_flight 0 would refuse all traffic once pasted.
+		s.GatewayNotes = append(s.GatewayNotes, "no max in flight: no gateway block proposed until the matrix demonstrates a ceiling or the lead sets one (a limit of 0 would refuse every request)")
+		return s
+	}
 	s.Gateway = Gateway{
+		MaxInFlight:      *a.MaxInFlight,
 		QueueSize:        a.QueueSize,
 		MaxQueueAgeS:     a.MaxQueueAgeS,
 		OverloadStatus:   a.OverloadStatus,
 		RetryAfterS:      a.RetryAfterS,
 		ClientMaxRetries: a.ClientMaxRetries,
 		Backoff:          a.Backoff,
-	}
-	if a.MaxInFlight != nil {
-		s.Gateway.MaxInFlight = *a.MaxInFlight
 	}
 	b, _ := json.MarshalIndent(s.Gateway, "", "  ")
 	s.GatewayJSON = string(b)

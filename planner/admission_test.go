@@ -123,6 +123,44 @@ func TestAdmissionSettings(t *testing.T) {
 	}
 }
 
+func TestAdmissionSettingsWithoutACeiling(t *testing.T) {
+	failing := matrix([]float64{1, 2}, []float64{20, 30}) // both fail e2e <= 15 s: no envelope
+	tests := []struct {
+		name      string
+		rows      []Row
+		in        AdmissionInput
+		wantBlock bool
+		wantMIF   int
+	}{
+		{"no envelope, no override: no block", failing, AdmissionInput{}, false, 0},
+		{"no rows: no block", nil, AdmissionInput{}, false, 0},
+		{"no envelope, the lead's override: a block", failing, AdmissionInput{OverrideMaxInFlight: I(3), OverrideReason: "product limit"}, true, 3},
+		{"envelope: a block", matrix([]float64{1, 2, 4}, []float64{5, 6, 8}), AdmissionInput{}, true, 3}, // 4 x 0.75 (weak evidence)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, e := JudgeMatrix(tt.rows, testContract(), testObjective(), "")
+			s := ProposeAdmission(m, e, testObjective(), testContract(), tt.in).Settings
+			if !tt.wantBlock {
+				if s.GatewayJSON != "" || s.Gateway != (Gateway{}) || len(s.VLLMFlags) != 0 {
+					t.Errorf("gateway %q, flags %q: want none", s.GatewayJSON, s.VLLMFlags)
+				}
+				if len(s.GatewayNotes) != 1 || !strings.Contains(s.GatewayNotes[0], "no gateway block proposed") {
+					t.Errorf("gateway notes = %q", s.GatewayNotes)
+				}
+				return
+			}
+			var g Gateway
+			if err := json.Unmarshal([]byte(s.GatewayJSON), &g); err != nil {
+				t.Fatal(err)
+			}
+			if g.MaxInFlight != tt.wantMIF || g.MaxInFlight < 1 || len(s.GatewayNotes) != 0 {
+				t.Errorf("gateway %+v, notes %q, want max in flight %d", g, s.GatewayNotes, tt.wantMIF)
+			}
+		})
+	}
+}
+
 func TestJudgeOverload(t *testing.T) {
 	ok := OverloadTest{Sent: "20 streams for 60 s", Outcome: OverloadRejected429, RetryAfter: true, WorkerHealthy: true, Recovered: true}
 	tests := []struct {

@@ -168,6 +168,7 @@ func (r *Result) emptyLists() {
 	r.RecommendationWarnings = nonNil(r.RecommendationWarnings)
 	r.Admission.Reasons = nonNil(r.Admission.Reasons)
 	r.Admission.WeakEvidence = nonNil(r.Admission.WeakEvidence)
+	r.Admission.Settings.GatewayNotes = nonNil(r.Admission.Settings.GatewayNotes)
 	r.Envelope.NonMonotone = nonNil(r.Envelope.NonMonotone)
 	r.Candidates.Candidates = nonNil(r.Candidates.Candidates)
 }
