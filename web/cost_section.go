@@ -224,10 +224,16 @@ func fieldLabel(field string) string {
 	return field
 }
 
-// problemSuffix appends an evidence problem to a status word.
-func problemSuffix(p string) string {
-	if p == "" {
-		return ""
+// evidenceStatus names what is wrong with a piece of evidence the planner
+// flagged: "stale: 120 days old, …" for an old date, the problem alone
+// ("no evidence date", "malformed evidence date") when there is no date to
+// be old by.
+func evidenceStatus(e planner.Evidence) string {
+	switch {
+	case e.AgeDays == nil && e.Problem != "":
+		return e.Problem
+	case e.Problem != "":
+		return "stale: " + e.Problem
 	}
-	return ": " + p
+	return "stale"
 }

@@ -323,7 +323,7 @@ func TestCostLabourZeroAndStaleEvidence(t *testing.T) {
 		t.Fatalf("save: %d\n%s", res.StatusCode, body)
 	}
 	_, page := do(t, app.client("lead"), http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
-	if got := testid(page, "labour-zero"); got != "labour typed as zero" {
+	if got := testid(page, "labour-zero"); got != "typed as zero" {
 		t.Errorf("labour zero badge = %q", got)
 	}
 	if got := testid(page, "fixed-per-box"); got != "1,400.00" {

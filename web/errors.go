@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -46,7 +47,30 @@ func (s *Server) handleError(err error, c echo.Context) {
 		c.NoContent(status)
 		return
 	}
-	s.render(c, status, layout(s.page(c, http.StatusText(status)), errorPage(status, msg)), errorBox(msg))
+	page := errorPage(status, msg)
+	if id, ok := s.reportOfPath(c); ok {
+		page = reportErrorPage(status, msg, id)
+	}
+	s.render(c, status, layout(s.page(c, http.StatusText(status)), page), errorBox(msg))
+}
+
+// reportOfPath is the report a request under /reports/:id/… is about, when
+// it exists: the error page's way back to it. The report's own page has no
+// such way back (it is the page that failed).
+func (s *Server) reportOfPath(c echo.Context) (int64, bool) {
+	rest, ok := strings.CutPrefix(c.Request().URL.Path, "/reports/")
+	if !ok {
+		return 0, false
+	}
+	idText, sub, _ := strings.Cut(rest, "/")
+	id, err := strconv.ParseInt(idText, 10, 64)
+	if err != nil || id <= 0 || (sub == "" && c.Request().Method == http.MethodGet) {
+		return 0, false
+	}
+	if _, err := s.store.Report(c.Request().Context(), id); err != nil {
+		return 0, false
+	}
+	return id, true
 }
 
 // recoverPanics is middleware that turns a panic in a handler into a

@@ -118,3 +118,16 @@ func figureAmount(f *planner.Figure) string {
 	}
 	return groupDigits(f.Amount.String())
 }
+
+// quoteUnit is a quote price's unit for its label: in the typed currency
+// when that is a currency code ("EUR/1M tokens"), else without one ("per
+// 1M tokens") rather than a dash or whatever was typed.
+func quoteUnit(unit, typed string) string {
+	if cur := strings.ToUpper(strings.TrimSpace(typed)); isCurrencyCode(cur) {
+		return unitFor(unit, cur)
+	}
+	if rest, ok := strings.CutPrefix(unit, "CUR/"); ok {
+		return "per " + rest
+	}
+	return unitFor(unit, "")
+}

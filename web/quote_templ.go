@@ -564,7 +564,7 @@ func quoteForm(v quotesView, action string) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		for _, sp := range quoteFigures {
-			templ_7745c5c3_Err = textField(sp.Field, sp.Label+" ("+unitFor(sp.Unit, dash(fs.val("currency")))+")", fs.val(sp.Field), fs.Errs, templ.Attributes{"inputmode": "decimal", "placeholder": sp.Hint}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = textField(sp.Field, sp.Label+" ("+quoteUnit(sp.Unit, fs.val("currency"))+")", fs.val(sp.Field), fs.Errs, templ.Attributes{"inputmode": "decimal", "placeholder": sp.Hint}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -16,9 +16,13 @@ func (s *Server) reportList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	states, err := s.store.ReviewStatuses(c.Request().Context())
+	if err != nil {
+		return err
+	}
 	u := currentUser(c)
 	canCreate := u.Role == store.RoleLead || u.Role == store.RoleAdmin
-	return s.render(c, http.StatusOK, layout(s.page(c, "Reports"), reportListPage(reports, canCreate)), nil)
+	return s.render(c, http.StatusOK, layout(s.page(c, "Reports"), reportListPage(reports, states, canCreate)), nil)
 }
 
 func (s *Server) reportNewForm(c echo.Context) error {

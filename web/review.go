@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -56,35 +57,43 @@ func (s *Server) reportSubmit(c echo.Context) error {
 	e := s.edit(c, r, "submitted for review", "review")
 	e.Before, e.After = store.StateDraft.Label(), store.StateInReview.Label()
 	if err := s.store.Transition(c.Request().Context(), e, store.StateInReview, ""); err != nil {
-		return userError(err)
+		return s.reviewRefused(c, reviewForm{Action: "submit"}, err)
 	}
 	return redirect(c, flashURL(r.ID, "Submitted for review.", "review"))
 }
 
 // reportApprove approves a report in review (reviewers, admins); refused
-// while any exit-check item fails.
+// while any exit-check item fails, and unless the reviewer confirms
+// (approving makes the report read-only). A refusal shows the report again
+// with the reason in its review bar.
 func (s *Server) reportApprove(c echo.Context) error {
 	v, err := s.loadReport(c)
 	if err != nil {
 		return err
 	}
+	f := reviewForm{Action: "approve"}
 	if v.Review.Approved() {
-		return s.readOnly(c.Request().Context(), v.R.ID)
+		return s.reviewRefused(c, f, s.readOnly(c.Request().Context(), v.R.ID))
 	}
 	if failing := failingItems(v.Result.ExitCheck); len(failing) > 0 {
-		return echo.NewHTTPError(http.StatusUnprocessableEntity,
-			"The report cannot be approved while exit-check items fail: "+strings.Join(failing, "; ")+".")
+		f.Err = "The report cannot be approved while exit-check items fail: " + strings.Join(failing, "; ") + "."
+		return s.showReview(c, http.StatusUnprocessableEntity, f)
+	}
+	if c.FormValue("confirm") == "" {
+		f.Err = "Confirm: tick “I have read the exit check” to approve; an approved report is read-only for everyone."
+		return s.showReview(c, http.StatusUnprocessableEntity, f)
 	}
 	e := s.edit(c, v.R, "approved", "review")
 	e.Before, e.After = store.StateInReview.Label(), store.StateApproved.Label()
 	if err := s.store.Transition(c.Request().Context(), e, store.StateApproved, ""); err != nil {
-		return userError(err)
+		return s.reviewRefused(c, f, err)
 	}
 	return redirect(c, flashURL(v.R.ID, "Approved. The report is now read-only.", "review"))
 }
 
 // reportSendBack returns a report in review to its authors with a comment
-// (reviewers, admins).
+// (reviewers, admins). A refusal shows the report again with the reason
+// and the typed comment in its review bar.
 func (s *Server) reportSendBack(c echo.Context) error {
 	id, err := idParam(c, "id")
 	if err != nil {
@@ -95,19 +104,62 @@ func (s *Server) reportSendBack(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	f := reviewForm{Action: "send-back", Comment: c.FormValue("comment")}
 	if err := s.readOnly(ctx, r.ID); err != nil {
-		return err
+		return s.reviewRefused(c, f, err)
 	}
-	comment := strings.TrimSpace(c.FormValue("comment"))
+	comment := strings.TrimSpace(f.Comment)
 	if comment == "" {
-		return echo.NewHTTPError(http.StatusUnprocessableEntity, "Comment: required when sending a report back; say what must change before it can be approved.")
+		f.Err = "Comment: required when sending a report back; say what must change before it can be approved."
+		return s.showReview(c, http.StatusUnprocessableEntity, f)
 	}
 	e := s.edit(c, r, "sent back", "review")
-	e.Before, e.After = store.StateInReview.Label(), store.StateDraft.Label()+": "+comment
+	e.Before, e.After = store.StateInReview.Label(), "sent back: "+comment
 	if err := s.store.Transition(ctx, e, store.StateDraft, comment); err != nil {
-		return userError(err)
+		return s.reviewRefused(c, f, err)
 	}
 	return redirect(c, flashURL(r.ID, "Sent back to the authors.", "review"))
+}
+
+// reviewForm is what the review bar shows after a refused workflow step:
+// which step, why, and the send-back comment as typed.
+type reviewForm struct {
+	Action  string // "submit", "approve" or "send-back"
+	Err     string
+	Comment string
+}
+
+type reviewFormKey struct{}
+
+// reviewFormOf is the refused step the review bar shows, if any; the report
+// page is composed elsewhere, so the refusal travels in the context.
+func reviewFormOf(ctx context.Context) reviewForm {
+	f, _ := ctx.Value(reviewFormKey{}).(reviewForm)
+	return f
+}
+
+// reviewRefused answers a workflow step the store or the read-only rule
+// refused (a stale page, a state that moved on) like showReview; other
+// errors go to the error handler.
+func (s *Server) reviewRefused(c echo.Context, f reviewForm, err error) error {
+	var he *echo.HTTPError
+	if !errors.As(userError(err), &he) || (he.Code != http.StatusConflict && he.Code != http.StatusUnprocessableEntity) {
+		return err
+	}
+	f.Err, _ = he.Message.(string)
+	return s.showReview(c, he.Code, f)
+}
+
+// showReview re-renders the report (for htmx, its review bar) with the
+// refusal f in the review bar, so nothing typed is lost and the way on is
+// on the page.
+func (s *Server) showReview(c echo.Context, status int, f reviewForm) error {
+	v, err := s.loadReport(c)
+	if err != nil {
+		return err
+	}
+	c.SetRequest(c.Request().WithContext(context.WithValue(c.Request().Context(), reviewFormKey{}, f)))
+	return s.render(c, status, layout(s.page(c, v.R.Title), reportPage(v)), reviewBar(v))
 }
 
 // reportRevise starts a new revision of an approved report (its editors).
@@ -204,4 +256,18 @@ func reviewJSON(rv store.Review, res planner.Result) apiReview {
 		}
 	}
 	return out
+}
+
+// reviewBadgeClass colours a review status: approved passes, sent back
+// fails, a draft is a draft and a report in review waits.
+func reviewBadgeClass(st store.ReviewStatus) string {
+	switch {
+	case st.SentBack != nil:
+		return "fail state-sent-back"
+	case st.State == store.StateApproved:
+		return "pass state-approved"
+	case st.State == store.StateInReview:
+		return "notjudged state-in_review"
+	}
+	return "draft state-draft"
 }

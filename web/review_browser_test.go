@@ -10,9 +10,10 @@ import (
 	"capplan/web/browsertest"
 )
 
-// TestBrowserReviewJourney: a reviewer opens a report whose exit check fails
-// and cannot approve it; the lead names the recommendation's owner in the
-// form and submits; the reviewer approves and downloads the workbook.
+// TestBrowserReviewJourney: a reviewer opens a report whose exit check fails,
+// cannot approve it and sends it back with a comment; the lead sees it sent
+// back, names the recommendation's owner in the form and submits again; the
+// reviewer confirms, approves and downloads the workbook.
 func TestBrowserReviewJourney(t *testing.T) {
 	app := newTestApp(t)
 	id := seedReviewReport(t, app)
@@ -50,16 +51,27 @@ func TestBrowserReviewJourney(t *testing.T) {
 			chromedp.WaitVisible(css(`button[data-testid="approve"][disabled]`)),
 			browsertest.WaitText(`[data-testid="approve-why"]`, "Cannot approve"),
 		), logout...)},
-		{"the lead names the recommendation's owner", append(append(login("lead"),
+		{"the reviewer sends it back with a comment", append(append(login("reviewer"),
+			chromedp.Click(css(`[data-testid="send-back-open"]`)),
+			chromedp.SendKeys(css(`textarea[data-testid="send-back-comment"]`), "Name the owner."),
+			chromedp.Click(css(`button[data-testid="send-back"]`)),
+			browsertest.WaitText(`[data-testid="review-state"]`, "sent back"),
+			browsertest.WaitText(`blockquote[data-testid="sent-back-comment"]`, "Name the owner."),
+		), logout...)},
+		{"the lead names the recommendation's owner and submits again", append(append(login("lead"),
+			browsertest.WaitText(`[data-testid="review-state"]`, "sent back"),
 			chromedp.Click(css(`#recommendation details > summary`)),
 			chromedp.SendKeys(css(`[data-testid="recommendation-form"] input[name="owner"]`), "A. Lead"),
 			chromedp.Click(css(`[data-testid="save-recommendation"]`)),
 			browsertest.WaitText(`#recommendation`, "A. Lead"),
 			chromedp.Navigate(report),
 			browsertest.WaitText(`[data-testid="exit-pass"]`, "Every item holds"),
+			chromedp.Click(css(`[data-testid="submit-review"]`)),
+			browsertest.WaitText(`[data-testid="review-state"]`, "in review"),
 		), logout...)},
-		{"the reviewer approves", append(login("reviewer"),
+		{"the reviewer confirms and approves", append(login("reviewer"),
 			chromedp.WaitVisible(css(`button[data-testid="approve"]:not([disabled])`)),
+			chromedp.Click(css(`[data-testid="approve-confirm"]`)),
 			chromedp.Click(css(`button[data-testid="approve"]`)),
 			browsertest.WaitText(`[data-testid="review-state"]`, "approved"),
 			browsertest.WaitText(`[data-testid="flash"]`, "read-only"),

@@ -140,40 +140,74 @@ func TestReviewWorkflow(t *testing.T) {
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("submit: %d", res.StatusCode)
 	}
-	// Approving with a failing item: 422 naming it.
-	res, body = do(t, rev, "POST", base+"/approve", url.Values{"version": {app.version(id)}})
+	// Approving with a failing item: 422 naming it, on the report page
+	// itself (in its review bar), not a dead-end error page.
+	res, body = do(t, rev, "POST", base+"/approve", url.Values{"version": {app.version(id)}, "confirm": {"yes"}})
 	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "Recommendation with owner and review date") || !strings.Contains(body, "owner missing") {
 		t.Fatalf("approve with a failing item: %d\n%s", res.StatusCode, between(body, `data-testid="error"`, "</p>"))
+	}
+	if bar := between(body, `id="review"`, `class="review-actions`); !strings.Contains(bar, `data-testid="error"`) || !strings.Contains(body, `data-testid="exitcheck"`) {
+		t.Fatalf("the refusal should show in the report's review bar:\n%s", bar)
 	}
 	// The page shows the approve button disabled.
 	_, body = do(t, rev, "GET", base, nil)
 	if !strings.Contains(body, `data-testid="approve" disabled`) {
 		t.Fatal("approve button not disabled")
 	}
-	// Sending back needs a comment.
+	// Sending back needs a comment; the refusal is shown in the review bar.
 	res, body = do(t, rev, "POST", base+"/send-back", url.Values{"version": {app.version(id)}, "comment": {"  "}})
-	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "Comment: required") {
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(between(body, `id="review"`, `</details>`), "Comment: required") {
 		t.Fatalf("send back without comment: %d", res.StatusCode)
+	}
+	// A send-back refused as stale keeps the typed comment in the open form.
+	res, body = do(t, rev, "POST", base+"/send-back", url.Values{"version": {"1"}, "comment": {"Typed with care."}})
+	if res.StatusCode != http.StatusConflict || !strings.Contains(body, `<details class="send-back" open>`) ||
+		!strings.Contains(between(body, `data-testid="send-back-comment"`, "</textarea>"), "Typed with care.") {
+		t.Fatalf("stale send back: %d\n%s", res.StatusCode, between(body, `id="review"`, "</details>"))
 	}
 	res, _ = do(t, rev, "POST", base+"/send-back", url.Values{"version": {app.version(id)}, "comment": {"Name the recommendation's owner."}})
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("send back: %d", res.StatusCode)
 	}
+	// Sent back is visible: in the review bar, who and why, and in the list.
 	_, body = do(t, lead, "GET", base, nil)
-	if !strings.Contains(body, `data-testid="review-state">draft<`) || !strings.Contains(body, "Name the recommendation&#39;s owner.") {
-		t.Fatal("sent-back report should be a draft showing the comment")
+	bar := between(body, `id="review"`, `class="review-actions`)
+	if !strings.Contains(bar, `data-testid="review-state">sent back<`) || !strings.Contains(bar, `data-testid="sent-back-by">`+app.users["reviewer"].Display()) ||
+		!strings.Contains(bar, "Name the recommendation&#39;s owner.") {
+		t.Fatalf("sent-back report should say so with the comment:\n%s", bar)
+	}
+	_, body = do(t, lead, "GET", app.srv.URL+"/reports", nil)
+	if !strings.Contains(between(body, fmt.Sprintf(`data-testid="review-state-%d"`, id), "</td>"), "sent back") {
+		t.Fatalf("the list should show the report as sent back:\n%s", between(body, `data-testid="report-list"`, "</table>"))
 	}
 	// The lead fixes it and submits again; the reviewer approves.
 	fixRecommendation(t, app, id)
 	do(t, lead, "POST", base+"/submit", url.Values{"version": {app.version(id)}})
+	_, body = do(t, lead, "GET", app.srv.URL+"/reports", nil)
+	if !strings.Contains(between(body, fmt.Sprintf(`data-testid="review-state-%d"`, id), "</td>"), ">in review<") {
+		t.Fatalf("submitted again, the list should show it in review:\n%s", between(body, `data-testid="report-list"`, "</table>"))
+	}
 	// Approving from a stale page is refused as a conflict.
-	res, _ = do(t, rev, "POST", base+"/approve", url.Values{"version": {"1"}})
+	res, _ = do(t, rev, "POST", base+"/approve", url.Values{"version": {"1"}, "confirm": {"yes"}})
 	if res.StatusCode != http.StatusConflict {
 		t.Fatalf("stale approve: %d", res.StatusCode)
 	}
-	res, body = do(t, rev, "POST", base+"/approve", url.Values{"version": {app.version(id)}})
+	// Approving needs the confirmation (it makes the report read-only).
+	_, body = do(t, rev, "GET", base, nil)
+	if !strings.Contains(between(body, `data-testid="approve-form"`, "</form>"), `name="confirm" value="yes" required`) {
+		t.Fatal("the approve form should ask for a confirmation")
+	}
+	res, body = do(t, rev, "POST", base+"/approve", url.Values{"version": {app.version(id)}}, "HX-Request", "true")
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.HasPrefix(strings.TrimSpace(body), `<div id="review"`) || !strings.Contains(body, "I have read the exit check") {
+		t.Fatalf("approve without confirmation (htmx): %d\n%s", res.StatusCode, body)
+	}
+	res, body = do(t, rev, "POST", base+"/approve", url.Values{"version": {app.version(id)}, "confirm": {"yes"}})
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("approve: %d %s", res.StatusCode, between(body, `data-testid="error"`, "</p>"))
+	}
+	_, body = do(t, lead, "GET", app.srv.URL+"/reports", nil)
+	if !strings.Contains(between(body, fmt.Sprintf(`data-testid="review-state-%d"`, id), "</td>"), ">approved<") {
+		t.Fatal("the list should show the report approved")
 	}
 
 	// Approved: read-only for everyone, with the reason.
@@ -234,6 +268,21 @@ func TestReviewWorkflow(t *testing.T) {
 		if !strings.Contains(body, action) {
 			t.Errorf("history lacks %q", action)
 		}
+	}
+}
+
+// An error under a report offers the way back to it as well as to the list.
+func TestErrorPageLeadsBackToTheReport(t *testing.T) {
+	app := newTestApp(t)
+	id, _ := app.store.CreateReport(context.Background(), app.users["lead"], "Way back")
+	res, body := do(t, app.client("finance"), "POST", fmt.Sprintf("%s/reports/%d/comments", app.srv.URL, id), url.Values{"section": {"nowhere"}, "comment": {"x"}})
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, fmt.Sprintf(`href="/reports/%d#review" data-testid="back-to-report"`, id)) ||
+		!strings.Contains(body, `href="/reports"`) {
+		t.Fatalf("error under a report: %d\n%s", res.StatusCode, between(body, `class="error-page"`, "</article>"))
+	}
+	res, body = do(t, app.client("finance"), "GET", app.srv.URL+"/reports/999999/history", nil)
+	if res.StatusCode != http.StatusNotFound || strings.Contains(body, "back-to-report") {
+		t.Fatalf("a missing report offers no way back to it: %d", res.StatusCode)
 	}
 }
 

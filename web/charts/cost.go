@@ -1,9 +1,11 @@
 package charts
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
 	"github.com/a-h/templ"
 	"github.com/go-echarts/go-echarts/v2/charts"
@@ -50,8 +52,10 @@ type CostLines struct {
 }
 
 // Mark is a labelled vertical line at a demand. A Minor mark (such as a
-// scenario) is drawn dotted and grey, its short label above the plot; the
-// others dashed in the line's colour, their label along the line.
+// scenario) is drawn dotted and grey, the others dashed in the line's
+// colour. Every mark's label sits above the plot, at the line's top end,
+// clear of the cost lines; labels of neighbouring marks are staggered in
+// height so they do not print over each other.
 type Mark struct {
 	Label  string
 	Demand float64
@@ -62,8 +66,44 @@ type Mark struct {
 type costMark struct {
 	Name      string          `json:"name"`
 	XAxis     float64         `json:"xAxis"`
-	Label     *opts.Label     `json:"label,omitempty"`
+	Label     *markLabel      `json:"label,omitempty"`
 	LineStyle *opts.LineStyle `json:"lineStyle,omitempty"`
+}
+
+// markLabel is a markLine label with the distance from the line's end,
+// which opts.Label does not carry.
+type markLabel struct {
+	Show            bool   `json:"show"`
+	Position        string `json:"position"`
+	Formatter       string `json:"formatter"`
+	Distance        int    `json:"distance"`
+	Color           string `json:"color,omitempty"`
+	BackgroundColor string `json:"backgroundColor,omitempty"`
+	Padding         []int  `json:"padding,omitempty"`
+}
+
+// Label tiers above the plot: a mark's label rises one tier above its
+// left neighbour's, up to markTiers, so close marks' labels stay apart.
+const (
+	markTiers      = 3
+	markTierHeight = 16
+)
+
+// markTier numbers every mark of c by its place among all marks in demand
+// order: its label's tier above the plot.
+func markTier(c CostLines) map[Mark]int {
+	var all []Mark
+	for _, name := range slices.Sorted(maps.Keys(c.Marks)) {
+		all = append(all, c.Marks[name]...)
+	}
+	slices.SortStableFunc(all, func(a, b Mark) int { return cmp.Compare(a.Demand, b.Demand) })
+	tier := map[Mark]int{}
+	for i, m := range all {
+		if _, seen := tier[m]; !seen {
+			tier[m] = i % markTiers
+		}
+	}
+	return tier
 }
 
 // CostLinesChart draws c. Lines carry no per-point symbols: the points are
@@ -79,7 +119,13 @@ func CostLinesChart(c CostLines) templ.Component {
 		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: fmt.Sprintf("monthly cost (%s)", c.Currency)}),
 	)...)
 	line.SetXAxis(nil)
+	if len(c.Marks) > 0 && len(line.GridList) > 0 {
+		// Room above the plot for the marks' labels.
+		top, _ := strconv.Atoi(line.GridList[0].Top)
+		line.GridList[0].Top = strconv.Itoa(top + markTiers*markTierHeight)
+	}
 
+	tiers := markTier(c)
 	for _, name := range slices.Sorted(maps.Keys(c.Series)) {
 		lc := opts.LineChart{ShowSymbol: opts.Bool(false)}
 		if slices.Contains(c.Stepped, name) {
@@ -87,22 +133,24 @@ func CostLinesChart(c CostLines) templ.Component {
 		}
 		so := []charts.SeriesOpts{charts.WithLineChartOpts(lc)}
 		if marks := c.Marks[name]; len(marks) > 0 {
-			so = append(so, withCostMarks(marks))
+			so = append(so, withCostMarks(marks, tiers))
 		}
 		line.AddSeries(name, xy(c.Demand, c.Series[name]), so...)
 	}
 	return Component(line)
 }
 
-// withCostMarks attaches vertical, labelled lines to a series.
-func withCostMarks(marks []Mark) charts.SeriesOpts {
+// withCostMarks attaches vertical, labelled lines to a series, each label
+// above the plot at its tier.
+func withCostMarks(marks []Mark, tiers map[Mark]int) charts.SeriesOpts {
 	return func(s *charts.SingleSeries) {
 		data := make([]any, len(marks))
 		for i, m := range marks {
 			item := costMark{Name: m.Label, XAxis: m.Demand,
-				Label: &opts.Label{Show: opts.Bool(true), Position: "insideEndTop", Formatter: "{b}"}}
+				Label: &markLabel{Show: true, Position: "end", Formatter: "{b}", Distance: 4 + tiers[m]*markTierHeight,
+					BackgroundColor: "rgba(255,255,255,0.85)", Padding: []int{1, 3}}}
 			if m.Minor {
-				item.Label = &opts.Label{Show: opts.Bool(true), Position: "end", Formatter: "{b}", Color: "#6b7280"}
+				item.Label.Color = "#6b7280"
 				item.LineStyle = &opts.LineStyle{Type: "dotted", Color: "#9ca3af", Width: 1}
 			}
 			data[i] = item
