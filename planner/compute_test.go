@@ -2,6 +2,7 @@ package planner
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -222,6 +223,57 @@ func TestMatrixWarningsLoadKinds(t *testing.T) {
 			}
 			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
 				t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+func TestExitCheckRefusedInputs(t *testing.T) {
+	tests := []struct {
+		name         string
+		mutate       func(*Inputs)
+		wantPass     bool
+		wantSection  string
+		wantSections []string
+		wantDetail   string
+		wantObjFail  string // the objective item's detail, "" when it passes
+	}{
+		{name: "objective not written yet is not a refused input", mutate: func(in *Inputs) { in.Contract.Objective = Objective{} },
+			wantPass: true, wantSection: "contract", wantObjFail: "not written yet"},
+		{name: "a half-written objective is refused", mutate: func(in *Inputs) { in.Contract.Objective = Objective{MinSuccess: 0.99, E2EMax: F(15)} },
+			wantSection: "contract", wantDetail: "objective.percentile", wantObjFail: "objective.percentile"},
+		{name: "labour lives in the costs", mutate: func(in *Inputs) { in.SelfHosted.LabourRate = nil },
+			wantSection: "costs", wantDetail: "self_hosted.labour_rate"},
+		{name: "a quote lives in the costs", mutate: func(in *Inputs) { in.Quotes[0].InputPerMTokens = nil },
+			wantSection: "costs", wantDetail: "quotes[0].input_per_m_tokens"},
+		{name: "scenarios", mutate: func(in *Inputs) { in.Scenarios[1].BusyHourShare = 2 },
+			wantSection: "scenarios", wantDetail: "scenarios[1].busy_hour_share"},
+		{name: "recommendation", mutate: func(in *Inputs) { in.Recommendation.Expiry = "soon" },
+			wantSection: "recommendation", wantDetail: "recommendation.expiry"},
+		{name: "admission", mutate: func(in *Inputs) { in.Admission.OverrideMaxInFlight = I(4) },
+			wantSection: "envelope", wantDetail: "admission.override_reason"},
+		{name: "routes", mutate: func(in *Inputs) { in.Routes = []Route{{Name: "a", Residency: "sometimes"}} },
+			wantSection: "residency", wantDetail: "routes[0].residency"},
+		{name: "two places", mutate: func(in *Inputs) { in.Scenarios[0].MonthlyRequests = -1; in.SelfHosted.LabourRate = nil },
+			wantSection: "costs", wantSections: []string{"costs", "scenarios"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := demoInputs()
+			tt.mutate(&in)
+			r := Compute(in)
+			for _, it := range r.ExitCheck {
+				switch it.ID {
+				case "inputs_valid":
+					if it.Pass != tt.wantPass || it.Section != tt.wantSection || !slices.Equal(it.Sections, tt.wantSections) || !strings.Contains(it.Detail, tt.wantDetail) {
+						t.Errorf("inputs_valid = pass %v, fix in %s %v, detail %q; want pass %v in %s %v with %q",
+							it.Pass, it.Section, it.Sections, it.Detail, tt.wantPass, tt.wantSection, tt.wantSections, tt.wantDetail)
+					}
+				case "objective":
+					if tt.wantObjFail == "" && !it.Pass || tt.wantObjFail != "" && (it.Pass || !strings.Contains(it.Detail, tt.wantObjFail)) {
+						t.Errorf("objective = pass %v, %q; want %q", it.Pass, it.Detail, tt.wantObjFail)
+					}
+				}
 			}
 		})
 	}

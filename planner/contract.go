@@ -75,3 +75,6 @@ type Contract struct {
 	Rollback          string `json:"rollback"`
 	Owners            Owners `json:"owners"`
 }
+
+// Empty is true for an objective nobody has written yet: no term set.
+func (o Objective) Empty() bool { return o == (Objective{}) }

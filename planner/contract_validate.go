@@ -50,7 +50,7 @@ func (c Contract) Validate() error {
 	if c.DeviceMemoryGiB != nil && !(*c.DeviceMemoryGiB > 0) {
 		es.add("device_memory_gib", "must be a positive number of GiB")
 	}
-	if c.Objective != (Objective{}) { // an empty objective is a draft not yet written
+	if !c.Objective.Empty() { // an empty objective is a draft not yet written
 		if err := c.Objective.Validate(); err != nil {
 			if oes, ok := err.(FieldErrors); ok {
 				for _, e := range oes {

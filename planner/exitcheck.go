@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -15,6 +16,9 @@ type ExitItem struct {
 	Pass    bool   `json:"pass"`
 	Detail  string `json:"detail"`
 	Section string `json:"section"`
+	// Sections lists every section that fixes the item when there are
+	// several (refused inputs in several places); Section is the first.
+	Sections []string `json:"sections,omitempty"`
 }
 
 // ExitCheck lists everything a passing report must hold, each with whether
@@ -86,11 +90,16 @@ func ExitCheck(in Inputs, r *Result) []ExitItem {
 	add("stop_limits", "Stop limits", "contract", m, fmt.Sprintf("%s s per row, %s", fmtNum(c.RowDurationS), stopText(c)))
 
 	m = nil
-	if err := r.Objective.Validate(); err != nil {
-		m = append(m, err.Error())
-	}
-	if r.Objective.TTFTMax == nil && r.Objective.E2EMax == nil {
-		m = append(m, "no latency bound")
+	switch {
+	case r.Objective.Empty():
+		m = append(m, "not written yet")
+	default:
+		if err := r.Objective.Validate(); err != nil {
+			m = append(m, err.Error())
+		}
+		if r.Objective.TTFTMax == nil && r.Objective.E2EMax == nil {
+			m = append(m, "no latency bound")
+		}
 	}
 	add("objective", "Objective", "contract", m, r.ObjectiveText)
 	if r.ObjectiveLoosened {
@@ -248,10 +257,21 @@ func ExitCheck(in Inputs, r *Result) []ExitItem {
 	add("regression_gate", "Regression gate passed for the selected model", "candidates", m, r.Candidates.Decision)
 
 	m = nil
+	var sections []string
 	for _, p := range r.Problems {
 		m = append(m, p.Error())
+		if s := FieldSection(p.Field); !slices.Contains(sections, s) {
+			sections = append(sections, s)
+		}
 	}
-	add("inputs_valid", "Every input accepted", "contract", m, "no refused input")
+	fixIn := "contract"
+	if len(sections) > 0 {
+		fixIn = sections[0]
+	}
+	add("inputs_valid", "Every input accepted", fixIn, m, "no refused input")
+	if len(sections) > 1 {
+		items[len(items)-1].Sections = sections
+	}
 	return items
 }
 

@@ -22,8 +22,12 @@ func (in Inputs) Validate() error {
 	if in.StaleAfterDays < 0 {
 		es.add("stale_after_days", "must not be negative")
 	}
-	if err := in.Contract.Objective.Validate(); err != nil {
-		es = append(es, err.(FieldErrors)...)
+	// An objective nobody has typed yet is "not written", which the exit
+	// check reports; it is not a refused input.
+	if !in.Contract.Objective.Empty() {
+		if err := in.Contract.Objective.Validate(); err != nil {
+			es = append(es, err.(FieldErrors)...)
+		}
 	}
 	checkDate(&es, "contract.test_date", in.Contract.TestDate, false)
 	in.Admission.validate(&es)
