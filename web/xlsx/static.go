@@ -111,14 +111,30 @@ func (b *book) recommendationSheet() {
 
 func (b *book) exitCheckSheet() {
 	s := b.sheets[shExitCheck]
-	s.cols(20, 44, 8, 90, 16)
+	s.cols(44, 8, 90, 24)
 	res := b.r.Result
-	b.headers(s, "Item", "What a passing report holds", "Status", "Detail", "Fix in section")
+	b.headers(s, "What a passing report holds", "Status", "Detail", "Fix in section")
 	for _, it := range res.ExitCheck {
-		s.add(it.ID, it.Label, passFail(it.Pass), v(b.st.wrap, it.Detail), it.Section)
+		s.add(it.Label, passFail(it.Pass), v(b.st.wrap, it.Detail), sectionName(it.Section))
 	}
 	s.add()
-	s.add(excelize_bold(b, "Overall"), exitText(res), passFail(res.ExitPass))
+	s.add(excelize_bold(b, "Overall: "+exitText(res)), passFail(res.ExitPass))
+}
+
+// sectionName names a report section as the report page's headings do,
+// for a reader of the workbook rather than by its anchor.
+func sectionName(anchor string) string {
+	if n, ok := sectionNames[anchor]; ok {
+		return n
+	}
+	return anchor
+}
+
+var sectionNames = map[string]string{
+	"contract": "Test contract", "imports": "Imported results", "matrix": "Concurrency matrix", "envelope": "Envelope",
+	"admission": "Admission limit", "overload": "Overload test", "candidates": "Candidates", "residency": "Residency",
+	"costs": "Costs", "quotes": "API quotes", "scenarios": "Demand scenarios", "crossover": "Crossover",
+	"recommendation": "Recommendation", "exitcheck": "Exit check", "review": "Review",
 }
 
 func (b *book) sourcesSheet() {
