@@ -47,3 +47,16 @@ func TestEvidenceStatus(t *testing.T) {
 		}
 	}
 }
+
+// The evidence table names inputs by their form labels, quotes' prices too.
+func TestEvidenceFieldLabels(t *testing.T) {
+	for field, want := range map[string]string{
+		"self_hosted.labour_rate":               "Operator labour loaded rate",
+		"quotes[Provider X].input_per_m_tokens": "Input tokens price, quote Provider X",
+		"quotes[a.b].retry_rate":                "Expected retry/failure rate, quote a.b",
+	} {
+		if got := fieldLabel(field); got != want {
+			t.Errorf("fieldLabel(%q) = %q, want %q", field, got, want)
+		}
+	}
+}
