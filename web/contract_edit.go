@@ -100,7 +100,7 @@ func (s *Server) contractFreeze(c echo.Context) error {
 	if err := s.store.Freeze(c.Request().Context(), e); err != nil {
 		return userError(err)
 	}
-	return redirect(c, fmt.Sprintf("/reports/%d?flash=%s#contract", r.ID, "Contract+frozen."))
+	return redirectFlash(c, fmt.Sprintf("/reports/%d#contract", r.ID), "Contract frozen.")
 }
 
 // amendments lists what a change to a frozen contract amends: the

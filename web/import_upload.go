@@ -3,7 +3,6 @@ package web
 import (
 	"fmt"
 	"net/http"
-	"net/url"
 
 	"github.com/labstack/echo/v4"
 
@@ -38,7 +37,7 @@ func (s *Server) importUpload(c echo.Context) error {
 		return s.renderImports(c, status, &importOutcome{Err: msg, Dup: dup})
 	}
 	if !isPartial(c.Request()) {
-		return redirect(c, fmt.Sprintf("/reports/%d?flash=%s#imports", r.ID, url.QueryEscape(importedSummary(ims))))
+		return redirectFlash(c, fmt.Sprintf("/reports/%d#imports", r.ID), importedSummary(ims))
 	}
 	return s.renderImports(c, http.StatusCreated, &importOutcome{OK: importedSummary(ims)})
 }

@@ -72,7 +72,8 @@ func (s *Server) reportShow(c echo.Context) error {
 		return err
 	}
 	key := pageKey{report: id, gen: s.store.Generation(), day: now.UTC().Format("2006-01-02"), user: currentUser(c).ID}
-	cacheable := c.QueryParam("flash") == "" && !isPartial(c.Request())
+	flash := takeFlash(c)
+	cacheable := flash == "" && !isPartial(c.Request())
 	if cacheable {
 		if body, ok := s.pages.get(key, now); ok {
 			c.Response().Header().Add("Vary", "HX-Request")
@@ -83,7 +84,7 @@ func (s *Server) reportShow(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v.Flash = c.QueryParam("flash")
+	v.Flash = flash
 	body, err := renderBytes(c, layout(s.page(c, v.R.Title), reportPage(v)))
 	if err != nil {
 		return err

@@ -191,3 +191,22 @@ func TestAddPersonNamesEveryRefusedField(t *testing.T) {
 		}
 	}
 }
+
+func TestFlashComesFromTheAppNotTheURL(t *testing.T) {
+	app := newTestApp(t)
+	lead := app.client("lead")
+	id, _ := app.store.CreateReport(context.Background(), app.users["lead"], "R")
+	u := app.srv.URL + "/reports/" + strconv.FormatInt(id, 10)
+	if _, page := do(t, lead, "GET", u+"?flash=Your+session+expired,+log+in+at+evil.example", nil); strings.Contains(page, "evil.example") {
+		t.Error("a message in the URL is shown as the app's")
+	}
+	// A real one is shown once.
+	do(t, lead, "POST", u+"/contract", contractValues(1))
+	do(t, lead, "POST", u+"/freeze", url.Values{"version": {"2"}})
+	if _, page := do(t, lead, "GET", u, nil); !strings.Contains(page, "Contract frozen.") {
+		t.Error("the freeze message is not shown")
+	}
+	if _, page := do(t, lead, "GET", u, nil); strings.Contains(page, "Contract frozen.") {
+		t.Error("the message is shown twice")
+	}
+}

@@ -11,7 +11,7 @@ import (
 )
 
 func (s *Server) userList(c echo.Context) error {
-	return s.renderUsers(c, http.StatusOK, nil, "", "", "", c.QueryParam("flash"))
+	return s.renderUsers(c, http.StatusOK, nil, "", "", "", takeFlash(c))
 }
 
 func (s *Server) renderUsers(c echo.Context, status int, errs formErrors, email, name, role, flash string) error {
@@ -51,7 +51,7 @@ func (s *Server) userCreate(c echo.Context) error {
 		}
 		return s.renderUsers(c, http.StatusUnprocessableEntity, errs, email, name, role, "")
 	}
-	return redirect(c, "/users?flash=Added+"+email)
+	return redirectFlash(c, "/users", "Added "+email+".")
 }
 
 func (s *Server) userSetRole(c echo.Context) error {
@@ -65,7 +65,7 @@ func (s *Server) userSetRole(c echo.Context) error {
 	if err := s.store.SetRole(c.Request().Context(), id, store.Role(c.FormValue("role"))); err != nil {
 		return userError(err)
 	}
-	return redirect(c, "/users?flash=Role+changed")
+	return redirectFlash(c, "/users", "Role changed.")
 }
 
 func (s *Server) userResetPassword(c echo.Context) error {
@@ -76,11 +76,11 @@ func (s *Server) userResetPassword(c echo.Context) error {
 	if err := s.store.SetPassword(c.Request().Context(), id, c.FormValue("password")); err != nil {
 		return userError(err)
 	}
-	return redirect(c, "/users?flash=Password+reset")
+	return redirectFlash(c, "/users", "Password reset; their sessions are ended.")
 }
 
 func (s *Server) account(c echo.Context) error {
-	return s.renderAccount(c, http.StatusOK, "", nil, c.QueryParam("flash"))
+	return s.renderAccount(c, http.StatusOK, "", nil, takeFlash(c))
 }
 
 func (s *Server) renderAccount(c echo.Context, status int, newToken string, errs formErrors, flash string) error {
@@ -112,7 +112,7 @@ func (s *Server) accountPassword(c echo.Context) error {
 		return err
 	}
 	s.setSessionCookie(c, token, expires)
-	return redirect(c, "/account?flash=Password+changed")
+	return redirectFlash(c, "/account", "Password changed.")
 }
 
 func (s *Server) tokenCreate(c echo.Context) error {
@@ -131,5 +131,5 @@ func (s *Server) tokenRevoke(c echo.Context) error {
 	if err := s.store.RevokeAPIToken(c.Request().Context(), currentUser(c).ID, id); err != nil {
 		return err
 	}
-	return redirect(c, "/account?flash=Token+revoked")
+	return redirectFlash(c, "/account", "Token revoked.")
 }
