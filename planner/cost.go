@@ -88,7 +88,9 @@ type CostLine struct {
 
 // Evidence is one input Figure as cited in the report, with its age.
 type Evidence struct {
+	// Field is the input's key and Label its name for people (FieldLabel).
 	Field        string `json:"field"`
+	Label        string `json:"label"`
 	Amount       string `json:"amount"`
 	Unit         string `json:"unit"`
 	Source       string `json:"source"`
@@ -177,7 +179,7 @@ func ev(field string, f *Figure) []Evidence {
 	if f == nil {
 		return nil
 	}
-	return []Evidence{{Field: field, Amount: f.Amount.String(), Unit: f.Unit, Source: f.Source, EvidenceDate: f.EvidenceDate}}
+	return []Evidence{{Field: field, Label: FieldLabel(field), Amount: f.Amount.String(), Unit: f.Unit, Source: f.Source, EvidenceDate: f.EvidenceDate}}
 }
 
 // SelfHostedMonthly computes the monthly cost of one self-hosted box from

@@ -2,15 +2,16 @@ package planner
 
 import "strings"
 
-// FieldError is a refused input: which field and what is wrong with it. The
-// field is named as the user knows it, e.g. "self_hosted.labour_rate" or
-// "scenarios[1].busy_hour_share".
+// FieldError is a refused input: which field and what is wrong with it.
+// Field is the key the forms use, e.g. "self_hosted.labour_rate" or
+// "scenarios[1].busy_hour_share"; the error text names it by its label
+// (FieldLabel): "Operator labour loaded rate: operator labour must be typed".
 type FieldError struct {
 	Field   string `json:"field"`
 	Message string `json:"message"`
 }
 
-func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
+func (e *FieldError) Error() string { return FieldLabel(e.Field) + ": " + e.Message }
 
 // FieldErrors is every refused input of one validation, in order.
 type FieldErrors []*FieldError

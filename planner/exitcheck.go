@@ -204,7 +204,7 @@ func ExitCheck(in Inputs, r *Result) []ExitItem {
 	}
 	for _, e := range r.Evidence {
 		if e.Stale {
-			m = append(m, fmt.Sprintf("%s: %s", e.Field, e.Problem))
+			m = append(m, fmt.Sprintf("%s: %s", e.Label, e.Problem))
 		}
 	}
 	add("evidence_dates", "Evidence dates", "costs", m, fmt.Sprintf("none older than %d days", r.StaleAfterDays))
