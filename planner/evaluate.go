@@ -93,7 +93,7 @@ func Evaluate(r Row, o Objective) Verdict {
 	sc := Check{Criterion: "success", Label: "success", Bound: o.MinSuccess, Op: ">=", Unit: "%"}
 	switch rate, ok := successRate(r); {
 	case !ok:
-		v.Missing = append(v.Missing, "successful and errored counts")
+		v.Missing = append(v.Missing, missingCounts(r))
 	case rate == nil:
 		sc.Pass = boolp(false)
 		sc.Text = "success: no completed requests"
@@ -191,6 +191,19 @@ func successRate(r Row) (rate *float64, ok bool) {
 		return nil, true
 	}
 	return F(float64(*r.Successful) / float64(done)), true
+}
+
+// missingCounts says which of the counts a success rate needs the row
+// lacks.
+func missingCounts(r Row) string {
+	switch {
+	case r.Successful == nil && r.Errored == nil:
+		return "the successful and errored counts"
+	case r.Successful == nil:
+		return "the successful count: the tool does not record successes"
+	default:
+		return "the errored count: the tool does not record failures"
+	}
 }
 
 // MinRequestsFor is the fewest completed requests that put at least five

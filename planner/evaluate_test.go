@@ -57,6 +57,21 @@ func TestEvaluate(t *testing.T) {
 			r.Successful, r.Errored = I(0), I(0)
 			return r
 		}, wantState: VerdictFail, wantFailures: []string{"success: no completed requests"}},
+		{name: "errored count missing", row: func() Row {
+			r := concRow(8, 12)
+			r.Errored = nil
+			return r
+		}, wantState: VerdictNotJudged, wantMissing: []string{"the errored count: the tool does not record failures"}},
+		{name: "successful count missing", row: func() Row {
+			r := concRow(8, 12)
+			r.Successful = nil
+			return r
+		}, wantState: VerdictNotJudged, wantMissing: []string{"the successful count: the tool does not record successes"}},
+		{name: "both counts missing", row: func() Row {
+			r := concRow(8, 12)
+			r.Successful, r.Errored = nil, nil
+			return r
+		}, wantState: VerdictNotJudged, wantMissing: []string{"the successful and errored counts"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
