@@ -143,8 +143,8 @@ func diffJSON(a, b any) (before, after string) {
 	sort.Strings(ks)
 	var bl, al []string
 	for _, k := range ks {
-		bl = append(bl, k+": "+fa[k])
-		al = append(al, k+": "+fb[k])
+		bl = append(bl, fieldLabel(k)+": "+fa[k])
+		al = append(al, fieldLabel(k)+": "+fb[k])
 	}
 	return strings.Join(bl, "\n"), strings.Join(al, "\n")
 }
