@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 )
 
 // guidellmTopKeys are the keys a GuideLLM report starts with.
@@ -23,6 +24,11 @@ func parseInput(in *input) (*File, error) {
 			return nil, fmt.Errorf("empty file")
 		}
 		return nil, fmt.Errorf("the file holds only whitespace")
+	}
+	if t[0] != '{' && t[0] != '[' && t[0] != '<' {
+		if err := binaryRefusal(head); err != nil {
+			return nil, err
+		}
 	}
 	if len(head) >= 3 && string(head[:3]) == "\xef\xbb\xbf" {
 		in.br.Discard(3)
@@ -102,4 +108,56 @@ func csvRefusal(line []byte) error {
 		return fmt.Errorf("this is a GuideLLM CSV export, whose columns shift between runs; import the JSON report instead (benchmarks.json, GuideLLM --outputs json)")
 	}
 	return fmt.Errorf("this is a CSV file; only the JSON result files of the benchmark tools can be imported")
+}
+
+// compressedMagic are the first bytes of compressed files and archives.
+var compressedMagic = [][]byte{
+	[]byte("\x1f\x8b"),           // gzip
+	[]byte("BZh"),                // bzip2
+	[]byte("\xfd7zXZ\x00"),       // xz
+	[]byte("\x28\xb5\x2f\xfd"),   // zstd
+	[]byte("PK\x03\x04"),         // zip (and Office files)
+	[]byte("7z\xbc\xaf\x27\x1c"), // 7-Zip
+	[]byte("\x04\x22\x4d\x18"),   // lz4
+}
+
+// binaryRefusal refuses, in plain words, a file that is not text: a
+// compressed file or archive, a PDF, or any other binary (an image, say).
+// The head is the file's first bytes.
+func binaryRefusal(head []byte) error {
+	for _, m := range compressedMagic {
+		if bytes.HasPrefix(head, m) {
+			return fmt.Errorf("a compressed file: decompress it first")
+		}
+	}
+	if bytes.HasPrefix(head, []byte("\xff\xfe")) || bytes.HasPrefix(head, []byte("\xfe\xff")) {
+		return fmt.Errorf("the file is UTF-16 text: save it as UTF-8 and import it again")
+	}
+	if bytes.HasPrefix(head, []byte("%PDF-")) {
+		return fmt.Errorf("not a benchmark result file: it is a PDF document, not JSON or YAML")
+	}
+	if isBinary(head) {
+		return fmt.Errorf("not a benchmark result file: it is binary (an image?), not JSON or YAML")
+	}
+	return nil
+}
+
+// isBinary tells binary data from text by its first bytes: a NUL byte,
+// bytes that are not UTF-8, or control characters other than tab, line
+// feed, carriage return and form feed.
+func isBinary(head []byte) bool {
+	b := head
+	// A multi-byte character may be cut at the end of the head.
+	for i := 0; i < 3 && len(b) > 0 && !utf8.Valid(b); i++ {
+		b = b[:len(b)-1]
+	}
+	if !utf8.Valid(b) {
+		return true
+	}
+	for _, c := range b {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' || c == 0x7f {
+			return true
+		}
+	}
+	return false
 }

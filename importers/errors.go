@@ -4,16 +4,31 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 )
 
-// tokenErr describes a decoding error at path; truncation keeps
+// truncatedError is a document that ends before it is complete; Path is
+// where the reader was ("" at the top level). It unwraps to
+// io.ErrUnexpectedEOF.
+type truncatedError struct{ Path string }
+
+func (e *truncatedError) Error() string {
+	switch {
+	case e.Path == "":
+		return "the file is cut off (truncated): export it again"
+	case strings.HasPrefix(e.Path, "line "):
+		return "the file is cut off (truncated) at " + e.Path + ": export it again"
+	}
+	return "the file is cut off (truncated) inside " + e.Path + ": export it again"
+}
+
+func (e *truncatedError) Unwrap() error { return io.ErrUnexpectedEOF }
+
+// tokenErr describes a decoding error at path in words; truncation keeps
 // io.ErrUnexpectedEOF in the chain.
 func tokenErr(path string, err error) error {
-	if err == io.EOF {
-		err = io.ErrUnexpectedEOF
-	}
-	if err == io.ErrUnexpectedEOF {
-		return fmt.Errorf("%s: file ends in the middle of the document: %w", orRoot(path), err)
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return &truncatedError{Path: path}
 	}
 	if te, ok := err.(*json.UnmarshalTypeError); ok {
 		p := path
@@ -23,7 +38,11 @@ func tokenErr(path string, err error) error {
 		return fmt.Errorf("%s: wrong type: expected %s, found JSON %s", orRoot(p), te.Type, te.Value)
 	}
 	if se, ok := err.(*json.SyntaxError); ok {
-		return fmt.Errorf("%s: invalid JSON at byte %d: %w", orRoot(path), se.Offset, err)
+		if strings.Contains(se.Error(), "exceeded max depth") {
+			return fmt.Errorf("%s: nested deeper than %d levels: not a benchmark result", orRoot(path), maxDepth)
+		}
+		why := strings.TrimPrefix(se.Error(), "invalid character ")
+		return fmt.Errorf("%s: not valid JSON at byte %d (unexpected %s)", orRoot(path), se.Offset, why)
 	}
 	return fmt.Errorf("%s: %w", orRoot(path), err)
 }

@@ -102,8 +102,12 @@ func wrapErr(name string, err error) error {
 	if errors.As(err, &e) {
 		return err
 	}
+	var te *truncatedError
+	if errors.As(err, &te) {
+		return &Error{File: name, Msg: te.Error(), Err: err}
+	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return &Error{File: name, Msg: "truncated file: " + err.Error(), Err: err}
+		return &Error{File: name, Msg: (&truncatedError{}).Error(), Err: err}
 	}
 	return &Error{File: name, Msg: err.Error(), Err: err}
 }

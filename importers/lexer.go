@@ -61,7 +61,7 @@ func (l *lexer) eof(path string) error {
 	if l.err != nil && l.err != io.EOF {
 		return fmt.Errorf("%s: %w", orRoot(path), l.err)
 	}
-	return fmt.Errorf("%s: file ends in the middle of the document: %w", orRoot(path), io.ErrUnexpectedEOF)
+	return &truncatedError{Path: path}
 }
 
 // peek skips whitespace and returns the next byte.

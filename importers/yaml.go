@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -26,7 +27,8 @@ func parseYAMLDoc(data []byte) (f *File, err error) {
 		err = yaml.Unmarshal(data, &tree)
 	}()
 	if err != nil {
-		return nil, fmt.Errorf("neither JSON nor valid YAML: %w", err)
+		why := strings.TrimPrefix(err.Error(), "yaml: ")
+		return nil, fmt.Errorf("not a benchmark result file: neither JSON nor valid YAML (%s)", why)
 	}
 	top, ok := tree.(map[string]any)
 	if !ok {
