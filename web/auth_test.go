@@ -76,6 +76,9 @@ var routeAccess = map[string]string{
 	"POST /account/password":                   "*",
 	"POST /account/tokens":                     "*",
 	"POST /account/tokens/:tid/revoke":         "*",
+
+	// A candidate's own result files.
+	"POST /reports/:id/candidates/:cid/imports": "admin lead",
 }
 
 // allowed reports whether identity who may use a route per its spec.

@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 
@@ -226,4 +227,109 @@ func (s *Server) loadCandidates(c echo.Context, v *reportView) error {
 	var err error
 	v.Candidates, err = s.store.Candidates(c.Request().Context(), v.R.ID)
 	return err
+}
+
+// idRow is a judged row with its stored id.
+type idRow struct {
+	ID int64
+	RR planner.RowResult
+}
+
+// candidateRows are the judged rows imported into the candidate itself
+// (a baseline judged on the report's matrix has none).
+func (v reportView) candidateRows(cd store.Candidate) []idRow {
+	cr := v.candidateResult(cd.Name)
+	if cr == nil {
+		return nil
+	}
+	var out []idRow
+	for _, rr := range cr.Matrix {
+		if id := v.rowIDIn(rr, cd.ID); id != 0 {
+			out = append(out, idRow{ID: id, RR: rr})
+		}
+	}
+	return out
+}
+
+// openAny reports whether the form of one of rows is to be shown open.
+func (f sectionForm) openAny(rows []idRow) bool {
+	for _, r := range rows {
+		if f.open(itoa64(r.ID)) {
+			return true
+		}
+	}
+	return false
+}
+
+// envelopeWord names an envelope's state for a badge.
+func envelopeWord(e planner.Envelope) string {
+	switch e.State {
+	case planner.EnvelopeCeiling:
+		return "ceiling"
+	case planner.EnvelopeLowerBound:
+		return "lower bound"
+	}
+	return "no envelope"
+}
+
+// candidateUpload is the outcome of an upload into a candidate, shown in
+// its card: what was added, or why nothing was.
+type candidateUpload struct {
+	CandidateID int64
+	OK, Err     string
+	Dup         *store.Import
+}
+
+// candidateImport takes result files for one candidate's own matrix, all
+// of them or none, through the same import batch as the report's. The
+// upload script gets the candidates section's inside back (the card with
+// its fresh matrix and the outcome); a plain post is redirected to the
+// card.
+func (s *Server) candidateImport(c echo.Context) error {
+	r, err := s.editableReport(c)
+	if err != nil {
+		return err
+	}
+	cid, err := idParam(c, "cid")
+	if err != nil {
+		return err
+	}
+	if _, err := s.candidate(c, r.ID, cid); err != nil {
+		drainUpload(c.Request())
+		return err
+	}
+	batch := s.newBatch()
+	defer batch.Close()
+	batch.Candidate = cid
+	version, err := receiveMultipart(c, batch)
+	batch.Candidate = cid // the card's candidate, whatever the form said
+	var ims []store.Import
+	if err == nil {
+		if version == 0 {
+			version = r.Version
+		}
+		ims, err = batch.Commit(c.Request().Context(), s.store, store.Edit{ReportID: r.ID, BaseVersion: version, UserID: currentUser(c).ID})
+	}
+	out := &candidateUpload{CandidateID: cid}
+	status := http.StatusCreated
+	if err != nil {
+		drainUpload(c.Request())
+		var msg string
+		var dup *store.Import
+		status, msg, dup = importFailure(err)
+		if status >= 500 {
+			return err
+		}
+		out.Err, out.Dup = msg, dup
+	} else {
+		out.OK = importedSummary(ims)
+	}
+	if !isPartial(c.Request()) && err == nil {
+		return redirectFlash(c, fmt.Sprintf("/reports/%d#candidate-%d", r.ID, cid), out.OK)
+	}
+	v, lerr := s.loadReport(c)
+	if lerr != nil {
+		return lerr
+	}
+	return s.render(c, status, layout(s.page(c, v.R.Title), sectionPage(v, candidatesUploaded(v, out))), candidatesBody(v, sectionForm{}, out))
 }

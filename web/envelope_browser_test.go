@@ -1,9 +1,14 @@
 package web
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"capplan/web/browsertest"
@@ -21,18 +26,30 @@ func TestBrowserEnvelopeJourney(t *testing.T) {
 	id, rows := seedMatrix(t, app)
 	ctx := browsertest.New(t)
 	row8 := fmt.Sprintf(`[data-testid="observed-form-%d"]`, rows[8])
+	row4 := fmt.Sprintf(`[data-testid="observed-form-%d"]`, rows[4])
+	// openRow opens a row's form (a saved row's form comes back open).
+	openRow := func(rid int64) chromedp.Action[chromedp.Void] {
+		return chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.getElementById("observed-%d").open = true`, rid))
+	}
 
 	type step struct {
 		name    string
 		actions []chromedp.Action[chromedp.Void]
 	}
 	observed := func(headroom, ceiling string) step {
+		// Load 4's form is open with figures typed in but not saved while
+		// load 8 is saved: they must survive the save.
 		return step{"observed headroom " + headroom + " at load 8", []chromedp.Action[chromedp.Void]{
-			chromedp.Click(css(fmt.Sprintf(`#observed-%d > summary`, rows[8]))),
+			openRow(rows[4]),
+			openRow(rows[8]),
+			chromedp.WaitVisible(css(row4 + ` input[name="headroom"]`)),
+			chromedp.SetValue(css(row4+` input[name="headroom"]`), "33"),
+			chromedp.SetValue(css(row4+` input[name="power_watts"]`), "512"),
 			chromedp.WaitVisible(css(row8 + ` input[name="headroom"]`)),
 			chromedp.SetValue(css(row8+` input[name="headroom"]`), headroom),
 			chromedp.SetValue(css(row8+` input[name="power_watts"]`), "650"),
 			chromedp.Click(css(fmt.Sprintf(`[data-testid="save-observed-%d"]`, rows[8]))),
+			browsertest.WaitText(fmt.Sprintf(`[data-testid="observed-saved-%d"]`, rows[8]), "Saved"),
 			browsertest.WaitText(`[data-testid="ceiling"]`, ceiling),
 			browsertest.WaitText(`[data-testid="history"]`, "observed figures of load 8"),
 			chromedp.WaitVisible(css(`#envelope .chart canvas`)),
@@ -98,6 +115,26 @@ func TestBrowserEnvelopeJourney(t *testing.T) {
 		}
 	}
 
+	// What was typed in load 4's open form outlived the saves of load 8.
+	kept, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`(() => {
+		const d = document.getElementById("observed-%d");
+		return d.open + " " + d.querySelector('input[name="headroom"]').value + " " + d.querySelector('input[name="power_watts"]').value;
+	})()`, rows[4])))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept != "true 33 512" {
+		t.Errorf("load 4's typed figures after saving load 8: %q, want open with 33 and 512", kept)
+	}
+	// The page holds one form per row, not a second copy after the swaps.
+	forms, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('form[data-testid^="observed-form-"]').length`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if forms != len(rows) {
+		t.Errorf("%d row forms on the page, want %d", forms, len(rows))
+	}
+
 	// The chart swapped in twice is one live instance drawn from the
 	// latest option, with the ceiling line at 8.
 	ceiling, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
@@ -112,5 +149,79 @@ func TestBrowserEnvelopeJourney(t *testing.T) {
 	}
 	if errs := browsertest.ConsoleErrors(ctx); len(errs) != 0 {
 		t.Errorf("console errors: %q", errs)
+	}
+}
+
+// TestBrowserMatrixPrintFitsPage: printed on an A4-wide page the matrix
+// fits the page width (small type, wrapping cells, the least important
+// columns left out), and on screen its judged columns, right after the
+// verdict, are in view without scrolling. MATRIX_SHOT=dir keeps the two
+// screenshots for a look.
+func TestBrowserMatrixPrintFitsPage(t *testing.T) {
+	app := newTestApp(t)
+	id, _ := seedMatrix(t, app)
+	ctx := browsertest.New(t)
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(app.srv.URL+"/login"),
+		chromedp.SendKeys(css(`input[name="email"]`), app.users["lead"].Email),
+		chromedp.SendKeys(css(`input[name="password"]`), testPassword),
+		chromedp.Click(css(`[data-testid="login-submit"]`)),
+		browsertest.WaitText(`h1`, "Reports"),
+		chromedp.Navigate(fmt.Sprintf("%s/reports/%d#matrix", app.srv.URL, id)),
+		browsertest.WaitText(`[data-testid="matrix-row-4"] [data-testid="verdict"]`, "fail"),
+	); err != nil {
+		t.Fatal(err)
+	}
+	// right edge of the E2E judged cell against the scroll box's.
+	const judgedInView = `(() => {
+		const box = document.getElementById("matrix-table-wrap").getBoundingClientRect();
+		const cell = document.querySelector('[data-testid="matrix-row-4"] [data-testid="e2e-p95"]').getBoundingClientRect();
+		return cell.right <= box.right + 1;
+	})()`
+	inView, err := chromedp.Run(ctx, chromedp.Evaluate[bool](judgedInView))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !inView {
+		t.Error("on screen the judged E2E p95 column is scrolled out of view")
+	}
+	shot(t, ctx, "matrix-screen.png")
+
+	// A4 at 96 dpi is 794 px wide; print margins leave less.
+	if err := chromedp.Do(ctx,
+		chromedp.EmulateViewport(740, 1000),
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
+			return err
+		}),
+	); err != nil {
+		t.Fatal(err)
+	}
+	fit, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
+		const t = document.querySelector('[data-testid="matrix-table"]');
+		const hidden = getComputedStyle(t.querySelector("th.print-hide")).display === "none" ? 1 : 0;
+		return [t.scrollWidth, document.documentElement.clientWidth, hidden];
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fit) != 3 || fit[0] > fit[1] || fit[2] != 1 {
+		t.Errorf("printed matrix: table %v px wide on a page of %v px (print-hide applied: %v)", fit[0], fit[1], fit[2])
+	}
+	shot(t, ctx, "matrix-print.png")
+}
+
+// shot keeps a screenshot of the matrix in $MATRIX_SHOT, when set.
+func shot(t *testing.T, ctx context.Context, name string) {
+	dir := os.Getenv("MATRIX_SHOT")
+	if dir == "" {
+		return
+	}
+	b, err := chromedp.Run(ctx, chromedp.Screenshot(css(`#matrix`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -29,6 +29,10 @@ func (s *Server) rowProvenance(c echo.Context) error {
 	for _, sr := range rows {
 		if sr.ID == rid {
 			p := provenance(r.ID, sr)
+			p.Back = "imports"
+			if from := c.QueryParam("from"); from == "matrix" || from == "candidates" {
+				p.Back = from
+			}
 			return s.render(c, http.StatusOK, layout(s.page(c, r.Title+" · sources"), provenancePage(p)), provenanceTable(p))
 		}
 	}

@@ -130,6 +130,9 @@ type provenanceView struct {
 	RowID    int64
 	Row      planner.Row
 	Figures  []provenanceFigure
+	// Back is the report section the page links back to: "imports", or
+	// "matrix" or "candidates" when opened from a matrix row.
+	Back string
 }
 
 // provenanceFigure is one figure: its name, its value as stored and its

@@ -1,22 +1,23 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 
-	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"capplan/planner"
 	"capplan/web/store"
 )
 
-// rowID is the stored id of a matrix row (found among the imports by the
+// rowIDIn is the stored id of a judged row of the report's matrix (cid 0)
+// or of candidate cid's (found among the imports attached to it by the
 // file's sha256 and the row's position in it), 0 when it has none.
-func (v reportView) rowID(rr planner.RowResult) int64 {
+func (v reportView) rowIDIn(rr planner.RowResult, cid int64) int64 {
 	for _, im := range v.Imports.Imports {
-		if im.SHA256 != rr.Source.SHA256 {
+		if im.SHA256 != rr.Source.SHA256 || im.CandidateID != cid {
 			continue
 		}
 		for _, ir := range im.Table {
@@ -26,6 +27,26 @@ func (v reportView) rowID(rr planner.RowResult) int64 {
 		}
 	}
 	return 0
+}
+
+// judgedRow finds the stored row rid among the judged rows: the report's
+// matrix, or the matrix of the candidate it was imported into (cid).
+func (v reportView) judgedRow(rid int64) (rr planner.RowResult, cid int64, ok bool) {
+	for _, rr := range v.Result.Matrix {
+		if v.rowIDIn(rr, 0) == rid {
+			return rr, 0, true
+		}
+	}
+	for _, cd := range v.Candidates {
+		if cr := v.candidateResult(cd.Name); cr != nil {
+			for _, rr := range cr.Matrix {
+				if v.rowIDIn(rr, cd.ID) == rid {
+					return rr, cd.ID, true
+				}
+			}
+		}
+	}
+	return planner.RowResult{}, 0, false
 }
 
 // observedForm reads the typed-in figures of one row; headroom is typed
@@ -44,9 +65,11 @@ func observedForm(r *formReader) planner.Observed {
 	return o
 }
 
-// rowObserved saves what the lead typed in about one row. Verdicts, the
-// envelope and the admission limit change with it, so an htmx request gets
-// the matrix, and the envelope, candidates and history out of band.
+// rowObserved saves what the lead typed in about one row, of the report's
+// matrix or of a candidate's. Verdicts, the envelope and the admission
+// limit change with it; an htmx request gets the row's form back and the
+// judged parts of the page out of band (rowSavedSwap), so what is typed
+// in other rows' forms stays.
 func (s *Server) rowObserved(c echo.Context) error {
 	r, err := s.editableReport(c)
 	if err != nil {
@@ -79,7 +102,7 @@ func (s *Server) rowObserved(c echo.Context) error {
 	key := itoa64(rid)
 	f := sectionForm{Key: key, Form: form, Errs: fr.errs}
 	if len(fr.errs) > 0 {
-		return s.sectionAnswer(c, http.StatusUnprocessableEntity, "matrix", matrixFor, f)
+		return s.rowFormAnswer(c, http.StatusUnprocessableEntity, rid, prev.CandidateID, f)
 	}
 	load := "row " + key
 	if l, ok := prev.Row.LoadValue(); ok {
@@ -87,8 +110,61 @@ func (s *Server) rowObserved(c echo.Context) error {
 	}
 	e := s.historyEdit(c, r, fmt.Sprintf("observed figures of %s (%s)", load, prev.Row.Source.File), "matrix", prev.Row.Observed, o)
 	err = s.store.SetObserved(ctx, e, rid, o)
-	return s.saveAnswer(c, r, err, "matrix", matrixFor, f, matrixSwap)
+	var ce *store.ConflictError
+	switch {
+	case errors.As(err, &ce):
+		f.Conflict = ce
+		return s.rowFormAnswer(c, http.StatusConflict, rid, prev.CandidateID, f)
+	case err != nil:
+		return userError(err)
+	}
+	anchor := rowAnchor(prev.CandidateID)
+	if !isPartial(c.Request()) {
+		return redirect(c, fmt.Sprintf("/reports/%d#%s", r.ID, anchor))
+	}
+	v, err := s.loadReport(c)
+	if err != nil {
+		return err
+	}
+	rr, _, ok := v.judgedRow(rid)
+	if !ok { // the row is in no matrix shown: reload the page
+		return redirect(c, fmt.Sprintf("/reports/%d#%s", r.ID, anchor))
+	}
+	return s.render(c, http.StatusOK, nil, rowSavedSwap(v, rr, key))
 }
 
-// matrixFor is the matrix section with a form state.
-func matrixFor(v reportView, f sectionForm) templ.Component { return matrixSection(v, f, false) }
+// rowFormAnswer shows a row's form again with its refusals or conflict:
+// the form alone for htmx, else the page with the section the row is in.
+func (s *Server) rowFormAnswer(c echo.Context, status int, rid, cid int64, f sectionForm) error {
+	v, err := s.loadReport(c)
+	if err != nil {
+		return err
+	}
+	section := matrixSection(v, f, false)
+	if cid != 0 {
+		section = candidatesSection(v, f, false)
+	}
+	page := layout(s.page(c, v.R.Title), sectionPage(v, section))
+	rr, _, ok := v.judgedRow(rid)
+	if !ok {
+		return s.render(c, status, page, section)
+	}
+	return s.render(c, status, page, observedRowForm(v, f, rr, f.Key))
+}
+
+// rowAnchor is where a row of the report's matrix (cid 0) or of
+// candidate cid is on the report page.
+func rowAnchor(cid int64) string {
+	if cid == 0 {
+		return "matrix"
+	}
+	return fmt.Sprintf("candidate-%d", cid)
+}
+
+// backAnchor is the section the sources page of a row links back to.
+func backAnchor(cid int64) string {
+	if cid == 0 {
+		return "matrix"
+	}
+	return "candidates"
+}

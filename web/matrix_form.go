@@ -21,7 +21,13 @@ type sectionForm struct {
 	Form     url.Values
 	Errs     formErrors
 	Conflict *store.ConflictError
+	// Saved marks the form with Key as just saved (shown open, with a note).
+	Saved bool
 }
+
+// open reports whether the form with key is shown open: re-shown after a
+// refusal or conflict, or just saved.
+func (f sectionForm) open(key string) bool { return f.is(key) || (f.Key == key && f.Saved) }
 
 // is reports whether the state belongs to the form with key.
 func (f sectionForm) is(key string) bool { return f.Key == key && (f.Form != nil || f.Conflict != nil) }

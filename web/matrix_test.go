@@ -127,7 +127,7 @@ func TestMatrixShowsVerdictsEnvelopeAndAdmission(t *testing.T) {
 		`class="num fail" title="p95 end-to-end 16.2 s &gt; 15 s" data-testid="e2e-p95">16.200`,
 		`class="num pass" title="p95 end-to-end 12.4 s &lt;= 15 s" data-testid="e2e-p95">12.400`,
 		"p95 end-to-end 16.2 s &gt; 15 s",
-		fmt.Sprintf(`href="/reports/%d/rows/%d/provenance"`, id, rows[10]),
+		fmt.Sprintf(`href="/reports/%d/rows/%d/provenance?from=matrix"`, id, rows[10]),
 		fmt.Sprintf(`href="/reports/%d/matrix.csv"`, id),
 	} {
 		if !strings.Contains(m, want) {
@@ -186,7 +186,10 @@ func TestObservedFiguresValidateSaveAndSwap(t *testing.T) {
 		t.Fatalf("save: %d\n%s", res.StatusCode, body)
 	}
 	for _, want := range []string{
-		`<section id="matrix"`,
+		fmt.Sprintf(`<details id="observed-%d" class="observed" open data-testid="observed-%d">`, rows[8], rows[8]),
+		fmt.Sprintf(`data-testid="observed-saved-%d"`, rows[8]),
+		`id="matrix-table-wrap" hx-swap-oob="true"`,
+		`id="candidates-judged" hx-swap-oob="true"`,
 		`<section id="envelope" class="report-section" data-testid="envelope" hx-swap-oob="true"`,
 		`<section id="history" class="report-section" data-testid="history" hx-swap-oob="true"`,
 		"Demonstrated ceiling: 4",
@@ -199,6 +202,18 @@ func TestObservedFiguresValidateSaveAndSwap(t *testing.T) {
 	}
 	if strings.Contains(body, "<html") {
 		t.Error("htmx answer is a whole page")
+	}
+	// Only the saved row's form comes back: other rows' open forms, and
+	// what is typed in them, stay on the page.
+	if strings.Contains(body, `<section id="matrix"`) || strings.Contains(body, fmt.Sprintf(`observed-form-%d"`, rows[4])) {
+		t.Error("a row save re-renders the whole matrix with every row's form")
+	}
+
+	// A refused row is answered with its form alone for htmx.
+	res, body = post(4, url.Values{"headroom": {"150"}}, "HX-Request", "true")
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.HasPrefix(strings.TrimSpace(body), fmt.Sprintf(`<details id="observed-%d"`, rows[4])) ||
+		!strings.Contains(body, `data-testid="err-headroom"`) || strings.Contains(body, "hx-swap-oob") {
+		t.Errorf("refused row over htmx: %d\n%.300s", res.StatusCode, body)
 	}
 
 	// A stopped row with its reason stays in the matrix, marked.
@@ -213,7 +228,7 @@ func TestObservedFiguresValidateSaveAndSwap(t *testing.T) {
 	h, _ := app.store.History(context.Background(), id)
 	var found bool
 	for _, c := range h {
-		if strings.HasPrefix(c.Action, "observed figures of load 8") && strings.Contains(c.After, "headroom: 0.05") {
+		if strings.HasPrefix(c.Action, "observed figures of load 8") && strings.Contains(c.After, "Memory headroom at peak: 0.05") {
 			found = true
 		}
 	}
@@ -270,6 +285,95 @@ func TestCSVTextIsNotAFormula(t *testing.T) {
 	for in, want := range map[string]string{"=SUM(A1)": "'=SUM(A1)", "-x": "'-x", "plain": "plain", "": ""} {
 		if got := csvText(in); got != want {
 			t.Errorf("csvText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// cutBetween is the part of s after the first from and before the next to.
+func cutBetween(s, from, to string) string {
+	i := strings.Index(s, from)
+	if i < 0 {
+		return ""
+	}
+	s = s[i:]
+	if j := strings.Index(s, to); j >= 0 {
+		return s[:j]
+	}
+	return s
+}
+
+func TestMatrixJudgedColumnsFirstAndLabels(t *testing.T) {
+	app := newTestApp(t)
+	id, rows := seedMatrix(t, app)
+	ctx := context.Background()
+	// A second file with a row that carries a warning of its own.
+	sha := fmt.Sprintf("%064x", id+1000)
+	few := matrixRows(sha)[:1]
+	few[0].Source.File = "short.json"
+	few[0].Warnings = []planner.Warning{{Code: "few-requests", Message: "only 3 requests: the percentiles are weak"}}
+	addRows(t, app.store, id, app.users["lead"].ID, 0, "short.json", sha, few)
+
+	_, body := do(t, app.client("lead"), "GET", fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	head := cutBetween(sectionOf(body, "matrix"), `data-testid="matrix-table"`, "</thead>")
+	order := []string{">Verdict<", ">Success rate (of finished)<", ">Incomplete<", ">TTFT p95 (s)<", ">E2E p95 (s)<", ">Headroom<",
+		">Successful req/s<", ">Achieved (in flight · total req/s)<", ">Output tok/s<", ">TTFT p50 (s)<", ">E2E p99 (s)<", ">Sources<"}
+	last := -1
+	for _, h := range order {
+		i := strings.Index(head, h)
+		if i < 0 {
+			t.Errorf("matrix heading %s missing", h)
+			continue
+		}
+		if i < last {
+			t.Errorf("matrix heading %s is out of order: the judged figures come first", h)
+		}
+		last = i
+	}
+	if !strings.Contains(head, `title="successful ÷ (successful + errored)`) {
+		t.Error("the success rate heading does not say what it is of")
+	}
+	if !strings.Contains(head, `class="num print-hide">TTFT p50 (s)`) {
+		t.Error("the other percentiles are not left out of print")
+	}
+	m := sectionOf(body, "matrix")
+	if want := `<span class="badge warn" title="only 3 requests: the percentiles are weak" data-code="few-requests">few requests</span>`; !strings.Contains(m, want) {
+		t.Errorf("warning badge is not in words with the message as its title: want %s", want)
+	}
+	if !strings.Contains(m, "Judged against") {
+		t.Error("no objective sentence")
+	}
+
+	// The matrix's sources link leads back to the matrix; the imports'
+	// to the imports.
+	link := fmt.Sprintf("/reports/%d/rows/%d/provenance?from=matrix", id, rows[4])
+	if !strings.Contains(m, `href="`+link+`"`) {
+		t.Fatalf("matrix lacks sources link %s", link)
+	}
+	_, page := do(t, app.client("reviewer"), "GET", app.srv.URL+link, nil)
+	if !strings.Contains(page, fmt.Sprintf(`href="/reports/%d#matrix"`, id)) {
+		t.Error("the sources page of a matrix row does not link back to the matrix")
+	}
+	_, page = do(t, app.client("reviewer"), "GET", fmt.Sprintf("%s/reports/%d/rows/%d/provenance", app.srv.URL, id, rows[4]), nil)
+	if !strings.Contains(page, fmt.Sprintf(`href="/reports/%d#imports"`, id)) {
+		t.Error("the sources page opened from the imports does not link back to them")
+	}
+
+	// An empty report says what to do instead of "Judged against —".
+	empty, err := app.store.CreateReport(ctx, app.users["lead"], "Empty")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body = do(t, app.client("lead"), "GET", fmt.Sprintf("%s/reports/%d", app.srv.URL, empty), nil)
+	m = sectionOf(body, "matrix")
+	if !strings.Contains(m, "No objective yet: write it in the test contract.") || strings.Contains(m, "Judged against") {
+		t.Errorf("empty report's matrix: %s", cutBetween(m, `data-testid="matrix-objective"`, "</p>"))
+	}
+}
+
+func TestCodeWords(t *testing.T) {
+	for in, want := range map[string]string{"planned-row-missing": "planned row missing", "load-kind-mismatch": "load kind mismatch", "errors": "errors"} {
+		if got := codeWords(in); got != want {
+			t.Errorf("codeWords(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

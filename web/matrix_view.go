@@ -136,3 +136,40 @@ func optIntField(v *int) string {
 	}
 	return strconv.Itoa(*v)
 }
+
+// judgedP is the objective's percentile, the one the matrix's judged
+// latency columns show (p95 before an objective is written).
+func judgedP(v reportView) float64 {
+	if p := v.Result.Objective.Percentile; p > 0 {
+		return p
+	}
+	return 95
+}
+
+// otherPs are the percentiles the matrix shows besides the judged one.
+func otherPs(v reportView) []float64 {
+	var out []float64
+	for _, p := range []float64{50, 95, 99} {
+		if p != judgedP(v) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// bounded reports whether the objective bounds TPOT or ITL, whose columns
+// then stand with the judged ones.
+func bounded(v reportView, criterion string) bool {
+	o := v.Result.Objective
+	switch criterion {
+	case "tpot":
+		return o.TPOTMax != nil
+	case "itl":
+		return o.ITLMax != nil
+	}
+	return false
+}
+
+// codeWords is a warning code in words: "planned-row-missing" reads
+// "planned row missing".
+func codeWords(code string) string { return strings.ReplaceAll(code, "-", " ") }

@@ -66,6 +66,7 @@ func (s *Server) routes(e *echo.Echo) {
 	g.POST("/reports/:id/candidates", s.candidateAdd, requireRole(lead, admin))
 	g.POST("/reports/:id/candidates/:cid", s.candidateEdit, requireRole(lead, admin))
 	g.POST("/reports/:id/candidates/:cid/remove", s.candidateRemove, requireRole(lead, admin))
+	g.POST("/reports/:id/candidates/:cid/imports", s.candidateImport, requireRole(lead, admin))
 	g.POST("/reports/:id/residency", s.residencySave, requireRole(lead, admin))
 	g.GET("/reports/:id/matrix.csv", s.reportMatrixCSV, anyone)
 
