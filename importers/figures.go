@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"capplan/planner"
@@ -193,6 +194,7 @@ func (b *builder) finish() (planner.Row, error) {
 			}
 		}
 	}
+	b.unmeasuredRates()
 	if r.Errored != nil && *r.Errored > 0 {
 		b.warn("errors", "%d of %s requests errored", *r.Errored, ofTotal(att, r.Attempted != nil))
 	}
@@ -235,6 +237,60 @@ func (b *builder) finish() (planner.Row, error) {
 		}
 	}
 	return *r, nil
+}
+
+// unmeasuredRates drops the rates that cannot be measured: with a measured
+// duration of zero, or with no request succeeded, a rate capplan would
+// compute from the window is meaningless (8 failed requests in 5 ms are not
+// 1,600 req/s of anything), so it is left out with a warning saying why.
+// What the tool itself reported is kept when it is meaningful: a zero rate
+// of successful requests or output tokens when none succeeded; a non-zero
+// one contradicts the counts and is dropped too.
+func (b *builder) unmeasuredRates() {
+	r := b.row
+	zeroDur := r.DurationS != nil && *r.DurationS <= 0
+	noneOK := r.Successful != nil && *r.Successful == 0
+	if !zeroDur && !noneOK {
+		return
+	}
+	var dropped []string
+	for _, f := range []struct {
+		name, label string
+		dst         **float64
+		successes   bool // a rate of successful work
+	}{
+		{"request_rate", "request rate", &r.RequestRate, true},
+		{"achieved_rate", "achieved rate", &r.AchievedRate, false},
+		{"output_token_rate", "output token rate", &r.OutputTokenRate, true},
+	} {
+		if *f.dst == nil {
+			continue
+		}
+		computed := strings.HasPrefix(r.Paths[f.name], "computed:")
+		contradicts := noneOK && f.successes && **f.dst != 0
+		if computed || contradicts {
+			dropped = append(dropped, f.label)
+			*f.dst = nil
+			delete(r.Paths, f.name)
+		}
+	}
+	if len(dropped) == 0 {
+		return
+	}
+	why := "no request succeeded"
+	if zeroDur {
+		why = "the measured duration is 0 s"
+	} else if r.DurationS != nil {
+		why = fmt.Sprintf("no request succeeded in the %s s measured window", strconv.FormatFloat(*r.DurationS, 'g', 3, 64))
+	}
+	b.warn("rates-unmeasured", "%s: the %s cannot be measured and %s left out", why, strings.Join(dropped, " and "), plural(len(dropped), "is", "are"))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func intv(p *int) int {
