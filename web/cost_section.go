@@ -214,27 +214,6 @@ func evidenceText(e planner.Evidence) string {
 	return s
 }
 
-// fieldLabel names an input as the user knows it from the forms: a
-// self-hosted input by its form label, a quote's price by its form label
-// and the quote's name ("Input tokens price, quote Provider X").
-func fieldLabel(field string) string {
-	for _, sp := range selfHostedFigures {
-		if sp.Field == field {
-			return sp.Label
-		}
-	}
-	if rest, ok := strings.CutPrefix(field, "quotes["); ok {
-		if name, cat, ok := strings.Cut(rest, "]."); ok {
-			for _, sp := range quoteFigures {
-				if sp.Field == "quote."+cat {
-					return sp.Label + ", quote " + name
-				}
-			}
-		}
-	}
-	return field
-}
-
 // evidenceStatus names what is wrong with a piece of evidence the planner
 // flagged: "stale: 120 days old, …" for an old date, the problem alone
 // ("no evidence date", "malformed evidence date") when there is no date to

@@ -48,15 +48,29 @@ func TestEvidenceStatus(t *testing.T) {
 	}
 }
 
-// The evidence table names inputs by their form labels, quotes' prices too.
-func TestEvidenceFieldLabels(t *testing.T) {
-	for field, want := range map[string]string{
-		"self_hosted.labour_rate":               "Operator labour loaded rate",
-		"quotes[Provider X].input_per_m_tokens": "Input tokens price, quote Provider X",
-		"quotes[a.b].retry_rate":                "Expected retry/failure rate, quote a.b",
-	} {
-		if got := fieldLabel(field); got != want {
-			t.Errorf("fieldLabel(%q) = %q, want %q", field, got, want)
+// The evidence table names inputs by their labels, not field keys, and
+// says "no evidence date" of an undated one rather than calling it stale.
+func TestEvidenceTableWording(t *testing.T) {
+	r := planner.Result{StaleAfterDays: 90, AsOf: "2026-12-01", Stale: 1, Evidence: []planner.Evidence{
+		{Field: "self_hosted.labour_rate", Amount: "60", Unit: "EUR/h", Source: "finance", EvidenceDate: "2026-11-01"},
+		{Field: "quotes[Provider X].input_per_m_tokens", Amount: "2", Unit: "EUR/1M tokens", Stale: true, Problem: "no evidence date"},
+	}}
+	var b strings.Builder
+	if err := evidenceTable(r).Render(t.Context(), &b); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	for _, key := range []string{"self_hosted.labour_rate", "quotes[Provider X]", "input_per_m_tokens"} {
+		if strings.Contains(html, key) {
+			t.Errorf("the evidence table shows the key %q", key)
 		}
+	}
+	for _, want := range []string{planner.FieldLabel("self_hosted.labour_rate"), planner.FieldLabel("quotes[Provider X].input_per_m_tokens"), ">no evidence date<"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the evidence table lacks %q:\n%s", want, html)
+		}
+	}
+	if strings.Contains(html, "stale: no evidence date") {
+		t.Error("undated evidence called stale")
 	}
 }

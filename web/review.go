@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -59,7 +58,7 @@ func (s *Server) reportSubmit(c echo.Context) error {
 	if err := s.store.Transition(c.Request().Context(), e, store.StateInReview, ""); err != nil {
 		return s.reviewRefused(c, reviewForm{Action: "submit"}, err)
 	}
-	return redirect(c, flashURL(r.ID, "Submitted for review.", "review"))
+	return reviewDone(c, r.ID, "Submitted for review.")
 }
 
 // reportApprove approves a report in review (reviewers, admins); refused
@@ -88,7 +87,7 @@ func (s *Server) reportApprove(c echo.Context) error {
 	if err := s.store.Transition(c.Request().Context(), e, store.StateApproved, ""); err != nil {
 		return s.reviewRefused(c, f, err)
 	}
-	return redirect(c, flashURL(v.R.ID, "Approved. The report is now read-only.", "review"))
+	return reviewDone(c, v.R.ID, "Approved. The report is now read-only.")
 }
 
 // reportSendBack returns a report in review to its authors with a comment
@@ -118,7 +117,18 @@ func (s *Server) reportSendBack(c echo.Context) error {
 	if err := s.store.Transition(ctx, e, store.StateDraft, comment); err != nil {
 		return s.reviewRefused(c, f, err)
 	}
-	return redirect(c, flashURL(r.ID, "Sent back to the authors.", "review"))
+	return reviewDone(c, r.ID, "Sent back to the authors.")
+}
+
+// reviewDone answers a workflow step that went through: the report, at its
+// review bar, with msg. htmx is sent to the report without the anchor, since
+// a location differing from the page's only by its anchor would scroll
+// rather than load the changed report.
+func reviewDone(c echo.Context, id int64, msg string) error {
+	if isPartial(c.Request()) {
+		return redirectFlash(c, fmt.Sprintf("/reports/%d", id), msg)
+	}
+	return redirectFlash(c, fmt.Sprintf("/reports/%d#review", id), msg)
 }
 
 // reviewForm is what the review bar shows after a refused workflow step:
@@ -181,7 +191,7 @@ func (s *Server) reportRevise(c echo.Context) error {
 	if err != nil {
 		return userError(err)
 	}
-	return redirect(c, flashURL(next, fmt.Sprintf("Revision started from report %d.", r.ID), "review"))
+	return reviewDone(c, next, fmt.Sprintf("Revision started from report %d.", r.ID))
 }
 
 // commentSections are the sections a comment may be about.
@@ -231,10 +241,6 @@ func failingItems(items []planner.ExitItem) []string {
 		}
 	}
 	return out
-}
-
-func flashURL(id int64, msg, anchor string) string {
-	return fmt.Sprintf("/reports/%d?flash=%s#%s", id, url.QueryEscape(msg), anchor)
 }
 
 // reviewJSON is the review state as the API shows it.

@@ -3,6 +3,8 @@ package xlsx
 import (
 	"strings"
 	"testing"
+
+	"capplan/planner"
 )
 
 // The Exit check sheet names each item and its section as people read
@@ -38,4 +40,24 @@ func TestExitCheckSheetShowsLabels(t *testing.T) {
 	if rows[1][0] != r.Result.ExitCheck[0].Label {
 		t.Errorf("first item %q, want %q", rows[1][0], r.Result.ExitCheck[0].Label)
 	}
+}
+
+// The Contract sheet's amendments name the changed field by its label.
+func TestAmendmentFieldLabels(t *testing.T) {
+	in := workedInputs()
+	in.Amendments = append(in.Amendments, planner.Amendment{Field: "objective.ttft_max_s", OldValue: "2", NewValue: "3", Reason: "product asked", Who: "A. Lead", When: "2026-11-20"})
+	f := openBook(t, writeBook(t, testReport(in)))
+	rows, err := f.GetRows(shContract)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range rows {
+		if len(row) > 1 && row[1] == "3" {
+			if row[0] != planner.FieldLabel("objective.ttft_max_s") || row[0] == "objective.ttft_max_s" {
+				t.Errorf("amendment row %v: want the field's label", row)
+			}
+			return
+		}
+	}
+	t.Fatal("no amendment row")
 }

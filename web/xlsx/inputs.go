@@ -78,7 +78,7 @@ func (b *book) contractSheet() {
 	b.headers(s, "Field", "New value", "Old value", "Reason", "Who", "When", "Results existed", "Loosened", "Loosened after results", "Details")
 	for _, a := range res.Amendments {
 		am := a.Amendment
-		s.add(am.Field, v(b.st.wrap, am.NewValue), v(b.st.wrap, am.OldValue), v(b.st.wrap, am.Reason), am.Who, am.When,
+		s.add(planner.FieldLabel(am.Field), v(b.st.wrap, am.NewValue), v(b.st.wrap, am.OldValue), v(b.st.wrap, am.Reason), am.Who, am.When,
 			yesNo(am.ResultsExisted), yesNo(a.Loosened), yesNo(a.LoosenedAfterResults), v(b.st.wrap, strings.Join(a.Details, "; ")))
 	}
 	if len(res.Amendments) == 0 {
