@@ -90,10 +90,43 @@ func parse(name string, r io.Reader, opt Options) (*File, error) {
 			f.Rows[i].Warnings = []planner.Warning{}
 		}
 	}
+	modelUnknown(f)
 	if f.Warnings == nil {
 		f.Warnings = []planner.Warning{}
 	}
 	return f, nil
+}
+
+// modelHints say where a format keeps the model when a file lacks it.
+var modelHints = map[string]string{
+	"sglang":     "SGLang results name the model only in server_info, which older versions do not write",
+	"vllm":       "vLLM results name it in model_id",
+	"llmperf":    "LLMPerf results name it in model",
+	"aiperf":     "AIPerf names it in input_config",
+	"genai-perf": "GenAI-Perf names it in input_config",
+}
+
+// modelUnknown warns, in every format alike, when neither the file nor any
+// of its rows names the model; a format's own warning is kept.
+func modelUnknown(f *File) {
+	if f.Model != "" {
+		return
+	}
+	for _, r := range f.Rows {
+		if r.Model != "" {
+			return
+		}
+	}
+	for _, w := range f.Warnings {
+		if w.Code == "model-unknown" {
+			return
+		}
+	}
+	msg := "the file does not name the model; enter it by hand"
+	if h := modelHints[f.Source.Format]; h != "" {
+		msg = "the file does not name the model (" + h + "); enter it by hand"
+	}
+	f.Warnings = append(f.Warnings, planner.Warning{Code: "model-unknown", Message: msg})
 }
 
 // wrapErr turns err into an *Error naming the file.
