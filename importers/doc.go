@@ -24,6 +24,7 @@
 // "no-successes", "errors-unknown" (the tool does not record failures),
 // "rate-mismatch" (achieved rate more than 10 % from the requested rate),
 // "warmup-included" (per-request lists hold warmup or cooldown requests),
-// "identical-prompts", "percentile-missing", "load-unknown", "cancelled".
-// File warnings: "model-unknown".
+// "identical-prompts", "percentile-missing", "load-unknown", "cancelled",
+// "rates-unmeasured" (a zero-length window or no success: no rates computed).
+// File warnings: "model-unknown" (in every format when the file names no model).
 package importers
