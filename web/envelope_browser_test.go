@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"capplan/testdata/gen/guidellmgen"
 	"capplan/web/browsertest"
 )
 
@@ -104,6 +105,30 @@ func TestBrowserEnvelopeJourney(t *testing.T) {
 			browsertest.WaitText(`#candidates`, c.name),
 		}})
 	}
+	// awq-int4's own run: the upload refreshes the candidates section with
+	// its compact matrix and row forms (not the imports list), and a row
+	// of it saves on its own.
+	run := filepath.Join(t.TempDir(), "awq-int4-run.json")
+	f, err := os.Create(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := guidellmgen.Write(f, guidellmgen.Config{}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	awq := `[data-testid="candidate-awq-int4"]`
+	steps = append(steps, step{"import awq-int4's run and type in a row of it", []chromedp.Action[chromedp.Void]{
+		chromedp.SetUploadFiles(css(`[data-testid="candidate-upload-awq-int4"] input[type="file"]`), []string{run}),
+		browsertest.WaitText(awq+` [data-testid="candidate-import-result"]`, "Added 5 rows from 1 file."),
+		chromedp.WaitVisible(css(awq + ` table.compact tbody tr`)),
+		chromedp.Click(css(`[data-testid="candidate-observed-awq-int4"] > summary`)),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid="candidate-observed-awq-int4"] details.observed').open = true`),
+		chromedp.SetValue(css(`[data-testid="candidate-observed-awq-int4"] details.observed input[name="headroom"]`), "30"),
+		chromedp.Click(css(`[data-testid="candidate-observed-awq-int4"] details.observed button[type="submit"]`)),
+		browsertest.WaitText(`[data-testid="candidate-observed-awq-int4"] details.observed .flash.ok`, "Saved"),
+		browsertest.WaitText(`[data-testid="history"]`, "observed figures of load"),
+	}})
 	steps = append(steps, step{"decision", []chromedp.Action[chromedp.Void]{
 		browsertest.WaitText(`[data-testid="candidate-decision"]`, "candidate bf16 fits with 20 % observed headroom and meets the objective through load 8 concurrent streams"),
 		browsertest.WaitText(`[data-testid="candidate-explanation"]`, "awq-int4 is not compared: failed regression gate"),
@@ -131,8 +156,8 @@ func TestBrowserEnvelopeJourney(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if forms != len(rows) {
-		t.Errorf("%d row forms on the page, want %d", forms, len(rows))
+	if forms != len(rows)+5 {
+		t.Errorf("%d row forms on the page, want %d (the matrix's and awq-int4's)", forms, len(rows)+5)
 	}
 
 	// The chart swapped in twice is one live instance drawn from the
@@ -146,6 +171,14 @@ func TestBrowserEnvelopeJourney(t *testing.T) {
 	}
 	if ceiling != "ceiling 8" {
 		t.Errorf("chart ceiling line = %q, want %q", ceiling, "ceiling 8")
+	}
+	// The candidate's upload drew no imports list inside the candidates.
+	lists, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('#candidates [data-testid="import"], #candidates #imports').length`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lists != 0 {
+		t.Error("the imports list is drawn inside the candidates section")
 	}
 	if errs := browsertest.ConsoleErrors(ctx); len(errs) != 0 {
 		t.Errorf("console errors: %q", errs)
