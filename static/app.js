@@ -109,11 +109,15 @@
     target.replaceChildren(p);
   }
 
+  // swapInto puts the response into target; through htmx when it is on
+  // the page, so that out-of-band parts of the response (the other
+  // sections an import changes) are swapped in as well.
   function swapInto(target, html) {
     disposeCharts(target);
-    target.innerHTML = html;
-    if (typeof htmx !== "undefined") {
-      htmx.process(target);
+    if (typeof htmx !== "undefined" && htmx.swap) {
+      htmx.swap(target, html, { swapStyle: "innerHTML" });
+    } else {
+      target.innerHTML = html;
     }
     initCharts(target);
     initUploads(target);

@@ -66,6 +66,9 @@ func TestBrowserImportUpload(t *testing.T) {
 		browsertest.WaitText(`[data-testid="import-file"]`, "guidellm-run.json"),
 		browsertest.WaitText(`[data-testid="import-rows"]`, "5 rows"),
 		browsertest.WaitText(`[data-testid="row-warnings"]`, "model-mismatch ×5"),
+		// The sections the rows change are swapped in without a reload.
+		chromedp.WaitVisible(css(`#matrix [data-testid="matrix-row-4"]`)),
+		browsertest.WaitText(`#history`, "results imported"),
 	); err != nil {
 		t.Fatal(err)
 	}

@@ -50,5 +50,9 @@ func (s *Server) renderImports(c echo.Context, status int, out *importOutcome) e
 		return err
 	}
 	v.Imports.Outcome = out
-	return s.render(c, status, layout(s.page(c, v.R.Title), reportPage(v)), importsBody(v.Imports))
+	partial := importsBody(v.Imports)
+	if out != nil && out.Err == "" {
+		partial = importsChanged(v)
+	}
+	return s.render(c, status, layout(s.page(c, v.R.Title), reportPage(v)), partial)
 }

@@ -314,7 +314,7 @@ func reportPage(v reportView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = exitCheckSection(v).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = exitCheckSection(v, false).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
