@@ -33,6 +33,7 @@ var routeAccess = map[string]string{
 	"POST /reports":                            "admin lead lead2",
 	"GET /reports/:id":                         "*",
 	"GET /reports/:id/history":                 "*",
+	"GET /reports/:id/exitcheck":               "*",
 	"POST /reports/:id/title":                  "admin lead",
 	"POST /reports/:id/editors":                "admin lead",
 	"GET /reports/:id/contract/edit":           "admin lead",

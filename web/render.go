@@ -49,8 +49,8 @@ func renderBytes(c echo.Context, comp templ.Component) ([]byte, error) {
 }
 
 // setVersionHeader names the report's current version in X-Report-Version
-// after a successful change swapped in by htmx; app.js moves every form's
-// hidden version field to it.
+// after a successful change swapped in by htmx (app.js moves every form's
+// hidden version field to it) and fires the report-changed event.
 func (s *Server) setVersionHeader(c echo.Context) error {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || !strings.HasPrefix(c.Path(), "/reports/:id") {
@@ -61,6 +61,9 @@ func (s *Server) setVersionHeader(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set("X-Report-Version", strconv.Itoa(r.Version))
+	// Sections that follow the whole report (the exit check) reload
+	// themselves on this event.
+	c.Response().Header().Set("HX-Trigger", "report-changed")
 	return nil
 }
 

@@ -96,6 +96,16 @@ func (s *Server) reportShow(c echo.Context) error {
 	return c.HTMLBlob(http.StatusOK, body)
 }
 
+// reportExitCheck is the live exit check, which reloads itself after any
+// change made on the page.
+func (s *Server) reportExitCheck(c echo.Context) error {
+	v, err := s.loadReport(c)
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, layout(s.page(c, v.R.Title+" · exit check"), exitCheckSection(v, false)), exitCheckSection(v, false))
+}
+
 func (s *Server) reportHistory(c echo.Context) error {
 	v, err := s.loadReport(c)
 	if err != nil {
