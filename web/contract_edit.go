@@ -48,7 +48,7 @@ func (s *Server) contractSave(c echo.Context) error {
 			errs["reason"] = "required: say why the frozen " + amend[0].Field + " changes"
 		}
 		if len(next.Missing()) > 0 {
-			errs["contract"] = "a frozen contract must stay complete; missing: " + strings.Join(next.Missing(), ", ")
+			errs["contract"] = "a frozen contract must stay complete; missing: " + strings.Join(next.MissingLabels(), ", ")
 		}
 	}
 	if len(errs) > 0 {
@@ -93,7 +93,7 @@ func (s *Server) contractFreeze(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if m := r.Contract.Missing(); len(m) > 0 {
+	if m := r.Contract.MissingLabels(); len(m) > 0 {
 		return echo.NewHTTPError(http.StatusUnprocessableEntity, "The contract cannot be frozen yet; fill in: "+strings.Join(m, ", ")+".")
 	}
 	e := s.edit(c, r, "contract frozen", "contract")

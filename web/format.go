@@ -153,15 +153,6 @@ func stopText(c planner.Contract) string {
 	return strings.Join(parts, "; ")
 }
 
-// fieldLabels names form fields as people read them (see fieldLabel).
-func fieldLabels(keys []string) []string {
-	out := make([]string, len(keys))
-	for i, k := range keys {
-		out[i] = fieldLabel(k)
-	}
-	return out
-}
-
 // fieldLabel names a form field as people read it ("Success rate at
 // least"), not by its key ("objective.min_success").
 func fieldLabel(key string) string { return planner.FieldLabel(key) }

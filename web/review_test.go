@@ -80,7 +80,7 @@ func seedReviewReport(t testing.TB, app *testApp) int64 {
 		{Name: "expected", MonthlyRequests: 80_000, BusyHourShare: 0.1},
 		{Name: "peak", MonthlyRequests: 200_000, BusyHourShare: 0.1},
 	}))
-	must(st.SaveSection(ctx, edit("recommendation"), secRecommendation, planner.Recommendation{Decision: "keep", ReviewDate: "2027-03-01",
+	must(st.SaveSection(ctx, edit("recommendation"), secRecommendation, planner.Recommendation{Decision: "keep", ReviewDate: time.Now().AddDate(0, 3, 0).Format("2006-01-02"),
 		Gates: []planner.NonFinancialGate{{Name: "data location", Pass: true}, {Name: "capability", Pass: true}, {Name: "contract", Pass: true},
 			{Name: "recovery", Pass: true}, {Name: "exit", Pass: true}}}))
 	_, err = st.SaveCandidate(ctx, edit("candidate"), 0, planner.Candidate{Name: "baseline", Baseline: true, Model: c.BaselineModel,
