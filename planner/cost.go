@@ -204,7 +204,7 @@ func SelfHostedMonthly(s SelfHostedCosts, measuredWatts *float64) SelfHostedCost
 		rate, typed := amount(s.RentPerHour)
 		hours := orDefault(s.RentHoursPerMonth, HoursPerMonth)
 		add("equipment", "Equipment (rent)", rate.Mul(hours), typed,
-			fmt.Sprintf("%s /h x %s h", rate, hours), ev("self_hosted.rent_per_hour", s.RentPerHour), ev("self_hosted.rent_hours_per_month", s.RentHoursPerMonth))
+			fmt.Sprintf("%s %s x %s h", rate, unitOf(s.RentPerHour, "per h"), hours), ev("self_hosted.rent_per_hour", s.RentPerHour), ev("self_hosted.rent_hours_per_month", s.RentHoursPerMonth))
 	default:
 		price, typed := amount(s.PurchasePrice)
 		v := decimal.Zero
@@ -239,7 +239,7 @@ func SelfHostedMonthly(s SelfHostedCosts, measuredWatts *float64) SelfHostedCost
 	pue := orDefault(s.PUE, 1)
 	hours := orDefault(s.PowerHoursPerMonth, HoursPerMonth)
 	add("power", "Power", watts.Mul(hours).Div(thousand).Mul(price).Mul(pue), wattsKnown && priceTyped,
-		fmt.Sprintf("%s W x %s h / 1000 x %s /kWh x %s PUE", watts, hours, price, pue),
+		fmt.Sprintf("%s W x %s h / 1000 x %s %s x %s PUE", watts, hours, price, unitOf(s.PowerPricePerKWh, "per kWh"), pue),
 		wattsEv, ev("self_hosted.power_price_per_kwh", s.PowerPricePerKWh), ev("self_hosted.pue", s.PUE), ev("self_hosted.power_hours_per_month", s.PowerHoursPerMonth))
 
 	for _, c := range []struct {
@@ -263,7 +263,7 @@ func SelfHostedMonthly(s SelfHostedCosts, measuredWatts *float64) SelfHostedCost
 	out.LabourTyped = hTyped && rTyped
 	labour := lh.Mul(lr)
 	out.LabourTypedZero = out.LabourTyped && labour.IsZero()
-	add("labour", "Operator labour", labour, out.LabourTyped, fmt.Sprintf("%s h x %s /h loaded", lh, lr),
+	add("labour", "Operator labour", labour, out.LabourTyped, fmt.Sprintf("%s h x %s %s loaded", lh, lr, unitOf(s.LabourRate, "per h")),
 		ev("self_hosted.labour_hours_per_month", s.LabourHoursPerMonth), ev("self_hosted.labour_rate", s.LabourRate))
 	if out.LabourTypedZero {
 		out.Notes = append(out.Notes, "labour typed as zero: a stated choice, not an omission")
@@ -359,4 +359,13 @@ func PerBoxCapacity(m []RowResult, e Envelope, maxBoxes int) Capacity {
 	c.PerBoxRate = F(*rate * *rr.SuccessRate)
 	c.Basis = fmt.Sprintf("%s req/s at the ceiling x %s success = %s successful in-objective req/s per box", fmtNum(*rate), fmtPct(*rr.SuccessRate), fmtNum(*c.PerBoxRate))
 	return c
+}
+
+// unitOf is the unit a figure was typed in ("EUR/kWh"), or def when it has
+// none, so that the arithmetic shown names the currency.
+func unitOf(f *Figure, def string) string {
+	if f == nil || f.Unit == "" {
+		return def
+	}
+	return f.Unit
 }
