@@ -65,7 +65,7 @@ func runUser(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("backup", "backup [--db FILE] -o COPY.db", stderr)
+	fs := newFlags("backup", "backup [--db FILE] -o COPY.db\n\nWrites a consistent copy of the live database (VACUUM INTO), safe while the\nserver runs. The raw result files are kept in files/ beside the database:\ncopy that folder too.", stderr)
 	dbPath := fs.String("db", defaultDB(), "SQLite database file (env CAPPLAN_DB)")
 	out := fs.String("o", "", "where to write the copy; must not exist (required)")
 	if help, err := parseFlags(fs, args); help || err != nil {
