@@ -66,6 +66,7 @@ func TestBrowserContractJourney(t *testing.T) {
 		actions []chromedp.Action[chromedp.Void]
 	}{
 		{"freeze", []chromedp.Action[chromedp.Void]{
+			chromedp.Click(css(`[data-testid="freeze-confirm"]`)),
 			chromedp.Click(css(`[data-testid="freeze"]`)),
 			browsertest.WaitText(`[data-testid="frozen"]`, "Frozen"),
 		}},

@@ -93,6 +93,9 @@ func (s *Server) contractFreeze(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.FormValue("confirm") == "" {
+		return echo.NewHTTPError(http.StatusUnprocessableEntity, "Confirm the freeze: tick that you have read the contract (after the freeze, changes are amendments).")
+	}
 	if m := r.Contract.MissingLabels(); len(m) > 0 {
 		return echo.NewHTTPError(http.StatusUnprocessableEntity, "The contract cannot be frozen yet; fill in: "+strings.Join(m, ", ")+".")
 	}

@@ -97,13 +97,16 @@ func TestContractFreezeAmendAndHistory(t *testing.T) {
 	base := fmt.Sprintf("%s/reports/%d", app.srv.URL, id)
 
 	// An incomplete contract cannot be frozen.
-	if res, body := do(t, lead, "POST", base+"/freeze", url.Values{"version": {"1"}}); res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "fill in") {
+	if res, body := do(t, lead, "POST", base+"/freeze", url.Values{"version": {"1"}, "confirm": {"1"}}); res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "fill in") {
 		t.Fatalf("freeze of an empty contract: %d", res.StatusCode)
 	}
 	if res, _ := do(t, lead, "POST", base+"/contract", contractValues(1)); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("save: %d", res.StatusCode)
 	}
-	if res, _ := do(t, lead, "POST", base+"/freeze", url.Values{"version": {"2"}}); res.StatusCode != http.StatusSeeOther {
+	if res, body := do(t, lead, "POST", base+"/freeze", url.Values{"version": {"2"}}); res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "Confirm the freeze") {
+		t.Fatalf("freeze without confirmation: %d", res.StatusCode)
+	}
+	if res, _ := do(t, lead, "POST", base+"/freeze", url.Values{"version": {"2"}, "confirm": {"1"}}); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("freeze: %d", res.StatusCode)
 	}
 	r, _ := app.store.Report(ctx, id)

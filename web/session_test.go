@@ -202,7 +202,7 @@ func TestFlashComesFromTheAppNotTheURL(t *testing.T) {
 	}
 	// A real one is shown once.
 	do(t, lead, "POST", u+"/contract", contractValues(1))
-	do(t, lead, "POST", u+"/freeze", url.Values{"version": {"2"}})
+	do(t, lead, "POST", u+"/freeze", url.Values{"version": {"2"}, "confirm": {"1"}})
 	if _, page := do(t, lead, "GET", u, nil); !strings.Contains(page, "Contract frozen.") {
 		t.Error("the freeze message is not shown")
 	}
