@@ -3,7 +3,9 @@ package web
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -45,5 +47,46 @@ func TestPageCacheExpires(t *testing.T) {
 	}
 	if _, ok := pc.get(pageKey{report: 1, gen: 3, day: "2026-11-29", user: 3}, now); ok {
 		t.Error("an entry of another generation was served")
+	}
+}
+
+func TestPageCacheRendersABurstOnce(t *testing.T) {
+	var pc pageCache
+	now := time.Now()
+	k := pageKey{report: 1, gen: 1, day: "2026-11-29", user: 1}
+	var mu sync.Mutex
+	renders := 0
+	release := make(chan struct{})
+	render := func() ([]byte, error) {
+		mu.Lock()
+		renders++
+		mu.Unlock()
+		<-release
+		return []byte("page"), nil
+	}
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if b, err := pc.getOrRender(k, now, render); err != nil || string(b) != "page" {
+				t.Errorf("got %q, %v", b, err)
+			}
+		}()
+	}
+	// Let every caller reach the cache before the one render finishes.
+	for {
+		pc.mu.Lock()
+		_, pending := pc.pending[k]
+		pc.mu.Unlock()
+		if pending {
+			break
+		}
+		runtime.Gosched()
+	}
+	close(release)
+	wg.Wait()
+	if renders != 1 {
+		t.Errorf("%d renders for one burst, want 1", renders)
 	}
 }

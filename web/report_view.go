@@ -73,24 +73,22 @@ func (s *Server) reportShow(c echo.Context) error {
 	}
 	key := pageKey{report: id, gen: s.store.Generation(), day: now.UTC().Format("2006-01-02"), user: currentUser(c).ID}
 	flash := takeFlash(c)
-	cacheable := flash == "" && !isPartial(c.Request())
-	if cacheable {
-		if body, ok := s.pages.get(key, now); ok {
-			c.Response().Header().Add("Vary", "HX-Request")
-			return c.HTMLBlob(http.StatusOK, body)
+	renderPage := func() ([]byte, error) {
+		v, err := s.loadReport(c)
+		if err != nil {
+			return nil, err
 		}
+		v.Flash = flash
+		return renderBytes(c, layout(s.page(c, v.R.Title), reportPage(v)))
 	}
-	v, err := s.loadReport(c)
+	var body []byte
+	if flash == "" && !isPartial(c.Request()) {
+		body, err = s.pages.getOrRender(key, now, renderPage)
+	} else {
+		body, err = renderPage()
+	}
 	if err != nil {
 		return err
-	}
-	v.Flash = flash
-	body, err := renderBytes(c, layout(s.page(c, v.R.Title), reportPage(v)))
-	if err != nil {
-		return err
-	}
-	if cacheable {
-		s.pages.put(key, body, now)
 	}
 	c.Response().Header().Add("Vary", "HX-Request")
 	return c.HTMLBlob(http.StatusOK, body)
