@@ -54,7 +54,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	log.Info("capplan ready", "url", "http://"+ln.Addr().String(), "db", *dbPath, "startup", time.Since(start).Round(time.Millisecond))
+	log.Info("capplan ready: open the url and log in (the first account is \"admin\"; `capplan user add` creates others)",
+		"url", "http://"+ln.Addr().String(), "db", *dbPath, "startup", time.Since(start).Round(time.Millisecond))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
