@@ -71,22 +71,17 @@ func (s *Server) inputs(ctx context.Context, r store.Report) (planner.Inputs, er
 	}
 
 	var settings reportSettings
-	sections := []struct {
-		name string
-		v    any
-	}{
-		{secAdmission, &in.Admission},
-		{secOverload, &in.Overload},
-		{secRoutes, &in.Routes},
-		{secSelfHosted, &in.SelfHosted},
-		{secScenarios, &in.Scenarios},
-		{secRecommendation, &in.Recommendation},
-		{secSettings, &settings},
-	}
-	for _, sec := range sections {
-		if _, err := s.store.Section(ctx, r.ID, sec.name, sec.v); err != nil {
-			return in, fmt.Errorf("report %d: %w", r.ID, err)
-		}
+	err = s.store.Sections(ctx, r.ID, map[string]any{
+		secAdmission:      &in.Admission,
+		secOverload:       &in.Overload,
+		secRoutes:         &in.Routes,
+		secSelfHosted:     &in.SelfHosted,
+		secScenarios:      &in.Scenarios,
+		secRecommendation: &in.Recommendation,
+		secSettings:       &settings,
+	})
+	if err != nil {
+		return in, fmt.Errorf("report %d: %w", r.ID, err)
 	}
 	// API quotes attached to the report (issue 5).
 	if in.Quotes, err = s.reportQuotes(ctx, r.ID); err != nil {

@@ -38,3 +38,28 @@ func (s *Store) SaveSection(ctx context.Context, e Edit, name string, v any) err
 		return err
 	})
 }
+
+// Sections reads every saved section of a report in one query and
+// decodes each into the value named for it in into; sections not saved
+// leave their value alone.
+func (s *Store) Sections(ctx context.Context, reportID int64, into map[string]any) error {
+	rows, err := s.r.QueryContext(ctx, `SELECT section, data FROM report_sections WHERE report_id = ?`, reportID)
+	if err != nil {
+		return fmt.Errorf("store: sections: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name, data string
+		if err := rows.Scan(&name, &data); err != nil {
+			return err
+		}
+		v, ok := into[name]
+		if !ok {
+			continue
+		}
+		if err := json.Unmarshal([]byte(data), v); err != nil {
+			return fmt.Errorf("store: section %s: %w", name, err)
+		}
+	}
+	return rows.Err()
+}
