@@ -40,15 +40,11 @@ type apiReportHeader struct {
 
 // apiReportShow serves GET /api/v1/reports/:id to any role's API token.
 func (s *Server) apiReportShow(c echo.Context) error {
-	id, err := idParam(c, "id")
+	r, err := s.reportParam(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	r, err := s.store.Report(ctx, id)
-	if err != nil {
-		return err
-	}
 	in, res, err := s.compute(ctx, r)
 	if err != nil {
 		return err
@@ -58,7 +54,7 @@ func (s *Server) apiReportShow(c echo.Context) error {
 		t := r.FrozenAt.UTC()
 		h.FrozenAt = &t
 	}
-	rv, err := s.store.Review(ctx, id)
+	rv, err := s.store.Review(ctx, r.ID)
 	if err != nil {
 		return err
 	}

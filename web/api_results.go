@@ -33,15 +33,11 @@ type apiWarning struct {
 // multipart/form-data with one or many "files", or the raw file as the
 // body with ?name=FILE. All files or none, as in the browser.
 func (s *Server) apiResults(c echo.Context) error {
-	id, err := idParam(c, "id")
+	r, err := s.reportParam(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	r, err := s.store.Report(ctx, id)
-	if err != nil {
-		return err
-	}
 	if !r.CanEdit(*currentUser(c)) {
 		return echo.NewHTTPError(http.StatusForbidden, "your account may not edit this report")
 	}

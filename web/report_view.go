@@ -44,13 +44,18 @@ func (s *Server) loadReport(c echo.Context) (reportView, error) {
 	return v, nil
 }
 
-// editableReport reads the :id report and refuses users who may not edit it.
-func (s *Server) editableReport(c echo.Context) (store.Report, error) {
+// reportParam reads the report named by the :id path parameter.
+func (s *Server) reportParam(c echo.Context) (store.Report, error) {
 	id, err := idParam(c, "id")
 	if err != nil {
 		return store.Report{}, err
 	}
-	r, err := s.store.Report(c.Request().Context(), id)
+	return s.store.Report(c.Request().Context(), id)
+}
+
+// editableReport reads the :id report and refuses users who may not edit it.
+func (s *Server) editableReport(c echo.Context) (store.Report, error) {
+	r, err := s.reportParam(c)
 	if err != nil {
 		return store.Report{}, err
 	}

@@ -94,15 +94,11 @@ func (s *Server) reportApprove(c echo.Context) error {
 // (reviewers, admins). A refusal shows the report again with the reason
 // and the typed comment in its review bar.
 func (s *Server) reportSendBack(c echo.Context) error {
-	id, err := idParam(c, "id")
+	r, err := s.reportParam(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	r, err := s.store.Report(ctx, id)
-	if err != nil {
-		return err
-	}
 	f := reviewForm{Action: "send-back", Comment: c.FormValue("comment")}
 	if err := s.readOnly(ctx, r.ID); err != nil {
 		return s.reviewRefused(c, f, err)
@@ -174,15 +170,11 @@ func (s *Server) showReview(c echo.Context, status int, f reviewForm) error {
 
 // reportRevise starts a new revision of an approved report (its editors).
 func (s *Server) reportRevise(c echo.Context) error {
-	id, err := idParam(c, "id")
+	r, err := s.reportParam(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	r, err := s.store.Report(ctx, id)
-	if err != nil {
-		return err
-	}
 	u := currentUser(c)
 	if !r.CanEdit(*u) {
 		return errForbidden
