@@ -107,3 +107,30 @@ func CostPer1000(monthly decimal.Decimal, successful int64) *Money {
 	m := NewMoney(monthly.Mul(thousand).Div(decimal.NewFromInt(successful)))
 	return &m
 }
+
+// Cheapest names the options with the lowest cost per 1,000 successful
+// in-objective requests in this scenario (several when they tie); none
+// when fewer than two options have a cost to compare.
+func (s ScenarioResult) Cheapest() map[string]bool {
+	var best *Money
+	priced := 0
+	for _, o := range s.Options {
+		if o.CostPer1000 == nil {
+			continue
+		}
+		priced++
+		if best == nil || o.CostPer1000.Exact.LessThan(best.Exact) {
+			best = o.CostPer1000
+		}
+	}
+	out := map[string]bool{}
+	if priced < 2 {
+		return out
+	}
+	for _, o := range s.Options {
+		if o.CostPer1000 != nil && o.CostPer1000.Exact.Equal(best.Exact) {
+			out[o.Option] = true
+		}
+	}
+	return out
+}

@@ -358,7 +358,7 @@ func scenarioTable(r planner.Result) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		for _, s := range r.Scenarios {
-			best := cheapestOptions(s)
+			best := s.Cheapest()
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "<tr data-testid=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
