@@ -60,7 +60,6 @@ func per1000Chart(r planner.Result) templ.Component {
 	return charts.BarChart("Cost per 1,000 successful in-objective requests", cats, series, r.Currency+" per 1,000")
 }
 
-
 // formulaText is the crossover formula for people: money in cents and
 // per-request prices to four significant digits, as the planner wrote it.
 func formulaText(x planner.Crossover) string {
