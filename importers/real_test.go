@@ -8,7 +8,7 @@ import (
 	"capplan/planner"
 )
 
-// TestRealFiles imports every file in ../shared/benchmarks and checks its key
+// TestRealFiles imports every real result file under benchDir and checks its key
 // figures against the numbers read from the file by hand (jq/python3).
 func TestRealFiles(t *testing.T) {
 	cases := []struct {

@@ -21,25 +21,64 @@ type ExitItem struct {
 	Sections []string `json:"sections,omitempty"`
 }
 
+// exitItems are the items of the exit check in the order they are shown
+// (docs/method.md, "Exit check"). Each looks at the inputs and the report
+// computed so far and returns its item, or the zero ExitItem when it does
+// not apply to this report. A new item is one function added here.
+var exitItems = []func(in Inputs, r *Result) ExitItem{
+	exitIdentities,
+	exitTestDate,
+	exitWorkload,
+	exitRows,
+	exitStopLimits,
+	exitObjective,
+	exitObjectiveLoosened,
+	exitRowFigures,
+	exitOverload,
+	exitAdmission,
+	exitScenarios,
+	exitCostCategories,
+	exitCostPer1000,
+	exitEvidenceDates,
+	exitCrossover,
+	exitRecommendation,
+	exitRegressionGate,
+	exitInputsValid,
+}
+
 // ExitCheck lists everything a passing report must hold, each with whether
 // it holds now and what is missing. r is the report computed from in so far
 // (everything but the exit check itself).
 func ExitCheck(in Inputs, r *Result) []ExitItem {
-	c := in.Contract
 	var items []ExitItem
-	add := func(id, label, section string, missing []string, okDetail string) {
-		it := ExitItem{ID: id, Label: label, Section: section, Pass: len(missing) == 0, Detail: okDetail}
-		if !it.Pass {
-			it.Detail = strings.Join(missing, "; ")
-		}
-		items = append(items, it)
-	}
-	need := func(missing *[]string, v, name string) {
-		if strings.TrimSpace(v) == "" {
-			*missing = append(*missing, name+" missing")
+	for _, item := range exitItems {
+		if it := item(in, r); it.ID != "" {
+			items = append(items, it)
 		}
 	}
+	return items
+}
 
+// exitItem is an item that passes when nothing is missing: its detail is
+// okDetail when it passes and the missing things otherwise.
+func exitItem(id, label, section string, missing []string, okDetail string) ExitItem {
+	it := ExitItem{ID: id, Label: label, Section: section, Pass: len(missing) == 0, Detail: okDetail}
+	if !it.Pass {
+		it.Detail = strings.Join(missing, "; ")
+	}
+	return it
+}
+
+// needText appends "<name> missing" to missing when v is blank.
+func needText(missing []string, v, name string) []string {
+	if strings.TrimSpace(v) == "" {
+		return append(missing, name+" missing")
+	}
+	return missing
+}
+
+func exitIdentities(in Inputs, _ *Result) ExitItem {
+	c := in.Contract
 	var m []string
 	for _, f := range []struct{ v, name string }{
 		{c.Environment, "environment"}, {c.Service, "service"}, {c.ReleaseRevision, "release revision"},
@@ -47,27 +86,33 @@ func ExitCheck(in Inputs, r *Result) []ExitItem {
 		{c.VLLMVersion, "vLLM version"}, {c.BenchmarkTool, "benchmark tool"}, {c.ToolVersion, "tool version"},
 		{c.Driver, "driver"}, {c.Device, "device"}, {c.Host, "host"},
 	} {
-		need(&m, f.v, f.name)
+		m = needText(m, f.v, f.name)
 	}
-	add("identities", "Identities and versions", "contract", m, "model, artifact, runtime, tool, driver, device and host recorded")
+	return exitItem("identities", "Identities and versions", "contract", m, "model, artifact, runtime, tool, driver, device and host recorded")
+}
 
-	m = nil
-	if _, err := time.Parse(DateLayout, c.TestDate); err != nil {
+func exitTestDate(in Inputs, _ *Result) ExitItem {
+	var m []string
+	if _, err := time.Parse(DateLayout, in.Contract.TestDate); err != nil {
 		m = append(m, "test date missing or not YYYY-MM-DD")
 	}
-	add("test_date", "Test date", "contract", m, "tested on "+c.TestDate)
+	return exitItem("test_date", "Test date", "contract", m, "tested on "+in.Contract.TestDate)
+}
 
-	m = nil
-	w := c.Workload
+func exitWorkload(in Inputs, _ *Result) ExitItem {
+	var m []string
+	w := in.Contract.Workload
 	if w.PromptTokens <= 0 || w.OutputTokens <= 0 {
 		m = append(m, "prompt and output tokens missing")
 	}
-	need(&m, w.Data, "synthetic or dataset")
-	need(&m, w.Prompts, "identical or varied prompts")
-	add("workload", "Workload", "contract", m, fmt.Sprintf("%d prompt tokens, %d output tokens, %s, %s prompts", w.PromptTokens, w.OutputTokens, w.Data, w.Prompts))
+	m = needText(m, w.Data, "synthetic or dataset")
+	m = needText(m, w.Prompts, "identical or varied prompts")
+	return exitItem("workload", "Workload", "contract", m, fmt.Sprintf("%d prompt tokens, %d output tokens, %s, %s prompts", w.PromptTokens, w.OutputTokens, w.Data, w.Prompts))
+}
 
-	m = nil
-	if len(c.Loads) == 0 {
+func exitRows(in Inputs, r *Result) ExitItem {
+	var m []string
+	if len(in.Contract.Loads) == 0 {
 		m = append(m, "no load rows planned in the contract")
 	}
 	if len(r.Matrix) == 0 {
@@ -78,18 +123,23 @@ func ExitCheck(in Inputs, r *Result) []ExitItem {
 			m = append(m, wn.Message)
 		}
 	}
-	add("rows", "Rows", "matrix", m, fmt.Sprintf("%d rows", len(r.Matrix)))
+	return exitItem("rows", "Rows", "matrix", m, fmt.Sprintf("%d rows", len(r.Matrix)))
+}
 
-	m = nil
+func exitStopLimits(in Inputs, _ *Result) ExitItem {
+	c := in.Contract
+	var m []string
 	if c.RowDurationS <= 0 {
 		m = append(m, "per-row duration missing")
 	}
 	if c.StopAfterErrors <= 0 && strings.TrimSpace(c.StopRule) == "" {
 		m = append(m, "stop rule missing")
 	}
-	add("stop_limits", "Stop limits", "contract", m, fmt.Sprintf("%s s per row, %s", fmtNum(c.RowDurationS), stopText(c)))
+	return exitItem("stop_limits", "Stop limits", "contract", m, fmt.Sprintf("%s s per row, %s", fmtNum(c.RowDurationS), stopText(c)))
+}
 
-	m = nil
+func exitObjective(_ Inputs, r *Result) ExitItem {
+	var m []string
 	switch {
 	case r.Objective.Empty():
 		m = append(m, "not written yet")
@@ -101,14 +151,21 @@ func ExitCheck(in Inputs, r *Result) []ExitItem {
 			m = append(m, "no latency bound")
 		}
 	}
-	add("objective", "Objective", "contract", m, r.ObjectiveText)
-	if r.ObjectiveLoosened {
-		// Visible, not failing: the loosening is shown to every reader.
-		items = append(items, ExitItem{ID: "objective_loosened", Label: "Objective loosened after results", Section: "contract", Pass: true,
-			Detail: "shown to readers: " + strings.Join(r.Loosening, "; ")})
-	}
+	return exitItem("objective", "Objective", "contract", m, r.ObjectiveText)
+}
 
-	m = nil
+// exitObjectiveLoosened is visible, not failing: the loosening is shown to
+// every reader. It appears only when the objective was loosened.
+func exitObjectiveLoosened(_ Inputs, r *Result) ExitItem {
+	if !r.ObjectiveLoosened {
+		return ExitItem{}
+	}
+	return ExitItem{ID: "objective_loosened", Label: "Objective loosened after results", Section: "contract", Pass: true,
+		Detail: "shown to readers: " + strings.Join(r.Loosening, "; ")}
+}
+
+func exitRowFigures(_ Inputs, r *Result) ExitItem {
+	var m []string
 	for _, rr := range r.Matrix {
 		if rr.Verdict.State == VerdictNotJudged {
 			m = append(m, fmt.Sprintf("row %s: %s", fmtNum(rr.Load), rr.Verdict.Summary))
@@ -117,21 +174,27 @@ func ExitCheck(in Inputs, r *Result) []ExitItem {
 	if len(r.Matrix) == 0 {
 		m = append(m, "no rows")
 	}
-	add("row_figures", "Per-row figures", "matrix", m, "every row has the figures the objective needs")
+	return exitItem("row_figures", "Per-row figures", "matrix", m, "every row has the figures the objective needs")
+}
 
-	m = nil
+func exitOverload(_ Inputs, r *Result) ExitItem {
+	var m []string
 	if !r.Overload.Pass {
 		m = r.Overload.Reasons
 	}
-	add("overload", "Bounded overload result", "overload", m, strings.Join(r.Overload.Reasons, "; "))
+	return exitItem("overload", "Bounded overload result", "overload", m, strings.Join(r.Overload.Reasons, "; "))
+}
 
-	m = nil
+func exitAdmission(_ Inputs, r *Result) ExitItem {
+	var m []string
 	if r.Admission.MaxInFlight == nil {
 		m = append(m, "no max in flight: "+r.Envelope.Text)
 	}
-	add("admission", "Admission limit", "admission", m, admissionText(r.Admission))
+	return exitItem("admission", "Admission limit", "admission", m, admissionText(r.Admission))
+}
 
-	m = nil
+func exitScenarios(in Inputs, _ *Result) ExitItem {
+	var m []string
 	byName := map[string]bool{}
 	for _, s := range in.Scenarios {
 		byName[s.Name] = true
@@ -141,9 +204,11 @@ func ExitCheck(in Inputs, r *Result) []ExitItem {
 			m = append(m, n+" scenario missing")
 		}
 	}
-	add("scenarios", "Demand scenarios", "scenarios", m, "low, expected and peak with busy-hour shares")
+	return exitItem("scenarios", "Demand scenarios", "scenarios", m, "low, expected and peak with busy-hour shares")
+}
 
-	m = nil
+func exitCostCategories(in Inputs, r *Result) ExitItem {
+	var m []string
 	for _, l := range r.SelfHosted.Lines {
 		if !l.Typed {
 			m = append(m, "self-hosted "+strings.ToLower(l.Label)+" not typed")
@@ -164,9 +229,11 @@ func ExitCheck(in Inputs, r *Result) []ExitItem {
 	if r.SelfHosted.LabourTypedZero {
 		costOK += " (labour typed as zero)"
 	}
-	add("cost_categories", "All cost categories including labour", "costs", m, costOK)
+	return exitItem("cost_categories", "All cost categories including labour", "costs", m, costOK)
+}
 
-	m = nil
+func exitCostPer1000(_ Inputs, r *Result) ExitItem {
+	var m []string
 	var exp *ScenarioResult
 	for i := range r.Scenarios {
 		if r.Scenarios[i].Scenario.Name == "expected" {
@@ -193,9 +260,11 @@ func ExitCheck(in Inputs, r *Result) []ExitItem {
 		}
 		detail = "expected scenario: " + strings.Join(parts, ", ")
 	}
-	add("cost_per_1000", "Arithmetic of both costs per 1,000", "scenarios", m, detail)
+	return exitItem("cost_per_1000", "Arithmetic of both costs per 1,000", "scenarios", m, detail)
+}
 
-	m = nil
+func exitEvidenceDates(in Inputs, r *Result) ExitItem {
+	var m []string
 	if in.AsOf == "" {
 		m = append(m, "no report date to age evidence against")
 	}
@@ -207,9 +276,11 @@ func ExitCheck(in Inputs, r *Result) []ExitItem {
 			m = append(m, fmt.Sprintf("%s: %s", e.Label, e.Problem))
 		}
 	}
-	add("evidence_dates", "Evidence dates", "costs", m, fmt.Sprintf("none older than %d days", r.StaleAfterDays))
+	return exitItem("evidence_dates", "Evidence dates", "costs", m, fmt.Sprintf("none older than %d days", r.StaleAfterDays))
+}
 
-	m = nil
+func exitCrossover(_ Inputs, r *Result) ExitItem {
+	var m []string
 	if len(r.Crossovers) == 0 {
 		m = append(m, "no quote to compute a crossover with")
 	}
@@ -218,9 +289,11 @@ func ExitCheck(in Inputs, r *Result) []ExitItem {
 			m = append(m, x.Quote+": neither a crossover nor a reason")
 		}
 	}
-	add("crossover", "Crossover or the reason for none", "crossover", m, "stated for every quote")
+	return exitItem("crossover", "Crossover or the reason for none", "crossover", m, "stated for every quote")
+}
 
-	m = nil
+func exitRecommendation(in Inputs, _ *Result) ExitItem {
+	var m []string
 	rec := in.Recommendation
 	if rec == nil {
 		m = append(m, "no recommendation")
@@ -228,8 +301,8 @@ func ExitCheck(in Inputs, r *Result) []ExitItem {
 		if rec.Decision == "" {
 			m = append(m, "decision (keep, change or stop) missing")
 		}
-		need(&m, rec.Owner, "owner")
-		need(&m, rec.ReviewDate, "review date")
+		m = needText(m, rec.Owner, "owner")
+		m = needText(m, rec.ReviewDate, "review date")
 		gates := map[string]bool{}
 		for _, g := range rec.Gates {
 			gates[strings.ToLower(g.Name)] = true
@@ -241,23 +314,28 @@ func ExitCheck(in Inputs, r *Result) []ExitItem {
 		}
 		m = append(m, recommendationDates(rec, in.AsOf)...)
 	}
-	recDetail := ""
+	detail := ""
 	if rec != nil {
-		recDetail = fmt.Sprintf("%s, owner %s, review %s", rec.Decision, rec.Owner, rec.ReviewDate)
+		detail = fmt.Sprintf("%s, owner %s, review %s", rec.Decision, rec.Owner, rec.ReviewDate)
 	}
-	add("recommendation", "Recommendation with owner and review date", "recommendation", m, recDetail)
+	return exitItem("recommendation", "Recommendation with owner and review date", "recommendation", m, detail)
+}
 
-	m = nil
+func exitRegressionGate(in Inputs, r *Result) ExitItem {
+	var m []string
 	switch {
 	case len(in.Candidates) == 0:
 		m = append(m, "no candidate with a regression gate recorded")
 	case r.Candidates.Chosen == "":
 		m = append(m, r.Candidates.Decision)
 	}
-	add("regression_gate", "Regression gate passed for the selected model", "candidates", m, r.Candidates.Decision)
+	return exitItem("regression_gate", "Regression gate passed for the selected model", "candidates", m, r.Candidates.Decision)
+}
 
-	m = nil
-	var sections []string
+// exitInputsValid fails while any input is refused; it links to every
+// section holding one.
+func exitInputsValid(_ Inputs, r *Result) ExitItem {
+	var m, sections []string
 	for _, p := range r.Problems {
 		m = append(m, p.Error())
 		if s := FieldSection(p.Field); !slices.Contains(sections, s) {
@@ -268,11 +346,11 @@ func ExitCheck(in Inputs, r *Result) []ExitItem {
 	if len(sections) > 0 {
 		fixIn = sections[0]
 	}
-	add("inputs_valid", "Every input accepted", fixIn, m, "no refused input")
+	it := exitItem("inputs_valid", "Every input accepted", fixIn, m, "no refused input")
 	if len(sections) > 1 {
-		items[len(items)-1].Sections = sections
+		it.Sections = sections
 	}
-	return items
+	return it
 }
 
 func stopText(c Contract) string {

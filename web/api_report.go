@@ -15,7 +15,7 @@ type apiReport struct {
 	Report apiReportHeader `json:"report"`
 	Inputs planner.Inputs  `json:"inputs"`
 	Result planner.Result  `json:"result"`
-	// Review is the workflow state (issue 6); the exit check itself is
+	// Review is the workflow state; the exit check itself is
 	// result.exit_check, its failing items repeated here.
 	Review apiReview `json:"review"`
 }

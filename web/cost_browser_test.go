@@ -11,7 +11,7 @@ import (
 
 // TestBrowserCostJourney: finance adds a quote to the library and attaches
 // it to a lead's report; the lead fills in the costs and the expected
-// scenario; the report shows the worked example of PRODUCT.md §2 (EUR 25
+// scenario; the report shows the worked example of docs/method.md (EUR 25
 // and EUR 30 per 1,000 successful requests) and draws the cost chart.
 func TestBrowserCostJourney(t *testing.T) {
 	app := newTestApp(t)

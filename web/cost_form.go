@@ -21,8 +21,8 @@ type figureSpec struct {
 	Hint  string
 }
 
-// selfHostedFigures are the self-hosted cost inputs, in the order PRODUCT.md
-// lists the categories.
+// selfHostedFigures are the self-hosted cost inputs, in the order
+// docs/method.md lists the categories.
 var selfHostedFigures = []figureSpec{
 	{"self_hosted.purchase_price", "Equipment purchase price", "CUR", "when bought: spread over the depreciation months"},
 	{"self_hosted.rent_per_hour", "Equipment rent per hour", "CUR/h", "when rented"},

@@ -11,7 +11,7 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import "capplan/planner"
 
-// costsSection is the report's costs (PRODUCT.md §1.7): the money settings,
+// costsSection is the report's costs (docs/method.md, "Costs"): the money settings,
 // the self-hosted monthly cost with each line's arithmetic and evidence, the
 // attached API quotes, and the forms that change them.
 func costsSection(v reportView, fs moneyForm, oob bool) templ.Component {

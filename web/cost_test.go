@@ -112,7 +112,7 @@ func quoteID(t testing.TB, app *testApp, name string) int64 {
 	return 0
 }
 
-// workedExample fills a report with the worked example of PRODUCT.md §2:
+// workedExample fills a report with the worked example of docs/method.md:
 // lead types the costs and the expected scenario, finance adds and attaches
 // the quote.
 func workedExample(t testing.TB, app *testApp) int64 {

@@ -55,7 +55,7 @@ func (s *Server) inputs(ctx context.Context, r store.Report) (planner.Inputs, er
 			in.Rows = append(in.Rows, sr.Row)
 		}
 	}
-	// Candidates (issue 4), each with the rows of the imports attached to it.
+	// Candidates, each with the rows of the imports attached to it.
 	cands, err := s.store.Candidates(ctx, r.ID)
 	if err != nil {
 		return in, err
@@ -83,7 +83,7 @@ func (s *Server) inputs(ctx context.Context, r store.Report) (planner.Inputs, er
 	if err != nil {
 		return in, fmt.Errorf("report %d: %w", r.ID, err)
 	}
-	// API quotes attached to the report (issue 5).
+	// API quotes attached to the report.
 	if in.Quotes, err = s.reportQuotes(ctx, r.ID); err != nil {
 		return in, err
 	}

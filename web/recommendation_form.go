@@ -10,7 +10,7 @@ import (
 )
 
 // standardTriggers are the usual events that reopen the decision
-// (PRODUCT.md §1.10), offered as ready-made choices.
+// (docs/method.md, "Recommendation"), offered as ready-made choices.
 var standardTriggers = []string{
 	"utilisation below a floor",
 	"operator hours over budget",

@@ -14,8 +14,8 @@ import (
 	"slices"
 )
 
-// recommendationSection is the decision the report supports (PRODUCT.md
-// §1.10): keep, change or stop; owner; review date; expiry; the triggers
+// recommendationSection is the decision the report supports
+// (docs/method.md, "Recommendation"): keep, change or stop; owner; review date; expiry; the triggers
 // that reopen it; and the non-financial gates.
 func recommendationSection(v reportView, fs moneyForm, oob bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {

@@ -24,20 +24,20 @@ type reportView struct {
 	Amendments []store.Amendment
 	History    []store.Change
 	Flash      string
-	// Imports (issue 3): the imported files with their rows and warnings.
+	// Imports: the imported files with their rows and warnings.
 	Imports importsView
-	// Money sections (issue 5): the attached quotes' library records, the
+	// Money sections: the attached quotes' library records, the
 	// library to attach from, and whether the user may edit costs.
 	Quotes       []store.Quote
 	QuoteLibrary []store.Quote
 	CanEditCosts bool
-	// Review (issue 6): the workflow state, the comments, and whether the
+	// Review: the workflow state, the comments, and whether the
 	// user may approve or send back, or start a revision.
 	Review    store.Review
 	Comments  []store.Comment
 	CanReview bool
 	CanRevise bool
-	// Candidates (issue 4): the stored candidates with their ids; their
+	// Candidates: the stored candidates with their ids; their
 	// figures are in Result.Candidates.
 	Candidates []store.Candidate
 }

@@ -54,13 +54,13 @@ func (s *Server) routes(e *echo.Echo) {
 	g.POST("/reports/:id/contract", s.contractSave, requireRole(lead, admin))
 	g.POST("/reports/:id/freeze", s.contractFreeze, requireRole(lead, admin))
 
-	// Results: imports, matrix rows (issue 3)
+	// Results: imports, matrix rows
 	g.POST("/reports/:id/imports", s.importUpload, requireRole(lead, admin))
 	g.POST("/reports/:id/imports/:iid/remove", s.importRemove, requireRole(lead, admin))
 	g.GET("/reports/:id/imports/:iid/file", s.importFile, anyone)
 	g.GET("/reports/:id/rows/:rid/provenance", s.rowProvenance, anyone)
 
-	// Envelope, admission, overload test, candidates, residency (issue 4)
+	// Envelope, admission, overload test, candidates, residency
 	g.POST("/reports/:id/rows/:rid/observed", s.rowObserved, requireRole(lead, admin))
 	g.POST("/reports/:id/admission", s.admissionSave, requireRole(lead, admin))
 	g.POST("/reports/:id/overload", s.overloadSave, requireRole(lead, admin))
@@ -71,7 +71,7 @@ func (s *Server) routes(e *echo.Echo) {
 	g.POST("/reports/:id/residency", s.residencySave, requireRole(lead, admin))
 	g.GET("/reports/:id/matrix.csv", s.reportMatrixCSV, anyone)
 
-	// Costs, quotes, scenarios, crossover, recommendation (issue 5)
+	// Costs, quotes, scenarios, crossover, recommendation
 	g.GET("/quotes", s.quoteList, anyone)
 	g.POST("/quotes", s.quoteSave, requireRole(finance, admin))
 	g.GET("/quotes/:qid", s.quoteShow, anyone)
@@ -83,7 +83,7 @@ func (s *Server) routes(e *echo.Echo) {
 	g.POST("/reports/:id/scenarios", s.scenariosSave, requireRole(lead, admin))
 	g.POST("/reports/:id/recommendation", s.recommendationSave, requireRole(lead, admin))
 
-	// Exit check, review, exports (issue 6)
+	// Exit check, review, exports
 	g.POST("/reports/:id/submit", s.reportSubmit, requireRole(lead, admin))
 	g.POST("/reports/:id/approve", s.reportApprove, requireRole(reviewer, admin))
 	g.POST("/reports/:id/send-back", s.reportSendBack, requireRole(reviewer, admin))

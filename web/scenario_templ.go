@@ -11,7 +11,7 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import "capplan/planner"
 
-// scenariosSection is the demand scenarios (PRODUCT.md §1.8): the form, the
+// scenariosSection is the demand scenarios (docs/method.md): the form, the
 // table of every option in every scenario on the shared denominator, and
 // the two charts.
 func scenariosSection(v reportView, fs moneyForm, oob bool) templ.Component {
@@ -643,7 +643,7 @@ func scenarioTable(r planner.Result) templ.Component {
 }
 
 // crossoverSection states, per quote, the demand at which self-hosting
-// becomes cheaper or why there is none (PRODUCT.md §1.9).
+// becomes cheaper or why there is none (docs/method.md, "Crossover").
 func crossoverSection(v reportView, oob bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context

@@ -6,7 +6,7 @@ import (
 	"capplan/planner"
 )
 
-// workedInputs is PRODUCT.md §2's worked example: concurrency rows 1, 2, 4,
+// workedInputs is the worked example of docs/method.md: concurrency rows 1, 2, 4,
 // 8, 10 where 10 fails p95 end-to-end (ceiling 8); self-hosting EUR 2,000 a
 // month and an API quote giving EUR 2,400 for 80,000 requests, hence EUR 25
 // and EUR 30 per 1,000.
