@@ -118,6 +118,11 @@ type Row struct {
 
 	// Observed is typed in by the lead after import.
 	Observed Observed `json:"observed"`
+
+	// Samples are the row's measured requests, one each, when the file
+	// carries per-request records; nil when it holds only aggregates. The
+	// store keeps them apart from the row's figures (they are not JSON).
+	Samples []Sample `json:"-"`
 }
 
 // LoadValue is the load level used to order rows: the level as set, or the
