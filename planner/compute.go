@@ -44,6 +44,14 @@ type Result struct {
 	Scenarios  []ScenarioResult `json:"scenarios"`
 	Crossovers []Crossover      `json:"crossovers"`
 	Chart      CostChart        `json:"chart"`
+	// TaxBasis is how tax is counted in the comparison: "net" (recoverable
+	// tax left out) or "gross".
+	TaxBasis string `json:"tax_basis"`
+	// ExchangeRates are the rates the report converts with, as entered.
+	ExchangeRates []ExchangeRate `json:"exchange_rates"`
+	// Provider is the seller's view of the box; nil when the report has no
+	// selling prices.
+	Provider *ProviderView `json:"provider"`
 
 	// Evidence lists every typed cost Figure with its age; Stale counts
 	// the stale or undated ones.
@@ -116,26 +124,44 @@ func Compute(in Inputs) Result {
 	if ceil != nil {
 		watts = ceil.Row.Observed.PowerWatts
 	}
-	r.SelfHosted = SelfHostedMonthly(in.SelfHosted, watts)
+	// Money in other currencies is converted with the report's dated
+	// rates; tax is counted on the report's basis.
+	conv := newConverter(in.Currency, in.ExchangeRates)
+	r.TaxBasis = in.TaxBasis
+	if r.TaxBasis == "" {
+		r.TaxBasis = TaxNet
+	}
+	r.ExchangeRates = in.ExchangeRates
+	r.SelfHosted = selfHostedMonthly(in.SelfHosted, watts, conv, r.TaxBasis)
 	inTok, outTok, basis, note := tokensPerRequest(in, ceil)
+	var compared []QuoteCost
 	for _, q := range in.Quotes {
-		qc := QuoteMonthly(q, inTok, outTok, basis)
+		qc := quoteMonthly(q, inTok, outTok, basis, conv, r.TaxBasis)
 		if note != "" {
 			qc.Notes = append(qc.Notes, note)
 		}
 		r.Quotes = append(r.Quotes, qc)
+		if qc.Excluded == "" {
+			compared = append(compared, qc)
+		}
 	}
 	r.Capacity = PerBoxCapacity(r.Matrix, r.Envelope, max(1, in.MaxBoxes))
 
-	// Scenarios, crossover and the chart.
+	// Scenarios, crossover and the chart, over the quotes that can be
+	// compared (a quote in a currency without a rate is left out).
 	for _, s := range in.Scenarios {
-		r.Scenarios = append(r.Scenarios, CostScenario(s, r.Capacity, r.SelfHosted, r.Quotes))
+		r.Scenarios = append(r.Scenarios, CostScenario(s, r.Capacity, r.SelfHosted, compared))
 	}
 	share := sizingShare(in.Scenarios)
-	for _, q := range r.Quotes {
+	for _, q := range compared {
 		r.Crossovers = append(r.Crossovers, FindCrossover(r.SelfHosted, q, r.Capacity, share))
 	}
-	r.Chart = BuildChart(in.Currency, r.SelfHosted, r.Quotes, r.Crossovers, r.Scenarios, r.Capacity, share)
+	r.Chart = BuildChart(in.Currency, r.SelfHosted, compared, r.Crossovers, r.Scenarios, r.Capacity, share)
+	if in.Provider != nil {
+		pv := providerMonthly(*in.Provider, r.SelfHosted, r.Capacity, inTok, outTok, basis, conv, in.Currency)
+		r.Provider = &pv
+	}
+	r.Problems = append(r.Problems, conv.problems()...)
 
 	// Evidence ages.
 	r.ageAll(in)
@@ -165,6 +191,7 @@ func (r *Result) emptyLists() {
 	r.Scenarios = nonNil(r.Scenarios)
 	r.Crossovers = nonNil(r.Crossovers)
 	r.Evidence = nonNil(r.Evidence)
+	r.ExchangeRates = nonNil(r.ExchangeRates)
 	r.RecommendationWarnings = nonNil(r.RecommendationWarnings)
 	r.Admission.Reasons = nonNil(r.Admission.Reasons)
 	r.Admission.WeakEvidence = nonNil(r.Admission.WeakEvidence)
@@ -316,6 +343,10 @@ func (r *Result) ageAll(in Inputs) {
 	for i := range r.SelfHosted.Lines {
 		age(r.SelfHosted.Lines[i].Evidence)
 	}
+	for _, x := range in.ExchangeRates {
+		age(ev(fmt.Sprintf("exchange_rates[%s].rate", x.Currency), x.Rate))
+	}
+	age(providerEvidence(in.Provider))
 	for qi := range r.Quotes {
 		age(quoteEvidence(in.Quotes[qi]))
 		for i := range r.Quotes[qi].Lines {

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/shopspring/decimal"
 )
@@ -12,14 +13,34 @@ import (
 // per box: n boxes cost n times the fixed part. PerRequest is the optional
 // variable cost per request (V_local).
 type SelfHostedCosts struct {
-	// EquipmentMode is "purchase" (PurchasePrice over DepreciationMonths)
-	// or "rent" (RentPerHour x RentHoursPerMonth).
+	// EquipmentMode is "purchase" (PurchasePrice less ResidualValue over
+	// DepreciationMonths, as an annuity when CostOfCapital is typed),
+	// "rent" (on demand: RentPerHour x RentHoursPerMonth), "committed"
+	// (CommitMonthly + CommitUpfront / CommitTermMonths) or "spot"
+	// (SpotPerHour with an interruption allowance); see equipment.go.
 	EquipmentMode      string  `json:"equipment_mode"`
 	PurchasePrice      *Figure `json:"purchase_price"`
 	DepreciationMonths int     `json:"depreciation_months"`
-	RentPerHour        *Figure `json:"rent_per_hour"`
-	// RentHoursPerMonth defaults to HoursPerMonth (730) when nil.
+	// ResidualValue is what the box is worth at the end of depreciation;
+	// CostOfCapital the annual rate (a fraction) the money costs.
+	ResidualValue *Figure `json:"residual_value,omitempty"`
+	CostOfCapital *Figure `json:"cost_of_capital,omitempty"`
+	RentPerHour   *Figure `json:"rent_per_hour"`
+	// RentHoursPerMonth defaults to HoursPerMonth (730) when nil; it is
+	// the rented hours of spot rent too.
 	RentHoursPerMonth *Figure `json:"rent_hours_per_month"`
+	// Committed rent: the term, the monthly commitment and any upfront
+	// payment (spread over the term).
+	CommitTermMonths int     `json:"commit_term_months,omitempty"`
+	CommitMonthly    *Figure `json:"commit_monthly,omitempty"`
+	CommitUpfront    *Figure `json:"commit_upfront,omitempty"`
+	// Spot rent: the rate, the share of hours interrupted, the rate paid
+	// for the interrupted share elsewhere, and the extra capacity held
+	// against interruptions (fractions).
+	SpotPerHour          *Figure `json:"spot_per_hour,omitempty"`
+	SpotInterruptedShare *Figure `json:"spot_interrupted_share,omitempty"`
+	SpotFallbackPerHour  *Figure `json:"spot_fallback_per_hour,omitempty"`
+	SpotExtraCapacity    *Figure `json:"spot_extra_capacity,omitempty"`
 
 	// PowerWatts is the typed average draw; the ceiling row's measured
 	// Observed.PowerWatts is used instead when the matrix has it.
@@ -44,6 +65,10 @@ type SelfHostedCosts struct {
 	DowntimeAllowance *Figure `json:"downtime_allowance"`
 	// PerRequest is V_local, the variable cost per request; nil means 0.
 	PerRequest *Figure `json:"per_request"`
+
+	// Taxes are the taxes per cost line, keyed by the line's category
+	// ("equipment", "power", "hosting", ..., "per_request").
+	Taxes map[string]*Tax `json:"taxes,omitempty"`
 }
 
 // HoursPerMonth is the average month, 8,760 h / 12.
@@ -67,6 +92,40 @@ type Quote struct {
 	Support           *Figure `json:"support"`
 	IntegrationLabour *Figure `json:"integration_labour"`
 	Monitoring        *Figure `json:"monitoring"`
+
+	// Currency is the ISO 4217 code the quote's money is typed in; empty
+	// means the report's. Another currency is converted with the report's
+	// dated exchange rate.
+	Currency string `json:"currency,omitempty"`
+	// The pricing model beyond plain token prices (see pricing.go); each
+	// nil means "not part of this offer".
+	//
+	// CachedInputPerMTokens is the price of input tokens served from the
+	// provider's prompt cache, and CacheHitShare the expected share of
+	// input tokens that hit it (a fraction).
+	CachedInputPerMTokens *Figure `json:"cached_input_per_m_tokens,omitempty"`
+	CacheHitShare         *Figure `json:"cache_hit_share,omitempty"`
+	// ReasoningTokens are the hidden reasoning tokens a request generates,
+	// billed as output tokens.
+	ReasoningTokens *Figure `json:"reasoning_tokens,omitempty"`
+	// BatchDiscount is the discount on token prices for batch traffic (a
+	// fraction, 0.5 = half price) and BatchShare the share of traffic
+	// eligible for it.
+	BatchDiscount *Figure `json:"batch_discount,omitempty"`
+	BatchShare    *Figure `json:"batch_share,omitempty"`
+	// PerRequestPrice is a price per request on top of tokens.
+	PerRequestPrice *Figure `json:"per_request_price,omitempty"`
+	// MinimumMonthly is a minimum monthly commitment: usage charges below
+	// it are billed as the minimum.
+	MinimumMonthly *Figure `json:"minimum_monthly,omitempty"`
+	// Tiers are volume bands: graduated token prices by the month's volume.
+	Tiers []PriceTier `json:"tiers,omitempty"`
+	// TokenMultiplier scales the priced token shape for this provider's
+	// tokenizer (1.15 = it counts 15 % more tokens); nil means 1.
+	TokenMultiplier *Figure `json:"token_multiplier,omitempty"`
+	// Tax is the tax on the provider's invoice (e.g. VAT): on every charge
+	// but integration labour, which is the buyer's own work.
+	Tax *Tax `json:"tax,omitempty"`
 }
 
 // CostLine is one category of a monthly cost, with how it was computed and
@@ -84,6 +143,18 @@ type CostLine struct {
 	Typed bool `json:"typed"`
 	// Evidence lists the Figures behind the line.
 	Evidence []Evidence `json:"evidence"`
+	// Conversions are the line's money inputs typed in another currency,
+	// each with its original amount and the rate used.
+	Conversions []Converted `json:"conversions,omitempty"`
+	// Original is the line in its quote's currency when the quote is in
+	// another currency than the report's.
+	Original *Converted `json:"original,omitempty"`
+	// Tax is the line's tax, nil when none is typed; Monthly counts it on
+	// the report's tax basis. Gross is the line with all its tax, Net
+	// without its recoverable tax.
+	Tax   *LineTax `json:"tax,omitempty"`
+	Gross Money    `json:"gross"`
+	Net   Money    `json:"net"`
 }
 
 // Evidence is one input Figure as cited in the report, with its age.
@@ -117,6 +188,10 @@ type SelfHostedCost struct {
 	LabourTyped     bool     `json:"labour_typed"`
 	LabourTypedZero bool     `json:"labour_typed_zero"`
 	Notes           []string `json:"notes"`
+	// FixedGross and FixedNet are FixedPerBox with all tax and without
+	// recoverable tax; FixedPerBox is the one on the report's basis.
+	FixedGross Money `json:"fixed_gross"`
+	FixedNet   Money `json:"fixed_net"`
 }
 
 // QuoteCost is one API quote as monthly cost: the fixed monthly charges
@@ -136,6 +211,31 @@ type QuoteCost struct {
 	// PerRequestBasis shows the arithmetic of PerRequest.
 	PerRequestBasis string   `json:"per_request_basis"`
 	Notes           []string `json:"notes"`
+
+	// Currency is the currency the quote is typed in; Original holds Fixed
+	// and PerRequest in it, with the rate, when it is not the report's.
+	Currency           string     `json:"currency"`
+	FixedOriginal      *Converted `json:"fixed_original,omitempty"`
+	PerRequestOriginal *Converted `json:"per_request_original,omitempty"`
+	// Segments are the quote's monthly cost against monthly demand, on the
+	// report's tax basis, as straight pieces: one for a plain per-token
+	// price, more when volume tiers or a minimum commitment bend it.
+	Segments []CostSegment `json:"segments"`
+	// Excluded says why the quote is left out of scenarios, crossovers and
+	// the chart (no exchange rate for its currency); empty when compared.
+	Excluded string `json:"excluded,omitempty"`
+
+	// Tokens priced per request after the tokenizer multiplier and retries.
+	PricedInputTokens  decimal.Decimal `json:"priced_input_tokens"`
+	PricedOutputTokens decimal.Decimal `json:"priced_output_tokens"`
+
+	// The pre-tax pieces of the cost in the quote's currency, for
+	// MonthlyAt on either tax basis.
+	pre      []CostSegment
+	untaxed  decimal.Decimal
+	tax      *Tax
+	rate     *rateUse
+	taxBasis string
 }
 
 // Capacity is what one box serves within the objective: the ceiling row's
@@ -183,39 +283,66 @@ func ev(field string, f *Figure) []Evidence {
 }
 
 // SelfHostedMonthly computes the monthly cost of one self-hosted box from
-// its categories. measuredWatts is the ceiling row's observed power, used in
-// place of the typed watts when known.
+// its categories, in the currency its figures are typed in, counting
+// non-recoverable tax. measuredWatts is the ceiling row's observed power,
+// used in place of the typed watts when known.
 func SelfHostedMonthly(s SelfHostedCosts, measuredWatts *float64) SelfHostedCost {
+	return selfHostedMonthly(s, measuredWatts, nil, TaxNet)
+}
+
+// selfHostedMonthly is SelfHostedMonthly with money inputs in other
+// currencies converted by conv and tax counted on basis.
+func selfHostedMonthly(s SelfHostedCosts, measuredWatts *float64, conv *converter, basis string) SelfHostedCost {
 	var out SelfHostedCost
-	add := func(cat, label string, v decimal.Decimal, typed bool, basis string, evidence ...[]Evidence) {
-		l := CostLine{Category: cat, Label: label, Monthly: NewMoney(v), Typed: typed, Basis: basis}
+	// The money inputs of the line being built: converted ones, and the
+	// currencies that had no rate.
+	var conversions []Converted
+	var unconverted []string
+	money := func(field string, f *Figure) decimal.Decimal {
+		if f == nil {
+			return decimal.Zero
+		}
+		u, ok := conv.use(f.Currency, field)
+		if !ok {
+			unconverted = append(unconverted, strings.ToUpper(f.Currency))
+			return decimal.Zero
+		}
+		if u != nil {
+			conversions = append(conversions, *u.original(f.Amount))
+		}
+		return u.of(f.Amount)
+	}
+	gross, net := decimal.Zero, decimal.Zero
+	add := func(cat, label string, v decimal.Decimal, typed bool, arith string, evidence ...[]Evidence) {
+		l := CostLine{Category: cat, Label: label, Typed: typed, Basis: arith, Conversions: conversions}
 		for _, e := range evidence {
 			l.Evidence = append(l.Evidence, e...)
 		}
-		if !typed {
+		if t := s.Taxes[cat]; t != nil {
+			l.Evidence = append(l.Evidence, ev("self_hosted.taxes."+cat+".rate", t.Rate)...)
+		}
+		if len(unconverted) > 0 {
+			v, l.Typed = decimal.Zero, false
+			l.Basis = "no exchange rate for " + strings.Join(unconverted, ", ") + ": not converted, counted as zero"
+		} else if !typed {
 			l.Basis = "not typed"
 		}
+		conversions, unconverted = nil, nil
+		var monthly decimal.Decimal
+		monthly, l.Tax = s.Taxes[cat].apply(v, basis)
+		if l.Typed {
+			l.Basis += taxText(l.Tax)
+		}
+		l.Monthly = NewMoney(monthly)
+		g, n := grossNet(monthly, l.Tax)
+		l.Gross, l.Net = NewMoney(g), NewMoney(n)
+		gross, net = gross.Add(g), net.Add(n)
 		out.Lines = append(out.Lines, l)
 	}
 
-	// Equipment: purchase over depreciation, or rent per hour x hours.
-	switch s.EquipmentMode {
-	case "rent":
-		rate, typed := amount(s.RentPerHour)
-		hours := orDefault(s.RentHoursPerMonth, HoursPerMonth)
-		add("equipment", "Equipment (rent)", rate.Mul(hours), typed,
-			fmt.Sprintf("%s %s x %s h", rate, unitOf(s.RentPerHour, "per h"), hours), ev("self_hosted.rent_per_hour", s.RentPerHour), ev("self_hosted.rent_hours_per_month", s.RentHoursPerMonth))
-	default:
-		price, typed := amount(s.PurchasePrice)
-		v := decimal.Zero
-		if s.DepreciationMonths > 0 {
-			v = price.Div(decimal.NewFromInt(int64(s.DepreciationMonths)))
-		} else {
-			typed = false
-		}
-		add("equipment", "Equipment (purchase, depreciated)", v, typed,
-			fmt.Sprintf("%s / %d months", price, s.DepreciationMonths), ev("self_hosted.purchase_price", s.PurchasePrice))
-	}
+	// Equipment: purchase, on-demand, committed or spot rent.
+	label, v, typed, arith, evs := s.equipmentLine(money)
+	add("equipment", label, v, typed, arith, evs...)
 
 	// Power: watts x hours / 1000 x price per kWh x PUE.
 	var watts decimal.Decimal
@@ -235,10 +362,10 @@ func SelfHostedMonthly(s SelfHostedCosts, measuredWatts *float64) SelfHostedCost
 		wattsKnown = false
 		out.PowerWattsSource = "unknown"
 	}
-	price, priceTyped := amount(s.PowerPricePerKWh)
+	price := money("self_hosted.power_price_per_kwh", s.PowerPricePerKWh)
 	pue := orDefault(s.PUE, 1)
 	hours := orDefault(s.PowerHoursPerMonth, HoursPerMonth)
-	add("power", "Power", watts.Mul(hours).Div(thousand).Mul(price).Mul(pue), wattsKnown && priceTyped,
+	add("power", "Power", watts.Mul(hours).Div(thousand).Mul(price).Mul(pue), wattsKnown && s.PowerPricePerKWh != nil,
 		fmt.Sprintf("%s W x %s h / 1000 x %s %s x %s PUE", watts, hours, price, unitOf(s.PowerPricePerKWh, "per kWh"), pue),
 		wattsEv, ev("self_hosted.power_price_per_kwh", s.PowerPricePerKWh), ev("self_hosted.pue", s.PUE), ev("self_hosted.power_hours_per_month", s.PowerHoursPerMonth))
 
@@ -253,14 +380,13 @@ func SelfHostedMonthly(s SelfHostedCosts, measuredWatts *float64) SelfHostedCost
 		{"monitoring", "Monitoring", s.Monitoring},
 		{"backup", "Backup", s.Backup},
 	} {
-		v, typed := amount(c.f)
-		add(c.cat, c.label, v, typed, "monthly", ev("self_hosted."+c.cat, c.f))
+		add(c.cat, c.label, money("self_hosted."+c.cat, c.f), c.f != nil, "monthly", ev("self_hosted."+c.cat, c.f))
 	}
 
 	// Operator labour: hours x loaded rate; never optional.
 	lh, hTyped := amount(s.LabourHoursPerMonth)
-	lr, rTyped := amount(s.LabourRate)
-	out.LabourTyped = hTyped && rTyped
+	lr := money("self_hosted.labour_rate", s.LabourRate)
+	out.LabourTyped = hTyped && s.LabourRate != nil
 	labour := lh.Mul(lr)
 	out.LabourTypedZero = out.LabourTyped && labour.IsZero()
 	add("labour", "Operator labour", labour, out.LabourTyped, fmt.Sprintf("%s h x %s %s loaded", lh, lr, unitOf(s.LabourRate, "per h")),
@@ -269,8 +395,8 @@ func SelfHostedMonthly(s SelfHostedCosts, measuredWatts *float64) SelfHostedCost
 		out.Notes = append(out.Notes, "labour typed as zero: a stated choice, not an omission")
 	}
 
-	v, typed := amount(s.DowntimeAllowance)
-	add("downtime", "Expected downtime allowance", v, typed, "monthly", ev("self_hosted.downtime_allowance", s.DowntimeAllowance))
+	add("downtime", "Expected downtime allowance", money("self_hosted.downtime_allowance", s.DowntimeAllowance), s.DowntimeAllowance != nil,
+		"monthly", ev("self_hosted.downtime_allowance", s.DowntimeAllowance))
 
 	total := decimal.Zero
 	for _, l := range out.Lines {
@@ -280,48 +406,12 @@ func SelfHostedMonthly(s SelfHostedCosts, measuredWatts *float64) SelfHostedCost
 		}
 	}
 	out.FixedPerBox = NewMoney(total)
-	vl, _ := amount(s.PerRequest)
+	out.FixedGross, out.FixedNet = NewMoney(gross), NewMoney(net)
+	vl := money("self_hosted.per_request", s.PerRequest)
+	unconverted, conversions = nil, nil
+	vl, _ = s.Taxes["per_request"].apply(vl, basis)
 	out.PerRequest = NewMoney(vl)
 	return out
-}
-
-// QuoteMonthly prices one API quote: the fixed monthly charges, and the
-// price per request from the tokens per request, inflated by the expected
-// retry or failure rate.
-func QuoteMonthly(q Quote, inTokens, outTokens float64, basis string) QuoteCost {
-	qc := QuoteCost{Name: q.Name, Provider: q.Provider, Model: q.Model, InputTokens: inTokens, OutputTokens: outTokens, TokenBasis: basis}
-	fixed := decimal.Zero
-	for _, c := range []struct {
-		cat, label string
-		f          *Figure
-	}{
-		{"platform", "Platform charges", q.Platform},
-		{"storage_network", "Storage, network and egress", q.StorageNetwork},
-		{"support", "Support", q.Support},
-		{"integration_labour", "Integration labour", q.IntegrationLabour},
-		{"monitoring", "Monitoring", q.Monitoring},
-	} {
-		v, typed := amount(c.f)
-		basis := "monthly"
-		if !typed {
-			basis = "not charged"
-		}
-		qc.Lines = append(qc.Lines, CostLine{Category: c.cat, Label: c.label, Monthly: NewMoney(v), Typed: typed, Basis: basis, Evidence: ev(quoteField(q, c.cat), c.f)})
-		fixed = fixed.Add(v)
-	}
-	qc.Fixed = NewMoney(fixed)
-
-	in, inTyped := amount(q.InputPerMTokens)
-	out, outTyped := amount(q.OutputPerMTokens)
-	retry, _ := amount(q.RetryRate)
-	inT, outT := decimal.NewFromFloat(inTokens), decimal.NewFromFloat(outTokens)
-	per := inT.Mul(in).Add(outT.Mul(out)).Div(million).Mul(decimal.NewFromInt(1).Add(retry))
-	qc.PerRequest = NewMoney(per)
-	qc.PerRequestBasis = fmt.Sprintf("(%s input tokens x %s + %s output tokens x %s) / 1M x (1 + %s retry/failure)", inT, in, outT, out, retry)
-	if !inTyped || !outTyped {
-		qc.Notes = append(qc.Notes, "token prices not typed: counted as zero")
-	}
-	return qc
 }
 
 func quoteField(q Quote, cat string) string {
@@ -334,6 +424,23 @@ func quoteEvidence(q Quote) []Evidence {
 	out = append(out, ev(quoteField(q, "input_per_m_tokens"), q.InputPerMTokens)...)
 	out = append(out, ev(quoteField(q, "output_per_m_tokens"), q.OutputPerMTokens)...)
 	out = append(out, ev(quoteField(q, "retry_rate"), q.RetryRate)...)
+	for _, f := range []struct {
+		name string
+		f    *Figure
+	}{
+		{"cached_input_per_m_tokens", q.CachedInputPerMTokens}, {"cache_hit_share", q.CacheHitShare},
+		{"reasoning_tokens", q.ReasoningTokens}, {"batch_discount", q.BatchDiscount}, {"batch_share", q.BatchShare},
+		{"per_request_price", q.PerRequestPrice}, {"minimum_monthly", q.MinimumMonthly}, {"token_multiplier", q.TokenMultiplier},
+	} {
+		out = append(out, ev(quoteField(q, f.name), f.f)...)
+	}
+	for i, t := range q.Tiers {
+		out = append(out, ev(quoteField(q, fmt.Sprintf("tiers[%d].input_per_m_tokens", i)), t.InputPerMTokens)...)
+		out = append(out, ev(quoteField(q, fmt.Sprintf("tiers[%d].output_per_m_tokens", i)), t.OutputPerMTokens)...)
+	}
+	if q.Tax != nil {
+		out = append(out, ev(quoteField(q, "tax.rate"), q.Tax.Rate)...)
+	}
 	return out
 }
 

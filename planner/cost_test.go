@@ -173,7 +173,7 @@ func TestFindCrossover(t *testing.T) {
 	}{
 		// Worked example: F_local 3,000, V_api 0.05, V_local 0.01 -> 75,000.
 		{name: "worked example", fixed: "3000", vl: "0.01", va: "0.05", cap: bigCapacity(), share: 0.1,
-			wantExists: true, wantN: "75000", wantWithin: boolp(true), wantStepped: i64(75001), wantText: "above 75,000 requests a month"},
+			wantExists: true, wantN: "75000", wantWithin: boolp(true), wantStepped: i64(75001), wantText: "breaks even with api at 75,000 requests a month (2,466 a day)"},
 		{name: "API cheaper per request: none", fixed: "3000", vl: "0.01", va: "0.005", cap: bigCapacity(), share: 0.1,
 			wantText: "no demand above which self-hosting becomes cheaper"},
 		{name: "beyond one box", fixed: "3000", vl: "0.01", va: "0.05", cap: Capacity{PerBoxRate: F(0.5), MaxBoxes: 4}, share: 0.1,

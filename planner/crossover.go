@@ -27,6 +27,9 @@ type Crossover struct {
 	// rounded up to a whole request.
 	N        *decimal.Decimal `json:"n"`
 	NRounded *int64           `json:"n_rounded"`
+	// NPerDay is N as requests a day (N / (365 / 12)), rounded up by the
+	// same rule.
+	NPerDay *int64 `json:"n_per_day"`
 	// Formula shows the exact values; FormulaRounded the same with money
 	// rounded to cents and per-request prices to four significant digits,
 	// for people.
@@ -127,13 +130,24 @@ func monthlyPerBox(capacity Capacity, share float64) float64 {
 // FindCrossover finds the break-even demand between self-hosting and one
 // quote, plain and counting whole boxes. share is the busy-hour share used to
 // turn per-box capacity into monthly demand (0 when no scenario gives one).
+//
+// A quote with volume tiers or a minimum commitment is priced in straight
+// pieces; F_api and V_api are then the intercept and slope of the piece in
+// which the costs cross (the first piece when they never do).
 func FindCrossover(self SelfHostedCost, q QuoteCost, capacity Capacity, share float64) Crossover {
-	x := Crossover{Quote: q.Name, FLocal: self.FixedPerBox, FAPI: q.Fixed, VLocal: self.PerRequest, VAPI: q.PerRequest}
-	fl, fa, vl, va := self.FixedPerBox.Exact, q.Fixed.Exact, self.PerRequest.Exact, q.PerRequest.Exact
+	fl, vl := self.FixedPerBox.Exact, self.PerRequest.Exact
+	seg := crossingSegment(q.segments(), fl, vl)
+	fa, va := seg.Intercept.Exact, seg.Slope.Exact
+	x := Crossover{Quote: q.Name, FLocal: self.FixedPerBox, FAPI: seg.Intercept, VLocal: self.PerRequest, VAPI: seg.Slope}
 	num, den := fl.Sub(fa), va.Sub(vl)
 	x.Formula = fmt.Sprintf("N = (F_local - F_api) / (V_api - V_local) = (%s - %s) / (%s - %s)", fl, fa, va, vl)
 	x.FormulaRounded = fmt.Sprintf("N = (F_local - F_api) / (V_api - V_local) = (%s - %s) / (%s - %s)",
 		fl.StringFixed(2), fa.StringFixed(2), sigDigits(va, 4), sigDigits(vl, 4))
+	if !q.Linear() {
+		note := fmt.Sprintf(" (the piece of %s's tiered price from %s requests a month)", q.Name, DisplayCount(RoundRequests(seg.From)))
+		x.Formula += note
+		x.FormulaRounded += note
+	}
 	perBox := monthlyPerBox(capacity, share)
 	maxBoxes := max(1, capacity.MaxBoxes)
 
@@ -149,20 +163,20 @@ func FindCrossover(self SelfHostedCost, q QuoteCost, capacity Capacity, share fl
 		x.Exists = true
 		n := num.Div(den)
 		x.N = &n
-		r := n.Ceil().IntPart()
-		x.NRounded = &r
-		x.Text = fmt.Sprintf("self-hosting becomes cheaper than %s above %s requests a month", q.Name, groupDigits(n.Round(0).IntPart()))
+		r, d := RoundRequests(n), PerDay(n)
+		x.NRounded, x.NPerDay = &r, &d
+		x.Text = fmt.Sprintf("self-hosting breaks even with %s at %s requests a month (%s a day) and is cheaper above that", q.Name, groupDigits(r), groupDigits(d))
 	}
 	if x.Exists && perBox > 0 {
 		within := x.N.InexactFloat64() <= perBox
 		x.WithinCapacity = &within
 		if !within {
-			x.Reason = fmt.Sprintf("the crossover (%s requests a month) lies beyond what one box serves within the objective (%s a month at a %s busy-hour share)", groupDigits(x.N.Round(0).IntPart()), groupDigits(int64(math.Floor(perBox))), fmtPct(share))
+			x.Reason = fmt.Sprintf("the crossover (%s requests a month) lies beyond what one box serves within the objective (%s a month at a %s busy-hour share)", groupDigits(*x.NRounded), groupDigits(int64(math.Floor(perBox))), DisplayShare(share))
 			x.Text = x.Reason
 		}
 	}
 	if perBox > 0 {
-		x.Stepped = steppedCrossover(fl, fa, vl, va, perBox, maxBoxes)
+		x.Stepped = steppedOver(fl, q.segments(), vl, perBox, maxBoxes)
 		switch {
 		case x.Stepped != nil:
 			if x.Text == "" {
@@ -227,21 +241,33 @@ func cheaperWithin(fl, fa, vl, va decimal.Decimal, k int, lo, hi int64) (from, t
 // plan's maxBoxes, over which as many boxes as the demand needs cost less
 // than the API, and states them; nil when there is none.
 func steppedCrossover(fl, fa, vl, va decimal.Decimal, perBox float64, maxBoxes int) *SteppedCrossover {
+	return steppedOver(fl, []CostSegment{{Intercept: NewMoney(fa), Slope: NewMoney(va)}}, vl, perBox, maxBoxes)
+}
+
+// steppedOver is steppedCrossover against an API price in straight pieces.
+func steppedOver(fl decimal.Decimal, api []CostSegment, vl decimal.Decimal, perBox float64, maxBoxes int) *SteppedCrossover {
 	maxBoxes = max(1, maxBoxes)
 	s := &SteppedCrossover{MaxBoxes: maxBoxes, PlanCapacity: segmentTop(perBox, maxBoxes)}
 	lo := int64(0)
 	for k := 1; k <= maxBoxes; k++ {
 		hi := segmentTop(perBox, k)
-		from, to, ok := cheaperWithin(fl, fa, vl, va, k, lo, hi)
+		// Within k boxes' demand, each straight piece of the API's price.
+		for _, seg := range api {
+			sLo, sHi := max(lo, RoundRequests(seg.From)), hi
+			if seg.To != nil {
+				sHi = min(hi, RoundRequests(*seg.To)-1)
+			}
+			from, to, ok := cheaperWithin(fl, seg.Intercept.Exact, vl, seg.Slope.Exact, k, sLo, sHi)
+			if !ok {
+				continue
+			}
+			if n := len(s.Ranges); n > 0 && s.Ranges[n-1].To+1 == from {
+				s.Ranges[n-1].To, s.Ranges[n-1].MaxBoxes = to, k
+				continue
+			}
+			s.Ranges = append(s.Ranges, SteppedRange{From: from, To: to, MinBoxes: k, MaxBoxes: k})
+		}
 		lo = max(lo, hi+1)
-		if !ok {
-			continue
-		}
-		if n := len(s.Ranges); n > 0 && s.Ranges[n-1].To+1 == from {
-			s.Ranges[n-1].To, s.Ranges[n-1].MaxBoxes = to, k
-			continue
-		}
-		s.Ranges = append(s.Ranges, SteppedRange{From: from, To: to, MinBoxes: k, MaxBoxes: k})
 	}
 	if len(s.Ranges) == 0 {
 		// A range exists with k boxes only if it exists with one: the
@@ -391,14 +417,20 @@ func BuildChart(currency string, self SelfHostedCost, quotes []QuoteCost, xs []C
 	}
 	ch.Series = append(ch.Series, sh)
 	for _, q := range quotes {
-		fa, va := q.Fixed.Exact.InexactFloat64(), q.PerRequest.Exact.InexactFloat64()
-		ch.Series = append(ch.Series, ChartSeries{Name: q.Name, Kind: "api", Points: []ChartPoint{{0, fa}, {xmax, fa + xmax*va}}})
+		// A straight line, or a point where each piece of a tiered price starts.
+		pts := []ChartPoint{{0, costAt(q, 0)}}
+		for _, seg := range q.segments()[1:] {
+			if f := seg.From.InexactFloat64(); f > 0 && f < xmax {
+				pts = append(pts, ChartPoint{f, costAt(q, f)})
+			}
+		}
+		ch.Series = append(ch.Series, ChartSeries{Name: q.Name, Kind: "api", Points: append(pts, ChartPoint{xmax, costAt(q, xmax)})})
 	}
 	for _, c := range drawn {
 		q := quotes[c.quote]
 		ch.Markers = append(ch.Markers, ChartMarker{Series: q.Name, Kind: "crossover", Demand: c.demand,
 			Label: fmt.Sprintf("crossover %s/month", groupInt(c.demand)),
-			Cost:  q.Fixed.Exact.InexactFloat64() + c.demand*q.PerRequest.Exact.InexactFloat64()})
+			Cost:  costAt(q, c.demand)})
 	}
 	for _, s := range scenarios {
 		if len(s.Options) > 0 {
@@ -486,4 +518,33 @@ func groupDigits(v int64) string {
 		s = "-" + s
 	}
 	return s
+}
+
+// crossingSegment picks the straight piece of an API price in which it
+// first costs more than one self-hosted box (F_local + V_local x demand):
+// the first piece whose end is above the box's cost, or which rises faster
+// when unbounded; the last piece when there is none (the API stays cheaper
+// per request at volume).
+func crossingSegment(segs []CostSegment, fl, vl decimal.Decimal) CostSegment {
+	if len(segs) == 1 {
+		return segs[0]
+	}
+	for _, s := range segs {
+		if s.To == nil {
+			if s.Slope.Exact.GreaterThan(vl) || s.at(s.From).GreaterThan(fl.Add(vl.Mul(s.From))) {
+				return s
+			}
+			continue
+		}
+		if s.at(*s.To).GreaterThan(fl.Add(vl.Mul(*s.To))) {
+			return s
+		}
+	}
+	return segs[len(segs)-1]
+}
+
+// costAt is a quote's monthly cost at a demand, for drawing.
+func costAt(q QuoteCost, d float64) float64 {
+	dd := decimal.NewFromFloat(d)
+	return segmentAt(q.segments(), dd).at(dd).InexactFloat64()
 }

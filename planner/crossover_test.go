@@ -213,12 +213,12 @@ func TestSteppedCrossoverRanges(t *testing.T) {
 }
 
 func TestCrossoverTextSaysTheSteppedAnswer(t *testing.T) {
-	// N = 56,333 lies within one box, but the expected 80,000 needs two
+	// N = 56,333.3 (rounded up: 56,334) lies within one box, but the expected 80,000 needs two
 	// boxes, where the API is cheaper: the text must say so.
 	self := SelfHostedMonthly(flatSelf("1690", "0"), nil)
 	q := QuoteMonthly(flatQuote("api", "0.03"), 256, 128, "contract")
 	x := FindCrossover(self, q, Capacity{PerBoxRate: F(2), MaxBoxes: 2}, 0.1) // 2 x 3600 / 0.1 = 72,000 a month a box
-	for _, want := range []string{"above 56,333 requests a month", "a second box makes the API cheaper again, up to 112,666", "exceeds the plan's 2 boxes"} {
+	for _, want := range []string{"breaks even with api at 56,334 requests a month (1,853 a day)", "a second box makes the API cheaper again, up to 112,666", "exceeds the plan's 2 boxes"} {
 		if !strings.Contains(x.Text, want) {
 			t.Errorf("text = %q, want %q", x.Text, want)
 		}

@@ -17,7 +17,7 @@ func FieldSection(key string) string {
 		head = head[:i]
 	}
 	switch head {
-	case "self_hosted", "quotes", "quote", "currency", "token_basis", "max_boxes", "stale_after_days", "as_of":
+	case "self_hosted", "quotes", "quote", "currency", "token_basis", "max_boxes", "stale_after_days", "as_of", "exchange_rates", "tax_basis", "provider":
 		return "costs"
 	case "scenarios", "scenario":
 		return "scenarios"

@@ -14,6 +14,16 @@ type Inputs struct {
 	AsOf string `json:"as_of"`
 	// StaleAfterDays is the age at which evidence is stale; 0 means 90.
 	StaleAfterDays int `json:"stale_after_days"`
+	// ExchangeRates convert amounts typed in other currencies into
+	// Currency, each a dated rate with its source.
+	ExchangeRates []ExchangeRate `json:"exchange_rates,omitempty"`
+	// TaxBasis chooses whether the comparison counts recoverable tax:
+	// "net" (the default: left out) or "gross". Non-recoverable tax is
+	// always a cost.
+	TaxBasis string `json:"tax_basis,omitempty"`
+	// Provider is the seller's view of the box: selling prices and the
+	// expected utilisation; nil when the report does not sell tokens.
+	Provider *ProviderInputs `json:"provider,omitempty"`
 
 	// Contract is the test contract as it stands: frozen, with every
 	// amendment applied. Its objective is the one in force.

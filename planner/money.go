@@ -22,6 +22,11 @@ type Figure struct {
 	Source string `json:"source"`
 	// EvidenceDate is the date of the evidence, YYYY-MM-DD.
 	EvidenceDate string `json:"evidence_date"`
+	// Currency is the ISO 4217 code a money amount is typed in when it is
+	// not the report's (or its quote's) currency; empty means that one. An
+	// amount in another currency is converted with the report's dated
+	// exchange rate. Non-money figures (watts, hours, shares) ignore it.
+	Currency string `json:"currency,omitempty"`
 }
 
 // Fig returns a Figure for a decimal literal such as "2000" or "0.05"; a
@@ -32,7 +37,9 @@ func Fig(amount, unit, source, date string) *Figure {
 
 // Money is a computed amount of the report's currency. Exact keeps the full
 // precision of the arithmetic (divisions carry 16 decimal places); Rounded is
-// the value shown to people: rounded half-up to cents (see RoundingRule).
+// it rounded half-up to cents, for accounts; what people are shown is
+// Display (DisplayMoney: cents, or three significant figures when cents
+// would show fewer), written to JSON as "display".
 type Money struct {
 	Exact   decimal.Decimal `json:"exact"`
 	Rounded decimal.Decimal `json:"rounded"`
@@ -40,7 +47,7 @@ type Money struct {
 
 // RoundingRule states how Money.Rounded is derived from Money.Exact. It is
 // copied into Result so every reader sees it.
-const RoundingRule = "amounts are computed exactly; displayed amounts are rounded half-up to cents (2 decimal places)"
+const RoundingRule = "amounts are computed exactly; displayed amounts are rounded half-up to cents, or to 3 significant figures when cents would show fewer (0.00578); request counts such as the crossover are rounded up to a whole request"
 
 // NewMoney wraps an exact amount with its rounded display value.
 func NewMoney(d decimal.Decimal) Money {
@@ -57,11 +64,16 @@ func roundHalfUp(d decimal.Decimal, places int32) decimal.Decimal {
 type moneyJSON struct {
 	Exact   string `json:"exact"`
 	Rounded string `json:"rounded"`
+	Display string `json:"display"`
 }
 
-// MarshalJSON writes Money as decimal strings, Rounded with two decimals.
+// Display is the amount as every page, chart label and workbook shows it.
+func (m Money) Display() string { return DisplayMoney(m.Exact) }
+
+// MarshalJSON writes Money as decimal strings, Rounded with two decimals,
+// and Display as the page shows it.
 func (m Money) MarshalJSON() ([]byte, error) {
-	return json.Marshal(moneyJSON{Exact: m.Exact.String(), Rounded: m.Rounded.StringFixed(2)})
+	return json.Marshal(moneyJSON{Exact: m.Exact.String(), Rounded: m.Rounded.StringFixed(2), Display: m.Display()})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.

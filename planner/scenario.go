@@ -38,6 +38,13 @@ type OptionCost struct {
 	Boxes int      `json:"boxes"`
 	Basis string   `json:"basis"`
 	Notes []string `json:"notes"`
+	// Original is the monthly cost in the quote's own currency, with the
+	// rate, when that is not the report's.
+	Original *Converted `json:"original,omitempty"`
+	// Gross and Net are the monthly cost with all tax and without
+	// recoverable tax; MonthlyCost is the one on the report's basis.
+	Gross Money `json:"gross"`
+	Net   Money `json:"net"`
 }
 
 // BusyHourRate is the request rate of the busiest hour, req/s.
@@ -77,13 +84,25 @@ func CostScenario(s Scenario, capacity Capacity, self SelfHostedCost, quotes []Q
 			notes = append(notes, res.ExceedsReason)
 		}
 	}
-	selfCost := self.FixedPerBox.Exact.Mul(decimal.NewFromInt(int64(boxes))).Add(self.PerRequest.Exact.Mul(d))
-	res.Options = append(res.Options, option("self-hosted", "self-hosted", selfCost, s.MonthlyRequests, boxes,
-		fmt.Sprintf("%d %s x %s + %d requests x %s", boxes, plural(boxes, "box", "boxes"), self.FixedPerBox.Exact, s.MonthlyRequests, self.PerRequest.Exact), notes))
+	k := decimal.NewFromInt(int64(boxes))
+	selfCost := self.FixedPerBox.Exact.Mul(k).Add(self.PerRequest.Exact.Mul(d))
+	o := option("self-hosted", "self-hosted", selfCost, s.MonthlyRequests, boxes,
+		fmt.Sprintf("%d %s x %s + %d requests x %s", boxes, plural(boxes, "box", "boxes"), self.FixedPerBox.Exact, s.MonthlyRequests, self.PerRequest.Exact), notes)
+	o.Gross, o.Net = NewMoney(orMoney(self.FixedGross, self.FixedPerBox).Mul(k).Add(self.PerRequest.Exact.Mul(d))),
+		NewMoney(orMoney(self.FixedNet, self.FixedPerBox).Mul(k).Add(self.PerRequest.Exact.Mul(d)))
+	res.Options = append(res.Options, o)
 	for _, q := range quotes {
-		c := q.Fixed.Exact.Add(q.PerRequest.Exact.Mul(d))
-		res.Options = append(res.Options, option(q.Name, "api", c, s.MonthlyRequests, 0,
-			fmt.Sprintf("%s + %d requests x %s", q.Fixed.Exact, s.MonthlyRequests, q.PerRequest.Exact), nil))
+		c := q.MonthlyAt(s.MonthlyRequests)
+		basis := fmt.Sprintf("%s + %d requests x %s", q.Fixed.Exact, s.MonthlyRequests, q.PerRequest.Exact)
+		if !q.Linear() {
+			seg := segmentAt(q.segments(), d)
+			basis = fmt.Sprintf("%s + %d requests x %s (the piece of the tiered price from %s requests a month)",
+				seg.Intercept.Exact, s.MonthlyRequests, seg.Slope.Exact, DisplayCount(RoundRequests(seg.From)))
+		}
+		o := option(q.Name, "api", c, s.MonthlyRequests, 0, basis, nil)
+		o.Original = q.originalAt(s.MonthlyRequests)
+		o.Gross, o.Net = NewMoney(q.monthlyOn(s.MonthlyRequests, TaxGross)), NewMoney(q.monthlyOn(s.MonthlyRequests, TaxNet))
+		res.Options = append(res.Options, o)
 	}
 	return res
 }
@@ -133,4 +152,13 @@ func (s ScenarioResult) Cheapest() map[string]bool {
 		}
 	}
 	return out
+}
+
+// orMoney is m's exact amount, or def's when m was never computed (a
+// SelfHostedCost built by hand).
+func orMoney(m, def Money) decimal.Decimal {
+	if m == (Money{}) {
+		return def.Exact
+	}
+	return m.Exact
 }

@@ -17,6 +17,17 @@ func (in Inputs) Validate() error {
 	var es FieldErrors
 	if in.Currency == "" {
 		es.add("currency", "required, e.g. EUR")
+	} else {
+		checkCurrency(&es, "currency", in.Currency)
+	}
+	validateRates(&es, in.Currency, in.ExchangeRates)
+	switch in.TaxBasis {
+	case "", TaxNet, TaxGross:
+	default:
+		es.add("tax_basis", fmt.Sprintf("want net (recoverable tax left out) or gross, got %q", in.TaxBasis))
+	}
+	if in.Provider != nil {
+		in.Provider.validate(&es, "provider")
 	}
 	checkDate(&es, "as_of", in.AsOf, false)
 	if in.StaleAfterDays < 0 {
@@ -125,17 +136,9 @@ func (s SelfHostedCosts) Validate() error {
 }
 
 func (s SelfHostedCosts) validate(es *FieldErrors, p string) {
-	switch s.EquipmentMode {
-	case "", "purchase":
-		if s.PurchasePrice != nil && s.DepreciationMonths <= 0 {
-			es.add(p+".depreciation_months", "must be at least 1 month")
-		}
-	case "rent":
-		if s.RentPerHour == nil {
-			es.add(p+".rent_per_hour", "required when equipment is rented")
-		}
-	default:
-		es.add(p+".equipment_mode", fmt.Sprintf("want purchase or rent, got %q", s.EquipmentMode))
+	s.validateEquipment(es, p)
+	for cat, t := range s.Taxes {
+		validateTax(es, p+".taxes."+cat, t)
 	}
 	for _, f := range []struct {
 		name string
@@ -202,6 +205,7 @@ func (q Quote) validate(es *FieldErrors, p string) {
 	if q.RetryRate != nil && q.RetryRate.Amount.GreaterThanOrEqual(decimal.NewFromInt(1)) {
 		es.add(p+".retry_rate", fmt.Sprintf("a fraction below 1 (0.02 = 2 %%), got %s", q.RetryRate.Amount))
 	}
+	q.validatePricing(es, p)
 }
 
 // Validate checks one scenario; field names start "scenario".
@@ -231,6 +235,7 @@ func checkFigure(es *FieldErrors, field string, f *Figure) {
 		es.add(field, fmt.Sprintf("must not be negative, got %s", f.Amount))
 	}
 	checkDate(es, field+".evidence_date", f.EvidenceDate, false)
+	checkCurrency(es, field+".currency", f.Currency)
 }
 
 // checkDate refuses a malformed date (and an empty one when required).
