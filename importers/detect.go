@@ -36,15 +36,11 @@ func parseInput(in *input) (*File, error) {
 	switch t[0] {
 	case '{':
 		if guidellmTopKeys[firstKey(t)] {
-			return parseGuideLLM(in.br)
+			return parseGuideLLM(newLexer(in.br))
 		}
-		fallthrough
+		return parseSummaries(newLexer(in.br))
 	case '[':
-		data, err := in.readAll()
-		if err != nil {
-			return nil, err
-		}
-		return parseJSONDoc(sanitizeAll(data))
+		return parseSummaries(newLexer(in.br))
 	case '<':
 		return nil, fmt.Errorf("this is an HTML page (such as GuideLLM's benchmarks.html report), not a result file; import the JSON report instead (GuideLLM: --outputs json, file benchmarks.json)")
 	}
@@ -87,11 +83,20 @@ func parseText(in *input, head []byte) (*File, error) {
 	if isCSVHeader(line) {
 		return nil, csvRefusal(line)
 	}
-	data, err := in.readAll()
-	if err != nil {
+	var buf bytes.Buffer
+	if _, err := io.Copy(&buf, io.LimitReader(in.br, recognizeWithin)); err != nil {
 		return nil, err
 	}
-	return parseYAMLDoc(data)
+	if err := yamlRecognize(buf.Bytes()); err != nil {
+		return nil, err
+	}
+	if _, err := io.Copy(&buf, io.LimitReader(in.br, maxYAML+1-int64(buf.Len()))); err != nil {
+		return nil, err
+	}
+	if buf.Len() > maxYAML {
+		return nil, fmt.Errorf("a YAML report larger than %d MB: import the JSON report instead (GuideLLM --outputs json), which is read as a stream whatever its size", maxYAML>>20)
+	}
+	return parseYAMLDoc(buf.Bytes())
 }
 
 // isCSVHeader tells a CSV header line from a YAML key line.

@@ -1,10 +1,8 @@
 package importers
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 )
@@ -12,78 +10,209 @@ import (
 // jsonObj is one decoded JSON object with the keys kept raw.
 type jsonObj map[string]json.RawMessage
 
-// doc is one record of a small document: an object, where it sits (the
-// prefix for paths) and its line.
+// doc is one record of a summary file: an object, where it sits (the
+// prefix for paths) and what its per-request arrays held.
 type doc struct {
 	obj    jsonObj
-	prefix string // "" for a single object, "[2]." for an array element, "line 3: " for JSONL
+	prefix string   // "" for a single object, "[2]." for an array element, "line 3: " for JSONL
+	req    *perReq  // the per-request arrays, streamed; nil when there were none
+	big    []string // keys whose values were too large to keep (skipped)
 }
 
-// parseJSONDoc reads an in-memory JSON document: a single object, an array
-// of objects (vLLM sweep summary) or one object per line (JSONL).
-func parseJSONDoc(data []byte) (*File, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var vals []json.RawMessage
-	var offs []int64
-	for {
-		off := dec.InputOffset()
-		var v json.RawMessage
-		err := dec.Decode(&v)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			if len(vals) > 0 {
-				return nil, tokenErr(fmt.Sprintf("line %d", lineAt(data, off)), err)
+// where is the prefix as the start of a message: "[2]: ", "line 3: " or "".
+func (d doc) where() string { return where(d.prefix) }
+
+func where(prefix string) string {
+	if strings.HasSuffix(prefix, ".") {
+		return strings.TrimSuffix(prefix, ".") + ": "
+	}
+	return prefix
+}
+
+// maxRows bounds the load levels of one file: a load test has a handful,
+// a sweep a few dozen; a file with more is not one.
+const maxRows = 10000
+
+// summaryReader reads the summary formats (every format but GuideLLM) as
+// a stream of records: a single object, an array of objects (vLLM sweep
+// summary) or one object per line (JSONL). Each record is read with its
+// small values kept raw and its per-request arrays streamed into compact
+// columns; it is classified and turned into its row before the next one is
+// read, so memory holds one record at a time whatever the file size.
+type summaryReader struct {
+	w    *lexer
+	f    *File
+	dups []string // duplicate-key warnings, in file order
+}
+
+// parseSummaries reads the records of a summary file.
+func parseSummaries(w *lexer) (*File, error) {
+	w.countLines = true
+	s := &summaryReader{w: w}
+	c, err := w.peek("")
+	if err != nil {
+		return nil, err
+	}
+	if c == '[' {
+		n := 0
+		err = w.array("", func(i int) error {
+			n++
+			p := fmt.Sprintf("[%d]", i)
+			if c, err := w.peek(p); err != nil {
+				return err
+			} else if c != '{' {
+				return w.unexpected(p, "an object")
 			}
-			return nil, tokenErr("", err)
-		}
-		vals = append(vals, v)
-		offs = append(offs, off)
-	}
-	if len(vals) == 0 {
-		return nil, fmt.Errorf("no JSON value in the file")
-	}
-	var docs []doc
-	switch {
-	case vals[0][0] == '[':
-		if len(vals) > 1 {
-			return nil, fmt.Errorf("line %d: more data after the top-level array", lineAt(data, offs[1]))
-		}
-		var elems []json.RawMessage
-		if err := json.Unmarshal(vals[0], &elems); err != nil {
-			return nil, tokenErr("", err)
-		}
-		if len(elems) == 0 {
+			d, g, err := s.readRecord(p, p+".", false)
+			if err != nil || g != nil {
+				return err
+			}
+			return s.add(d)
+		})
+		if err == nil && n == 0 {
 			return nil, fmt.Errorf("the file is an empty array: no results")
 		}
-		for i, e := range elems {
-			o, err := toObj(e, fmt.Sprintf("[%d]", i))
-			if err != nil {
-				return nil, err
+		if err == nil {
+			if err = w.finish(); err != nil {
+				err = fmt.Errorf("after the top-level array: %w", err)
 			}
-			docs = append(docs, doc{obj: o, prefix: fmt.Sprintf("[%d].", i)})
 		}
-	case len(vals) == 1:
-		o, err := toObj(vals[0], "")
 		if err != nil {
 			return nil, err
 		}
-		if _, ok := o["benchmarks"]; ok {
-			return parseGuideLLM(bytes.NewReader(data))
+		return s.done()
+	}
+	// one object, or one object per line
+	var first *doc
+	for i := 0; ; i++ {
+		c, err := w.peekMore()
+		if err == errEnd {
+			break
 		}
-		docs = []doc{{obj: o}}
-	default:
-		for i, v := range vals {
-			ln := lineAt(data, offs[i])
-			o, err := toObj(v, fmt.Sprintf("line %d", ln))
-			if err != nil {
+		if err != nil {
+			return nil, err
+		}
+		ln := w.line()
+		lp := fmt.Sprintf("line %d", ln)
+		if c != '{' {
+			if i == 0 {
+				return nil, w.unexpected("", "an object")
+			}
+			return nil, w.unexpected(lp, "an object")
+		}
+		path, prefix := lp, lp+": "
+		if i == 0 {
+			path, prefix = "", ""
+		}
+		d, g, err := s.readRecord(path, prefix, i == 0)
+		if err != nil {
+			return nil, err
+		}
+		if g != nil { // a GuideLLM report whose first key is not one of its own
+			return g.finishFrom(w)
+		}
+		if i == 0 {
+			// a single object, or the first line of JSONL: known once the next one starts
+			first = d
+			if _, err := w.peekMore(); err == errEnd {
+				return s.addDone(first)
+			} else if err != nil {
 				return nil, err
 			}
-			docs = append(docs, doc{obj: o, prefix: fmt.Sprintf("line %d: ", ln)})
+			first.prefix = fmt.Sprintf("line %d: ", ln)
+			if err := s.add(first); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err := s.add(d); err != nil {
+			return nil, err
 		}
 	}
-	return parseDocs(docs)
+	return s.done()
+}
+
+// addDone adds the one record of a single-object file.
+func (s *summaryReader) addDone(d *doc) (*File, error) {
+	if err := s.add(d); err != nil {
+		return nil, err
+	}
+	return s.done()
+}
+
+// add classifies one record and builds its row.
+func (s *summaryReader) add(d *doc) error {
+	kind, err := classify(d.obj, d.where())
+	if err != nil {
+		// a wrapper object holding several results keyed by a name
+		if recs := unwrap(d); recs != nil {
+			for _, r := range recs {
+				if err := s.add(r); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		return err
+	}
+	s.w.recognized = true
+	if s.f == nil {
+		s.f = &File{}
+	} else if s.f.Source.Format != kind.name {
+		return fmt.Errorf("%smixes %s and %s records in one file", d.where(), s.f.Source.Format, kind.name)
+	}
+	for _, k := range d.big {
+		if kind.uses(k) {
+			return tooBigError(d.prefix + k)
+		}
+	}
+	if err := kind.parse(s.f, *d); err != nil {
+		return err
+	}
+	if len(s.f.Rows) > maxRows {
+		return fmt.Errorf("more than %d load levels in one file: not a load-test result", maxRows)
+	}
+	return nil
+}
+
+// done finishes the file.
+func (s *summaryReader) done() (*File, error) {
+	if s.f == nil || len(s.f.Rows) == 0 {
+		return nil, fmt.Errorf("no load levels in the file")
+	}
+	s.f.Warnings = append(s.f.Warnings, dupWarnings(s.dups)...)
+	return s.f, nil
+}
+
+// unwrap returns the records of an object that holds several results under
+// names of its own (LLMPerf summaries keyed by concurrency, say), or nil.
+func unwrap(d *doc) []*doc {
+	if len(d.obj) == 0 || d.req != nil {
+		return nil
+	}
+	keys := make([]string, 0, len(d.obj))
+	for k, v := range d.obj {
+		if len(v) == 0 || v[0] != '{' {
+			return nil
+		}
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []*doc
+	kind := ""
+	for _, k := range keys {
+		o, err := toObj(d.obj[k], d.prefix+k)
+		if err != nil {
+			return nil
+		}
+		c, err := classify(o, "")
+		if err != nil || kind != "" && c.name != kind {
+			return nil
+		}
+		kind = c.name
+		out = append(out, &doc{obj: o, prefix: d.prefix + k + "."})
+	}
+	return out
 }
 
 // toObj decodes v as an object.
@@ -92,42 +221,10 @@ func toObj(v json.RawMessage, where string) (jsonObj, error) {
 	if len(v) == 0 || v[0] != '{' {
 		return nil, fmt.Errorf("%s: expected an object, found %s", orRoot(where), clip(v))
 	}
-	if err := json.Unmarshal(v, &o); err != nil {
+	if err := json.Unmarshal(sanitizeAll(v), &o); err != nil {
 		return nil, tokenErr(where, err)
 	}
 	return o, nil
-}
-
-// lineAt returns the 1-based line of the first non-space byte at or after off.
-func lineAt(data []byte, off int64) int {
-	i := int(off)
-	for i < len(data) && isSpace(data[i]) {
-		i++
-	}
-	return bytes.Count(data[:i], []byte("\n")) + 1
-}
-
-// parseDocs classifies every record and builds the rows.
-func parseDocs(docs []doc) (*File, error) {
-	var f *File
-	for _, d := range docs {
-		kind, err := classify(d.obj, d.prefix)
-		if err != nil {
-			return nil, err
-		}
-		if f == nil {
-			f = &File{}
-		} else if f.Source.Format != formatName(kind) {
-			return nil, fmt.Errorf("%smixes %s and %s records in one file", strings.TrimSuffix(d.prefix, " "), f.Source.Format, formatName(kind))
-		}
-		if err := kind.parse(f, d); err != nil {
-			return nil, err
-		}
-	}
-	if len(f.Rows) == 0 {
-		return nil, fmt.Errorf("no load levels in the file")
-	}
-	return f, nil
 }
 
 // format is one of the small summary formats.
@@ -136,11 +233,19 @@ type format struct {
 	parse func(f *File, d doc) error
 }
 
-func formatName(k format) string { return k.name }
+// uses tells whether the format reads key; a value too large to keep is
+// refused only when the format needs it.
+func (k format) uses(key string) bool {
+	switch key {
+	case "generated_texts", "server_info", "telemetry_stats", "telemetry_data", "input_config", "run_info", "sessions":
+		return key == "input_config" || key == "server_info" && k.name == "sglang"
+	}
+	return true
+}
 
 // classify picks the format of one record from its keys, or explains what
-// the record is when it is not a client result.
-func classify(o jsonObj, prefix string) (format, error) {
+// the record is when it is not a client result. where starts messages.
+func classify(o jsonObj, where string) (format, error) {
 	has := func(k string) bool { _, ok := o[k]; return ok }
 	hasPrefix := func(p string) bool {
 		for k := range o {
@@ -156,10 +261,11 @@ func classify(o jsonObj, prefix string) (format, error) {
 		}
 		return json.Unmarshal(o[k], &m) == nil && m.Unit != nil
 	}
+	aiperfOnly := has("aiperf_version") || has("schema_version") || has("error_summary") || has("was_cancelled") || has("benchmark_duration")
 	switch {
 	case has("aggregation_type") && has("per_combination_metrics"):
-		return format{}, fmt.Errorf("%sthis is an AIPerf sweep aggregate (profile_export_aiperf_sweep.json); import each run's profile_export_aiperf.json instead", prefix)
-	case (has("aiperf_version") || has("schema_version")) && has("request_count"):
+		return format{}, fmt.Errorf("%sthis is an AIPerf sweep aggregate (profile_export_aiperf_sweep.json); import each run's profile_export_aiperf.json instead", where)
+	case aiperfOnly && has("request_count") && isMetricObj("request_count"):
 		return format{"aiperf", parseAIPerf}, nil
 	case has("input_config") && (has("time_to_first_token") && isMetricObj("time_to_first_token") || has("request_latency") && isMetricObj("request_latency")):
 		return format{"genai-perf", parseAIPerf}, nil
@@ -171,7 +277,7 @@ func classify(o jsonObj, prefix string) (format, error) {
 		}
 		_ = json.Unmarshal(o["successes"], &s)
 		if s.Rate != nil || s.KV != nil {
-			return format{}, fmt.Errorf("%sthis is inference-perf's server-side Prometheus summary (*_prometheus_metrics.json), not a client result; import stage_<N>_lifecycle_metrics.json (one per load level) instead", prefix)
+			return format{}, fmt.Errorf("%sthis is inference-perf's server-side Prometheus summary (*_prometheus_metrics.json), not a client result; import stage_<N>_lifecycle_metrics.json (one per load level) instead", where)
 		}
 		return format{"inference-perf", parseInferencePerf}, nil
 	case hasPrefix("results_") && has("num_concurrent_requests"):
@@ -181,9 +287,12 @@ func classify(o jsonObj, prefix string) (format, error) {
 	case (has("mean_ttft_ms") || has("median_ttft_ms")) && (has("request_throughput") || has("request_inthroughput")) && (has("model_id") || has("tokenizer_id") || has("date")):
 		return format{"vllm", parseVLLM}, nil
 	case has("benchmark") && has("metric"):
-		return format{}, fmt.Errorf("%sthis is vLLM's .pytorch.json side file; import the main result JSON written by --save-result instead", prefix)
+		return format{}, fmt.Errorf("%sthis is vLLM's .pytorch.json side file; import the main result JSON written by --save-result instead", where)
 	case has("benchmarks"):
-		return format{}, fmt.Errorf("%sa GuideLLM report cannot be one record among others", prefix)
+		return format{}, fmt.Errorf("%sa GuideLLM report cannot be one record among others", where)
+	}
+	if msg := nearMiss(has); msg != "" {
+		return format{}, fmt.Errorf("%s%s", where, msg)
 	}
 	keys := make([]string, 0, len(o))
 	for k := range o {
@@ -193,7 +302,58 @@ func classify(o jsonObj, prefix string) (format, error) {
 	if len(keys) > 8 {
 		keys = append(keys[:8], "...")
 	}
-	return format{}, fmt.Errorf("%snot a recognised benchmark result (keys: %s); supported: GuideLLM, vllm bench serve, SGLang bench_serving, AIPerf, GenAI-Perf, LLMPerf, inference-perf", prefix, strings.Join(keys, ", "))
+	what := "keys: " + strings.Join(keys, ", ")
+	if len(keys) == 0 {
+		what = "an empty object"
+	}
+	return format{}, fmt.Errorf("%snot a recognised benchmark result (%s); supported: %s", where, what, FormatLabels())
+}
+
+// nearMiss names what is missing from a record that has some of the keys
+// of a known format but not enough of them to be read as one.
+func nearMiss(has func(string) bool) string {
+	missing := func(groups ...[]string) []string {
+		var out []string
+		for _, g := range groups {
+			ok := false
+			for _, k := range g {
+				ok = ok || has(k)
+			}
+			if !ok {
+				out = append(out, strings.Join(g, " or "))
+			}
+		}
+		return out
+	}
+	var seen []string
+	for _, k := range []string{"model_id", "tokenizer_id", "backend", "num_prompts", "completed", "duration", "mean_ttft_ms", "median_ttft_ms", "request_throughput", "ttfts"} {
+		if has(k) {
+			seen = append(seen, k)
+		}
+	}
+	if len(seen) >= 2 {
+		m := missing([]string{"completed"}, []string{"duration"}, []string{"mean_ttft_ms", "median_ttft_ms"}, []string{"request_throughput", "request_inthroughput"}, []string{"model_id", "tokenizer_id", "date"})
+		if len(m) > 0 {
+			return fmt.Sprintf("looks like a vllm bench serve or SGLang bench_serving result (it has %s) but lacks %s: not a complete result", strings.Join(seen, ", "), strings.Join(m, "; "))
+		}
+	}
+	seen = seen[:0]
+	for _, k := range []string{"num_concurrent_requests", "results_num_completed_requests", "model"} {
+		if has(k) {
+			seen = append(seen, k)
+		}
+	}
+	if has("num_concurrent_requests") || has("results_num_completed_requests") {
+		if m := missing([]string{"num_concurrent_requests"}, []string{"results_num_completed_requests"}); len(m) > 0 {
+			return fmt.Sprintf("looks like an LLMPerf summary (it has %s) but lacks %s", strings.Join(seen, ", "), strings.Join(m, "; "))
+		}
+	}
+	if has("request_count") || has("time_to_first_token") || has("aiperf_version") {
+		if m := missing([]string{"request_count"}, []string{"time_to_first_token", "request_latency"}); len(m) > 0 {
+			return fmt.Sprintf("looks like an AIPerf or GenAI-Perf summary but lacks %s", strings.Join(m, "; "))
+		}
+	}
+	return ""
 }
 
 // get decodes o[key] into v when present; it reports whether it was.

@@ -1,9 +1,10 @@
 package importers
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"hash/maphash"
-	"io"
 	"math"
 	"slices"
 	"strings"
@@ -20,6 +21,7 @@ type gReport struct {
 	hasArgs bool
 	config  *gRunConfig
 	benches []*gBench
+	keys    []string // the top-level keys, in file order
 }
 
 // gBench is what one benchmarks[i] holds.
@@ -45,39 +47,68 @@ type gBench struct {
 	innerArgs     *gBenchArgs
 }
 
-// parseGuideLLM reads a GuideLLM JSON report from r as a stream.
-func parseGuideLLM(r io.Reader) (*File, error) {
-	w := newLexer(r)
+// parseGuideLLM reads a GuideLLM JSON report as a stream.
+func parseGuideLLM(w *lexer) (*File, error) {
 	rep := &gReport{}
-	var keys []string
-	err := w.object("", func(k string) error {
-		keys = append(keys, k)
-		switch k {
-		case "metadata":
-			rep.meta = &gMetadata{}
-			return w.decode("metadata", rep.meta)
-		case "args":
-			rep.args, rep.hasArgs = &gRunArgs{}, true
-			return w.decode("args", rep.args)
-		case "config":
-			rep.config = &gRunConfig{}
-			return w.decode("config", rep.config)
-		case "benchmarks":
-			return w.array("benchmarks", func(i int) error {
-				b, err := readGBench(w, fmt.Sprintf("benchmarks[%d]", i))
-				rep.benches = append(rep.benches, b)
-				return err
-			})
-		}
-		return w.skip(k)
-	})
-	if err == nil {
-		err = w.finish()
-	}
-	if err != nil {
+	if err := w.object("", func(k string) error { return rep.key(w, k) }); err != nil {
 		return nil, err
 	}
-	if !slices.Contains(keys, "benchmarks") {
+	return rep.finishFrom(w)
+}
+
+// key reads the value of one top-level key of the report.
+func (rep *gReport) key(w *lexer, k string) error {
+	rep.keys = append(rep.keys, k)
+	switch k {
+	case "metadata", "args", "config":
+		raw, err := w.capture(k)
+		if err != nil {
+			return err
+		}
+		return rep.decodeKey(k, raw)
+	case "benchmarks":
+		return w.array("benchmarks", func(i int) error {
+			if i >= maxRows {
+				return fmt.Errorf("benchmarks: more than %d load levels in one file: not a load-test result", maxRows)
+			}
+			b, err := readGBench(w, fmt.Sprintf("benchmarks[%d]", i))
+			rep.benches = append(rep.benches, b)
+			return err
+		})
+	}
+	return w.skip(k)
+}
+
+// decodeKey decodes the raw value of metadata, args or config.
+func (rep *gReport) decodeKey(k string, raw []byte) error {
+	var v any
+	switch k {
+	case "metadata":
+		rep.meta = &gMetadata{}
+		v = rep.meta
+	case "args":
+		rep.args, rep.hasArgs = &gRunArgs{}, true
+		v = rep.args
+	case "config":
+		rep.config = &gRunConfig{}
+		v = rep.config
+	}
+	if bytes.IndexByte(raw, 'N') >= 0 || bytes.IndexByte(raw, 'I') >= 0 {
+		raw = sanitizeAll(raw)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return tokenErr(k, err)
+	}
+	return nil
+}
+
+// finishFrom checks the end of the document and builds the rows.
+func (rep *gReport) finishFrom(w *lexer) (*File, error) {
+	if err := w.finish(); err != nil {
+		return nil, err
+	}
+	if !slices.Contains(rep.keys, "benchmarks") {
+		keys := rep.keys
 		if len(keys) > 8 {
 			keys = append(keys[:8], "...")
 		}
@@ -90,6 +121,7 @@ func parseGuideLLM(r io.Reader) (*File, error) {
 func readGBench(w *lexer, p string) (*gBench, error) {
 	b := &gBench{path: p, minStart: math.Inf(1)}
 	err := w.object(p, func(k string) error {
+		w.recognized = true
 		kp := p + "." + k
 		switch k {
 		case "args":

@@ -2,6 +2,7 @@ package importers
 
 import (
 	"bufio"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -21,6 +22,10 @@ var ErrTooLarge = errors.New("file too large")
 type Options struct {
 	// MaxBytes is the largest input accepted, checked while reading; 0 means unlimited.
 	MaxBytes int64
+	// Context stops the reading when it is done (a client gone, a signal):
+	// Parse then returns its error (context.Canceled) within one read of
+	// the input. nil means never.
+	Context context.Context
 }
 
 // File is the result of importing one benchmark file.
@@ -70,6 +75,7 @@ func Parse(name string, r io.Reader, opt Options) (f *File, err error) {
 // parse is Parse without the panic guard (fuzz targets call it directly).
 func parse(name string, r io.Reader, opt Options) (*File, error) {
 	in := newInput(r, opt.MaxBytes)
+	in.ctx = opt.Context
 	f, err := parseInput(in)
 	if err == nil {
 		err = in.drain()
@@ -97,15 +103,6 @@ func parse(name string, r io.Reader, opt Options) (*File, error) {
 	return f, nil
 }
 
-// modelHints say where a format keeps the model when a file lacks it.
-var modelHints = map[string]string{
-	"sglang":     "SGLang results name the model only in server_info, which older versions do not write",
-	"vllm":       "vLLM results name it in model_id",
-	"llmperf":    "LLMPerf results name it in model",
-	"aiperf":     "AIPerf names it in input_config",
-	"genai-perf": "GenAI-Perf names it in input_config",
-}
-
 // modelUnknown warns, in every format alike, when neither the file nor any
 // of its rows names the model; a format's own warning is kept.
 func modelUnknown(f *File) {
@@ -123,8 +120,8 @@ func modelUnknown(f *File) {
 		}
 	}
 	msg := "the file does not name the model; enter it by hand"
-	if h := modelHints[f.Source.Format]; h != "" {
-		msg = "the file does not name the model (" + h + "); enter it by hand"
+	if fi, ok := formatInfo(f.Source.Format); ok && fi.modelHint != "" {
+		msg = "the file does not name the model (" + fi.modelHint + "); enter it by hand"
 	}
 	f.Warnings = append(f.Warnings, planner.Warning{Code: "model-unknown", Message: msg})
 }
@@ -134,6 +131,9 @@ func wrapErr(name string, err error) error {
 	var e *Error
 	if errors.As(err, &e) {
 		return err
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return &Error{File: name, Msg: "reading stopped: " + err.Error(), Err: err}
 	}
 	var te *truncatedError
 	if errors.As(err, &te) {
@@ -148,6 +148,7 @@ func wrapErr(name string, err error) error {
 // input reads the source while counting, limiting and hashing it.
 type input struct {
 	src io.Reader
+	ctx context.Context
 	max int64
 	n   int64
 	h   hash.Hash
@@ -162,6 +163,11 @@ func newInput(r io.Reader, max int64) *input {
 
 // read is the counted, limited, hashed read of the source.
 func (in *input) read(p []byte) (int, error) {
+	if in.ctx != nil {
+		if err := in.ctx.Err(); err != nil {
+			return 0, err
+		}
+	}
 	if in.max > 0 {
 		// read one byte past the limit so an exact-size file passes
 		if rem := in.max + 1 - in.n; int64(len(p)) > rem {
@@ -196,9 +202,6 @@ func (in *input) drain() error {
 		}
 	}
 }
-
-// readAll returns the rest of the input.
-func (in *input) readAll() ([]byte, error) { return io.ReadAll(in.br) }
 
 type readerFunc func([]byte) (int, error)
 

@@ -2,7 +2,9 @@ package importers
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 )
@@ -26,11 +28,42 @@ type lexer struct {
 	capOn    bool
 	capStart int
 	cap      []byte
+	capOver  bool // the value being captured passed maxCapture and is being skipped
 	stack    []byte
+
+	// recognizeBy is the offset by which the format must be recognised
+	// (0: no limit); recognized is set by the reader once it is.
+	recognizeBy int64
+	recognized  bool
+	// countLines keeps lines, the number of newlines before buf[0].
+	countLines bool
+	lines      int
 }
 
+// maxCapture bounds a value read whole (a summary, a metrics object):
+// anything larger is not a figure a benchmark tool writes, and holding it
+// would break the bounded memory of the reader.
+const maxCapture = 8 << 20
+
+// recognizeWithin is how far into a file its format must be recognised;
+// a file that names no known field by then is refused unread.
+const recognizeWithin = 1 << 20
+
 func newLexer(r io.Reader) *lexer {
-	return &lexer{r: r, buf: make([]byte, 256<<10)}
+	return &lexer{r: r, buf: make([]byte, 256<<10), recognizeBy: recognizeWithin}
+}
+
+// notRecognizedError refuses a file whose first megabyte names no field of
+// any known format.
+type notRecognizedError struct{}
+
+func (notRecognizedError) Error() string {
+	return "not a recognised benchmark result: nothing in its first megabyte names a field of the results of " + FormatLabels() + " (the rest was not read)"
+}
+
+// line is the 1-based line of the next byte (with countLines).
+func (l *lexer) line() int {
+	return l.lines + bytes.Count(l.buf[:l.pos], []byte{'\n'}) + 1
 }
 
 // offset is the position of the next byte in the stream.
@@ -43,8 +76,19 @@ func (l *lexer) fill() bool {
 			return false
 		}
 		if l.capOn {
-			l.cap = append(l.cap, l.buf[l.capStart:l.end]...)
+			if len(l.cap)+l.end-l.capStart > maxCapture {
+				l.capOn, l.capOver, l.cap = false, true, nil
+			} else {
+				l.cap = append(l.cap, l.buf[l.capStart:l.end]...)
+			}
 			l.capStart = 0
+		}
+		if l.countLines {
+			l.lines += bytes.Count(l.buf[:l.end], []byte{'\n'})
+		}
+		if !l.recognized && l.recognizeBy > 0 && l.base+int64(l.end) >= l.recognizeBy {
+			l.err = notRecognizedError{}
+			return false
 		}
 		l.base += int64(l.end)
 		n, err := l.r.Read(l.buf)
@@ -58,6 +102,10 @@ func (l *lexer) fill() bool {
 
 // eof returns the error for input that ended too early.
 func (l *lexer) eof(path string) error {
+	var nr notRecognizedError
+	if errors.As(l.err, &nr) || errors.Is(l.err, context.Canceled) || errors.Is(l.err, context.DeadlineExceeded) || errors.Is(l.err, ErrTooLarge) {
+		return l.err
+	}
 	if l.err != nil && l.err != io.EOF {
 		return fmt.Errorf("%s: %w", orRoot(path), l.err)
 	}
@@ -417,18 +465,41 @@ func (l *lexer) skipNested(path string) error {
 	}
 }
 
-// capture consumes the next value and returns its raw bytes.
+// capture consumes the next value and returns its raw bytes; a value
+// larger than maxCapture is refused (after it was skipped).
 func (l *lexer) capture(path string) ([]byte, error) {
+	raw, over, err := l.captureOrSkip(path)
+	if err == nil && over {
+		err = tooBigError(path)
+	}
+	return raw, err
+}
+
+// tooBigError refuses a value that is too large to be read whole.
+func tooBigError(path string) error {
+	return fmt.Errorf("%s: larger than %d MB, more than any benchmark summary holds: not a benchmark result", orRoot(path), maxCapture>>20)
+}
+
+// captureOrSkip consumes the next value and returns its raw bytes, or
+// over=true (and no bytes) when it is larger than maxCapture.
+func (l *lexer) captureOrSkip(path string) (raw []byte, over bool, err error) {
 	if _, err := l.peek(path); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	l.capOn, l.capStart, l.cap = true, l.pos, l.cap[:0]
-	err := l.skip(path)
-	l.capOn = false
+	if l.cap == nil {
+		l.cap = make([]byte, 0, 4<<10)
+	}
+	l.capOn, l.capOver, l.capStart, l.cap = true, false, l.pos, l.cap[:0]
+	err = l.skip(path)
+	wasOver := l.capOver
+	l.capOn, l.capOver = false, false
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return append(l.cap, l.buf[l.capStart:l.pos]...), nil
+	if wasOver {
+		return nil, true, nil
+	}
+	return append(l.cap, l.buf[l.capStart:l.pos]...), false, nil
 }
 
 // decode reads the next value into v with encoding/json.
@@ -437,7 +508,10 @@ func (l *lexer) decode(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := json.Unmarshal(sanitizeAll(raw), v); err != nil {
+	if bytes.IndexByte(raw, 'N') >= 0 || bytes.IndexByte(raw, 'I') >= 0 {
+		raw = sanitizeAll(raw)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
 		return tokenErr(path, err)
 	}
 	return nil

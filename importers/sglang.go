@@ -79,14 +79,8 @@ func parseSGLang(f *File, d doc) error {
 		return fmt.Errorf("%scompleted: missing", p)
 	}
 	bd.ofig(o, p, "duration", &r.DurationS, "duration_s", 1)
-	var errs []string
-	if has, _ := o.get(p, "errors", &errs); has {
-		n := 0
-		for _, e := range errs {
-			if e != "" {
-				n++
-			}
-		}
+	if d.req != nil && d.req.has["errors"] {
+		n := d.req.failedCount()
 		bd.countInt(&r.Errored, "errored", "computed: non-empty "+p+"errors", n)
 		bd.countInt(&r.Attempted, "attempted", "computed: completed + errors", intv(r.Successful)+n)
 	} else {
@@ -100,17 +94,19 @@ func parseSGLang(f *File, d doc) error {
 	}
 	bd.ofig(o, p, "concurrency", &r.AchievedConcurrency, "achieved_concurrency", 1)
 	bd.ofig(o, p, "output_throughput", &r.OutputTokenRate, "output_token_rate", 1)
-	ok := intv(r.Successful)
-	if ok > 0 {
+	tokens := honestCounts(bd, o, d, "completed")
+	if ok := intv(r.Successful); ok > 0 {
 		tokenMean(bd, o, p, "total_input_tokens", &r.PromptTokensMean, "prompt_tokens_mean", ok)
 		tokenMean(bd, o, p, "total_output_tokens", &r.OutputTokensMean, "output_tokens_mean", ok)
-		msStat(bd, o, p, "ttft", &r.TTFT, "ttft_s")
-		msStat(bd, o, p, "e2e_latency", &r.E2E, "e2e_s")
-		msStat(bd, o, p, "itl", &r.ITL, "itl_s")
-		msStat(bd, o, p, "tpot", &r.TPOT, "tpot_s")
+		if !tokens.recount {
+			msStat(bd, o, p, "ttft", &r.TTFT, "ttft_s")
+			msStat(bd, o, p, "e2e_latency", &r.E2E, "e2e_s")
+			msStat(bd, o, p, "itl", &r.ITL, "itl_s")
+			msStat(bd, o, p, "tpot", &r.TPOT, "tpot_s")
+		}
 		r.TPOT.Definition, r.ITL.Definition = defVLLMTPOT, defVLLMITL
-		detailStats(bd, o, p, errs, ok)
-		if r.E2E.N == 0 {
+		perRequestStats(bd, d, tokens)
+		if r.E2E.N == 0 && (r.E2E.Mean != nil || r.E2E.P50 != nil) {
 			r.E2E.N = ok
 		}
 	}

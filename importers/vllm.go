@@ -1,7 +1,6 @@
 package importers
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 
@@ -63,17 +62,9 @@ func parseVLLM(f *File, d doc) error {
 		return fmt.Errorf("%scompleted: missing", p)
 	}
 	bd.ofig(o, p, "duration", &r.DurationS, "duration_s", 1)
-	var errs []string
-	hasErrs, _ := o.get(p, "errors", &errs)
 	if !bd.ocount(o, p, "failed", &r.Errored, "errored") {
-		if hasErrs {
-			n := 0
-			for _, e := range errs {
-				if e != "" {
-					n++
-				}
-			}
-			bd.countInt(&r.Errored, "errored", "computed: non-empty "+p+"errors", n)
+		if d.req != nil && d.req.has["errors"] {
+			bd.countInt(&r.Errored, "errored", "computed: non-empty "+p+"errors", d.req.failedCount())
 		} else if np, _ := o.n(p, "num_prompts"); np.set && r.Successful != nil && int(np.v) >= *r.Successful {
 			bd.countInt(&r.Errored, "errored", "computed: "+p+"num_prompts - completed", int(np.v)-*r.Successful)
 		} else {
@@ -90,18 +81,20 @@ func parseVLLM(f *File, d doc) error {
 		bd.ofig(o, p, "request_inthroughput", &r.RequestRate, "request_rate", 1)
 	}
 	bd.ofig(o, p, "output_throughput", &r.OutputTokenRate, "output_token_rate", 1)
-	ok := intv(r.Successful)
-	if ok > 0 {
+	tokens := honestCounts(bd, o, d, "completed")
+	if ok := intv(r.Successful); ok > 0 {
 		tokenMean(bd, o, p, "total_input_tokens", &r.PromptTokensMean, "prompt_tokens_mean", ok)
 		tokenMean(bd, o, p, "total_output_tokens", &r.OutputTokensMean, "output_tokens_mean", ok)
-		msStat(bd, o, p, "ttft", &r.TTFT, "ttft_s")
-		if !msStat(bd, o, p, "e2el", &r.E2E, "e2e_s") {
-			msStat(bd, o, p, "latency", &r.E2E, "e2e_s")
+		if !tokens.recount {
+			msStat(bd, o, p, "ttft", &r.TTFT, "ttft_s")
+			if !msStat(bd, o, p, "e2el", &r.E2E, "e2e_s") {
+				msStat(bd, o, p, "latency", &r.E2E, "e2e_s")
+			}
+			msStat(bd, o, p, "itl", &r.ITL, "itl_s")
+			msStat(bd, o, p, "tpot", &r.TPOT, "tpot_s")
 		}
-		msStat(bd, o, p, "itl", &r.ITL, "itl_s")
-		msStat(bd, o, p, "tpot", &r.TPOT, "tpot_s")
 		r.TPOT.Definition, r.ITL.Definition = defVLLMTPOT, defVLLMITL
-		detailStats(bd, o, p, errs, ok)
+		perRequestStats(bd, d, tokens)
 	}
 	row, err := bd.finish()
 	if err != nil {
@@ -162,67 +155,4 @@ func msStat(bd *builder, o jsonObj, p, m string, s *planner.Stat, key string) bo
 		}
 	}
 	return any
-}
-
-// detailStats computes missing percentiles from the per-request arrays of a
-// detailed result (ttfts, latencies and itls are in seconds), keeping only
-// the requests without an error when the errors array lines up.
-func detailStats(bd *builder, o jsonObj, p string, errs []string, ok int) {
-	keep := func(i int) bool { return len(errs) == 0 || i >= len(errs) || errs[i] == "" }
-	one := func(key string) []float64 {
-		var v []num
-		if has, err := o.get(p, key, &v); !has || err != nil {
-			if err != nil && bd.err == nil {
-				bd.err = err
-			}
-			return nil
-		}
-		out := make([]float64, 0, len(v))
-		for i, x := range v {
-			if x.set && keep(i) && bd.check(key, fmt.Sprintf("%s%s[%d]", p, key, i), x.v) {
-				out = append(out, x.v)
-			}
-		}
-		return out
-	}
-	r := bd.row
-	if t := one("ttfts"); len(t) > 0 {
-		bd.computeStat(&r.TTFT, "ttft_s", p+"ttfts", t)
-		r.TTFT.N = len(t)
-	}
-	if l := one("latencies"); len(l) > 0 {
-		bd.computeStat(&r.E2E, "e2e_s", p+"latencies", l)
-		r.E2E.N = len(l)
-	}
-	if raw, has := o["itls"]; has {
-		var lists [][]num
-		if err := json.Unmarshal(raw, &lists); err != nil {
-			bd.err = fmt.Errorf("%sitls: %w", p, unwrapTypeErr(err))
-			return
-		}
-		var all []float64
-		for i, l := range lists {
-			if !keep(i) {
-				continue
-			}
-			for _, x := range l {
-				if x.set && bd.check("itl", p+"itls", x.v) {
-					all = append(all, x.v)
-				}
-			}
-		}
-		if len(all) > 0 {
-			bd.computeStat(&r.ITL, "itl_s", p+"itls", all)
-			r.ITL.N = len(all)
-		}
-	}
-	if r.TTFT.N == 0 {
-		r.TTFT.N = ok
-	}
-	if r.E2E.N == 0 && (r.E2E.Mean != nil || r.E2E.P50 != nil) {
-		r.E2E.N = ok
-	}
-	if r.TPOT.N == 0 && r.TPOT.Mean != nil {
-		r.TPOT.N = ok
-	}
 }

@@ -13,6 +13,28 @@ import (
 // maxYAMLDepth bounds the nesting of a YAML document.
 const maxYAMLDepth = 200
 
+// maxYAML bounds a YAML report: YAML is decoded whole, in memory, which
+// costs many times the file's size; larger reports are refused with
+// advice to import the JSON report, which is read as a stream.
+const maxYAML = 4 << 20
+
+// yamlRecognize refuses, from its first megabyte, a YAML file that is not a
+// GuideLLM report (whose keys are sorted: benchmarks comes early).
+func yamlRecognize(head []byte) error {
+	top := func(key string) bool {
+		return bytes.HasPrefix(head, []byte(key+":")) || bytes.Contains(head, []byte("\n"+key+":"))
+	}
+	switch {
+	case top("benchmarks"):
+		return nil
+	case top("load") && top("server"):
+		return fmt.Errorf("this is an inference-perf run configuration (config.yaml), not a result; import its stage_<N>_lifecycle_metrics.json files instead (enter the model from server.model_name by hand)")
+	case len(head) >= recognizeWithin:
+		return notRecognizedError{}
+	}
+	return nil // a short file: the YAML reader says what it is
+}
+
 // parseYAMLDoc reads a YAML document. GuideLLM writes its report as YAML
 // with the same tree as the JSON (keys sorted); it is converted to JSON and
 // read by the GuideLLM parser. Other YAML files are refused with advice.
@@ -43,7 +65,9 @@ func parseYAMLDoc(data []byte) (f *File, err error) {
 		if err != nil {
 			return nil, fmt.Errorf("YAML report cannot be converted: %w", err)
 		}
-		return parseGuideLLM(bytes.NewReader(buf))
+		w := newLexer(bytes.NewReader(buf))
+		w.recognizeBy = 0
+		return parseGuideLLM(w)
 	}
 	if _, ok := top["load"]; ok {
 		if _, ok := top["server"]; ok {

@@ -16,10 +16,11 @@ import (
 
 const inspectUsage = `Usage: capplan inspect [--json] [--max-bytes N] FILE...
 
-Reads benchmark result files (GuideLLM, vllm bench serve, SGLang, AIPerf,
-GenAI-Perf, LLMPerf, inference-perf), detects each format from its content
-and prints one row per tested load level with its warnings. Latencies are in
-seconds. No database is used and nothing is stored.
+Reads benchmark result files (%s),
+detects each format from its content and prints one row per tested load
+level with its warnings. Latencies are in seconds. No database is used and
+nothing is stored. Memory stays bounded whatever the file size; SIGINT or
+SIGTERM stops the reading at once.
 
 Flags:
 `
@@ -31,7 +32,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	maxBytes := fs.Int64("max-bytes", 0, "refuse files larger than this many bytes (0: no limit)")
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), inspectUsage)
+		fmt.Fprintf(fs.Output(), inspectUsage, importers.FormatLabels())
 		fs.PrintDefaults()
 	}
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -47,7 +48,10 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		f, err := importers.ParseFile(path, importers.Options{MaxBytes: *maxBytes})
+		f, err := importers.ParseFile(path, importers.Options{MaxBytes: *maxBytes, Context: ctx})
+		if ctx.Err() != nil {
+			return fmt.Errorf("inspect: stopped: %w", ctx.Err())
+		}
 		if err != nil {
 			errs = append(errs, err) // the error names the file
 			continue
