@@ -9,6 +9,7 @@ require (
 	github.com/go-echarts/go-echarts/v2 v2.6.7
 	github.com/labstack/echo/v4 v4.16.0
 	github.com/shopspring/decimal v1.6.0
+	github.com/trustelem/zxcvbn v1.0.1
 	github.com/xuri/excelize/v2 v2.11.1
 	golang.org/x/crypto v0.59.0
 	gopkg.in/yaml.v3 v3.0.1

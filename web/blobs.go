@@ -35,7 +35,38 @@ func (b blobs) temp() (*os.File, error) {
 	if err := os.MkdirAll(b.dir, 0o750); err != nil {
 		return nil, fmt.Errorf("blobs: %w", err)
 	}
-	return os.CreateTemp(b.dir, ".upload-*")
+	return os.CreateTemp(b.dir, tempPattern)
+}
+
+// tempPattern names the temporary files of uploads being received.
+const tempPattern = ".upload-*"
+
+// RemoveTempFiles deletes the temporary files of uploads in dataDir, the
+// ones that a crash, a kill or a cut connection left behind. The server
+// calls it when it starts and when it stops, when no upload of its own is
+// in flight. It returns how many files it removed and their size.
+func RemoveTempFiles(dataDir string) (n int, size int64, err error) {
+	if dataDir == "" {
+		return 0, 0, nil
+	}
+	names, err := filepath.Glob(filepath.Join(dataDir, tempPattern))
+	if err != nil {
+		return 0, 0, err
+	}
+	var errs []error
+	for _, name := range names {
+		fi, err := os.Lstat(name)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if err := os.Remove(name); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		n++
+		size += fi.Size()
+	}
+	return n, size, errors.Join(errs...)
 }
 
 // prepare makes the folder the file with this sha256 goes into, so that

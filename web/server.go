@@ -7,7 +7,9 @@ package web
 
 import (
 	"log/slog"
+	"net"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -25,14 +27,19 @@ type Config struct {
 	DataDir string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For header
+	// names the client. Without any, the client is the connection's peer
+	// and the header is ignored (anyone can write it).
+	TrustedProxies []netip.Prefix
 }
 
 // Server holds the handlers' dependencies.
 type Server struct {
-	store *store.Store
-	log   *slog.Logger
-	cfg   Config
-	pages pageCache // rendered report pages, see reportShow
+	store  *store.Store
+	log    *slog.Logger
+	cfg    Config
+	pages  pageCache      // rendered report pages, see reportShow
+	logins *loginThrottle // failed logins per client address
 }
 
 // New returns the application's HTTP handler: the Echo router wrapped in
@@ -44,7 +51,7 @@ func New(st *store.Store, log *slog.Logger, cfg Config) http.Handler {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	s := &Server{store: st, log: log, cfg: cfg}
+	s := &Server{store: st, log: log, cfg: cfg, logins: newLoginThrottle()}
 	e := s.echo()
 	// CSRF: browsers send Sec-Fetch-Site (or Origin) with every request;
 	// state-changing requests from another origin are refused. Requests
@@ -62,6 +69,24 @@ func (s *Server) echo() *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
+	e.IPExtractor = clientAddr(s.cfg.TrustedProxies)
 	s.routes(e)
 	return e
+}
+
+// clientAddr is how c.RealIP finds the client: the connection's peer, or,
+// when that peer is one of the trusted proxies, the nearest address in
+// X-Forwarded-For that is not itself a trusted proxy.
+func clientAddr(trusted []netip.Prefix) echo.IPExtractor {
+	if len(trusted) == 0 {
+		return echo.ExtractIPDirect()
+	}
+	// Echo trusts loopback and private ranges by default; here only what
+	// was configured counts.
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, p := range trusted {
+		p = p.Masked()
+		opts = append(opts, echo.TrustIPRange(&net.IPNet{IP: p.Addr().AsSlice(), Mask: net.CIDRMask(p.Bits(), p.Addr().BitLen())}))
+	}
+	return echo.ExtractIPFromXFFHeader(opts...)
 }

@@ -16,23 +16,6 @@ import (
 	"capplan/web/store"
 )
 
-func TestLoginLockoutAfterRepeatedFailures(t *testing.T) {
-	app := newTestApp(t)
-	c := app.client("")
-	email := app.users["reviewer"].Email
-	for i := 0; i < store.MaxFailedLogins; i++ {
-		res, body := do(t, c, "POST", app.srv.URL+"/login", url.Values{"email": {email}, "password": {"wrong password"}})
-		if res.StatusCode != http.StatusUnauthorized || !strings.Contains(body, "Email or password is wrong") {
-			t.Fatalf("attempt %d: %d", i, res.StatusCode)
-		}
-	}
-	// Now even the right password is refused for a while.
-	res, body := do(t, c, "POST", app.srv.URL+"/login", url.Values{"email": {email}, "password": {testPassword}})
-	if res.StatusCode != http.StatusUnauthorized || !strings.Contains(body, "Too many failed logins") {
-		t.Fatalf("locked account: status %d", res.StatusCode)
-	}
-}
-
 func TestSessionCookieAndLogout(t *testing.T) {
 	app := newTestApp(t)
 	c := app.client("")
@@ -113,7 +96,7 @@ func TestAdminAddsPeopleAndTheyChangePassword(t *testing.T) {
 	app := newTestApp(t)
 	admin := app.client("admin")
 	res, body := do(t, admin, "POST", app.srv.URL+"/users", url.Values{"email": {"new@example.com"}, "role": {"finance"}, "password": {"short"}})
-	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "at least 10 characters") {
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "at least 12 characters") {
 		t.Fatalf("short password: %d", res.StatusCode)
 	}
 	res, _ = do(t, admin, "POST", app.srv.URL+"/users", url.Values{"email": {"new@example.com"}, "role": {"finance"}, "password": {"first password!"}})

@@ -33,7 +33,7 @@ func (s *Server) userCreate(c echo.Context) error {
 		errs["role"] = "choose lead, reviewer, finance or admin"
 	}
 	var ie *store.InputError
-	if err := store.CheckPassword(c.FormValue("password")); errors.As(err, &ie) {
+	if err := store.CheckPassword(c.FormValue("password"), email); errors.As(err, &ie) {
 		errs[ie.Field] = ie.Msg
 	}
 	if len(errs) > 0 {

@@ -10,7 +10,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"path/filepath"
+	"strings"
+	"sync"
 	"time"
 
 	"capplan/web"
@@ -19,17 +22,22 @@ import (
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	start := time.Now()
-	fs := newFlags("serve", "serve [--addr HOST:PORT] [--db FILE] [--no-demo] [--secure-cookies] [--max-upload-mb N]", stderr)
+	fs := newFlags("serve", "serve [--addr HOST:PORT] [--db FILE] [--no-demo] [--secure-cookies] [--max-upload-mb N] [--trusted-proxy ADDR[,ADDR...]]", stderr)
 	addr := fs.String("addr", env("CAPPLAN_ADDR", "127.0.0.1:8080"), "listen address (env CAPPLAN_ADDR)")
 	dbPath := fs.String("db", defaultDB(), "SQLite database file, created if missing (env CAPPLAN_DB)")
 	noDemo := fs.Bool("no-demo", false, "do not seed the demo report into an empty database")
 	secure := fs.Bool("secure-cookies", env("CAPPLAN_SECURE_COOKIES", "") != "", "mark cookies Secure (behind TLS; env CAPPLAN_SECURE_COOKIES)")
 	maxUpload := fs.Int64("max-upload-mb", 2048, "largest result file accepted, in MB")
+	proxies := fs.String("trusted-proxy", env("CAPPLAN_TRUSTED_PROXY", ""), "reverse proxies (IP addresses or CIDR ranges, comma-separated) whose X-Forwarded-For names the client; without one the header is ignored (env CAPPLAN_TRUSTED_PROXY)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
 	if err := noArgs(fs); err != nil {
 		return err
+	}
+	trusted, err := parsePrefixes(*proxies)
+	if err != nil {
+		return fmt.Errorf("--trusted-proxy: %w", err)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 
@@ -42,18 +50,30 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	dataDir := filepath.Join(filepath.Dir(*dbPath), "files")
+	// Uploads that a crash or kill cut short left their temporary files.
+	removeTempFiles(log, dataDir)
+	defer removeTempFiles(log, dataDir)
 	if !*noDemo {
 		if err := web.SeedDemo(ctx, st, dataDir); err != nil {
 			return fmt.Errorf("seed demo report: %w", err)
 		}
 	}
-	h := web.New(st, log, web.Config{SecureCookies: *secure, MaxUploadBytes: *maxUpload << 20, DataDir: dataDir})
+	h := web.New(st, log, web.Config{SecureCookies: *secure, MaxUploadBytes: *maxUpload << 20, DataDir: dataDir, TrustedProxies: trusted})
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	// Every request's context derives from reqCtx, so that shutdown can
+	// cancel the requests still running (long imports) after a grace.
+	reqCtx, cancelRequests := context.WithCancel(context.Background())
+	defer cancelRequests()
+	var inflight sync.WaitGroup
+	srv := &http.Server{
+		Handler:           trackRequests(&inflight, h),
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return reqCtx },
+	}
 	log.Info("capplan ready: open the url and log in (the first account is \"admin\"; `capplan user add` creates others)",
 		"url", "http://"+ln.Addr().String(), "db", *dbPath, "startup", time.Since(start).Round(time.Millisecond))
 	errc := make(chan error, 1)
@@ -64,12 +84,80 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	return shutdown(log, srv, cancelRequests, &inflight)
+}
+
+// Shutdown: requests in flight get shutdownGrace to finish; then their
+// contexts are canceled and their connections closed (an import stops and
+// removes its temporary file), and they get shutdownDrain to return.
+const (
+	shutdownGrace = 2 * time.Second
+	shutdownDrain = 2 * time.Second
+)
+
+func shutdown(log *slog.Logger, srv *http.Server, cancelRequests context.CancelFunc, inflight *sync.WaitGroup) error {
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	err := srv.Shutdown(ctx)
+	if err == nil || errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
+	log.Warn("requests still running at shutdown: canceling them")
+	cancelRequests()
+	srv.Close()
+	done := make(chan struct{})
+	go func() { inflight.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(shutdownDrain):
+		log.Warn("requests did not stop in time after cancel")
+	}
 	return nil
+}
+
+// trackRequests counts the requests in flight in wg.
+func trackRequests(wg *sync.WaitGroup, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		wg.Add(1)
+		defer wg.Done()
+		h.ServeHTTP(w, r)
+	})
+}
+
+// removeTempFiles deletes what uploads cut short left in the data folder.
+func removeTempFiles(log *slog.Logger, dataDir string) {
+	n, size, err := web.RemoveTempFiles(dataDir)
+	if err != nil {
+		log.Warn("removing temporary upload files", "dir", dataDir, "err", err)
+	}
+	if n > 0 {
+		log.Info("removed temporary upload files", "files", n, "bytes", size)
+	}
+}
+
+// parsePrefixes reads a comma-separated list of IP addresses and CIDR
+// ranges.
+func parsePrefixes(list string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.Split(list, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, fmt.Errorf("%q is neither an IP address nor a CIDR range", f)
+		}
+		out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+	}
+	return out, nil
 }
 
 // ensureAdmin creates the admin account on first start: the password comes

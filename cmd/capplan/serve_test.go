@@ -45,39 +45,58 @@ func freeAddr(tb testing.TB) string {
 	return ln.Addr().String()
 }
 
-// startServe runs `capplan serve` on a fresh database and waits until it
-// answers; it returns the base URL, the log and the time to ready.
+// startServe runs `capplan serve` on the database in dir and waits until it
+// answers; it returns the base URL, the log and the time to ready. The
+// server stops when the test ends.
 func startServe(tb testing.TB, dir string) (string, *syncBuffer, time.Duration) {
+	tb.Helper()
+	base, logs, ready, stop := runServeIn(tb, dir)
+	tb.Cleanup(func() {
+		if err := stop(); err != nil {
+			tb.Errorf("serve: %v", err)
+		}
+	})
+	return base, logs, ready
+}
+
+// runServeIn starts `capplan serve` like startServe and returns stop,
+// which sends the shutdown signal and waits for serve to return.
+func runServeIn(tb testing.TB, dir string) (base string, logs *syncBuffer, ready time.Duration, stop func() error) {
 	tb.Helper()
 	addr := freeAddr(tb)
 	ctx, cancel := context.WithCancel(context.Background())
-	logs := &syncBuffer{}
+	logs = &syncBuffer{}
 	done := make(chan error, 1)
 	start := time.Now()
 	go func() {
 		done <- run(ctx, []string{"serve", "--addr", addr, "--db", filepath.Join(dir, "capplan.db")}, io.Discard, logs)
 	}()
-	tb.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			tb.Errorf("serve: %v", err)
+	stopped := false
+	stop = func() error {
+		if stopped {
+			return nil
 		}
-	})
-	base := "http://" + addr
+		stopped = true
+		cancel()
+		return <-done
+	}
+	base = "http://" + addr
 	for {
 		res, err := http.Get(base + "/healthz")
 		if err == nil {
 			res.Body.Close()
 			if res.StatusCode == http.StatusOK {
-				return base, logs, time.Since(start)
+				return base, logs, time.Since(start), stop
 			}
 		}
 		select {
 		case err := <-done:
+			cancel()
 			tb.Fatalf("serve stopped: %v\n%s", err, logs.String())
 		case <-time.After(5 * time.Millisecond):
 		}
 		if time.Since(start) > 30*time.Second {
+			stop()
 			tb.Fatalf("not ready after 30 s\n%s", logs.String())
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -56,14 +57,6 @@ func (u User) Display() string {
 	return u.Email
 }
 
-// Login policy: after MaxFailedLogins failures in a row the account is
-// locked for LockoutDuration; a success resets the count.
-const (
-	MaxFailedLogins = 5
-	LockoutDuration = 15 * time.Minute
-	MinPasswordLen  = 10
-)
-
 // BcryptCost is the bcrypt work factor of new password hashes. Tests lower
 // it; production keeps the default.
 var BcryptCost = 12
@@ -71,22 +64,8 @@ var BcryptCost = 12
 // ErrBadLogin is returned for an unknown email or a wrong password alike.
 var ErrBadLogin = errors.New("email or password is wrong")
 
-// ErrLocked is returned while an account is locked after failed logins.
-var ErrLocked = errors.New("too many failed logins: try again later")
-
 // ErrExists is returned when a unique value is already taken.
 var ErrExists = errors.New("already exists")
-
-// CheckPassword returns an error naming the rule a new password breaks.
-func CheckPassword(pw string) error {
-	if len(pw) < MinPasswordLen {
-		return inputErr("password", fmt.Sprintf("must be at least %d characters", MinPasswordLen))
-	}
-	if len(pw) > 72 {
-		return inputErr("password", "must be at most 72 bytes")
-	}
-	return nil
-}
 
 // CreateUser adds a user with a bcrypt-hashed password.
 func (s *Store) CreateUser(ctx context.Context, email, name string, role Role, password string) (User, error) {
@@ -97,7 +76,7 @@ func (s *Store) CreateUser(ctx context.Context, email, name string, role Role, p
 	if !ValidRole(string(role)) {
 		return User{}, inputErr("role", fmt.Sprintf("%q is not one of admin, lead, reviewer, finance", role))
 	}
-	if err := CheckPassword(password); err != nil {
+	if err := CheckPassword(password, email); err != nil {
 		return User{}, err
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(password), BcryptCost)
@@ -181,52 +160,48 @@ func (s *Store) SetRole(ctx context.Context, id int64, role Role) error {
 	return err
 }
 
-// Authenticate checks an email and password, counting failures and locking
-// the account after MaxFailedLogins in a row.
+// Authenticate checks an email and password. It only reads: repeated
+// failures are slowed down by the web layer per client address, so that
+// nobody elsewhere can lock an account. An unknown email costs the same
+// bcrypt comparison as a known one and gets the same ErrBadLogin.
 func (s *Store) Authenticate(ctx context.Context, email, password string) (User, error) {
 	var u User
-	bad := false // a wrong password: the failure count is committed, then ErrBadLogin returned
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		var hash, created, locked string
-		var failed int
-		err := tx.QueryRowContext(ctx, `SELECT id, email, name, role, created_at, password_hash, failed_logins, locked_until FROM users WHERE email = ?`,
-			strings.TrimSpace(email)).Scan(&u.ID, &u.Email, &u.Name, &u.Role, &created, &hash, &failed, &locked)
-		if errors.Is(err, sql.ErrNoRows) {
-			// Spend the same time as a real check so that timing does not
-			// tell which emails have accounts.
-			bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
-			return ErrBadLogin
-		}
-		if err != nil {
-			return fmt.Errorf("store: authenticate: %w", err)
-		}
-		now := s.now()
-		if until := parseStamp(locked); now.Before(until) {
-			return ErrLocked
-		}
-		if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {
-			failed++
-			lock := ""
-			if failed >= MaxFailedLogins {
-				lock, failed = stamp(now.Add(LockoutDuration)), 0
-			}
-			if _, err := tx.ExecContext(ctx, `UPDATE users SET failed_logins = ?, locked_until = ? WHERE id = ?`, failed, lock, u.ID); err != nil {
-				return err
-			}
-			bad = true
-			return nil
-		}
-		u.CreatedAt = parseStamp(created)
-		_, err = tx.ExecContext(ctx, `UPDATE users SET failed_logins = 0, locked_until = '' WHERE id = ?`, u.ID)
-		return err
-	})
-	if err == nil && bad {
+	var hash, created string
+	err := s.r.QueryRowContext(ctx, `SELECT id, email, name, role, created_at, password_hash FROM users WHERE email = ?`,
+		strings.TrimSpace(email)).Scan(&u.ID, &u.Email, &u.Name, &u.Role, &created, &hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
 		return User{}, ErrBadLogin
 	}
-	return u, err
+	if err != nil {
+		return User{}, fmt.Errorf("store: authenticate: %w", err)
+	}
+	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {
+		return User{}, ErrBadLogin
+	}
+	u.CreatedAt = parseStamp(created)
+	return u, nil
 }
 
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("not a password at all"), BcryptCost)
+// dummyHash12 is a bcrypt hash at the default cost of a password no account
+// has, written out so that no program pays for hashing it at start.
+const dummyHash12 = "$2a$12$6eXwF.X.pM9jB9ZRibWiNOzIYOjplQR0g5Wgg0sJM47XLpCpohYPG"
+
+var dummyHashes sync.Map // cost → hash, for costs other than 12 (tests)
+
+// dummyHash returns a hash at BcryptCost for unknown emails to be checked
+// against, so that they take as long as known ones.
+func dummyHash() []byte {
+	if BcryptCost == 12 {
+		return []byte(dummyHash12)
+	}
+	if h, ok := dummyHashes.Load(BcryptCost); ok {
+		return h.([]byte)
+	}
+	h, _ := bcrypt.GenerateFromPassword([]byte("no account has this password"), BcryptCost)
+	v, _ := dummyHashes.LoadOrStore(BcryptCost, h)
+	return v.([]byte)
+}
 
 // ChangePassword sets a new password after checking the old one.
 func (s *Store) ChangePassword(ctx context.Context, id int64, old, new string) error {
@@ -243,7 +218,14 @@ func (s *Store) ChangePassword(ctx context.Context, id int64, old, new string) e
 // SetPassword sets a password without the old one (admin reset) and ends
 // the user's sessions.
 func (s *Store) SetPassword(ctx context.Context, id int64, pw string) error {
-	if err := CheckPassword(pw); err != nil {
+	var email string
+	if err := s.r.QueryRowContext(ctx, `SELECT email FROM users WHERE id = ?`, id).Scan(&email); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		return fmt.Errorf("store: set password: %w", err)
+	}
+	if err := CheckPassword(pw, email); err != nil {
 		return err
 	}
 	h, err := bcrypt.GenerateFromPassword([]byte(pw), BcryptCost)
@@ -251,7 +233,7 @@ func (s *Store) SetPassword(ctx context.Context, id int64, pw string) error {
 		return err
 	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = ?, failed_logins = 0, locked_until = '' WHERE id = ?`, string(h), id); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = ? WHERE id = ?`, string(h), id); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = ?`, id)
