@@ -115,9 +115,6 @@ func (s SelfHostedCosts) validateEquipment(es *FieldErrors, p string) {
 			figureCurrency(s.ResidualValue, "") == figureCurrency(s.PurchasePrice, "") {
 			es.add(p+".residual_value", fmt.Sprintf("must not exceed the purchase price %s, got %s", s.PurchasePrice.Amount, s.ResidualValue.Amount))
 		}
-		if c := s.CostOfCapital; c != nil && c.Amount.GreaterThanOrEqual(decimal.NewFromInt(1)) {
-			es.add(p+".cost_of_capital", fmt.Sprintf("an annual rate as a fraction below 1 (0.06 = 6 %%), got %s", c.Amount))
-		}
 	case EquipRent:
 		if s.RentPerHour == nil {
 			es.add(p+".rent_per_hour", "required when equipment is rented")
@@ -133,26 +130,6 @@ func (s SelfHostedCosts) validateEquipment(es *FieldErrors, p string) {
 		if s.SpotPerHour == nil {
 			es.add(p+".spot_per_hour", "required for spot rent")
 		}
-		for _, f := range []struct {
-			name string
-			f    *Figure
-		}{{"spot_interrupted_share", s.SpotInterruptedShare}, {"spot_extra_capacity", s.SpotExtraCapacity}} {
-			if f.f != nil && f.f.Amount.GreaterThan(decimal.NewFromInt(1)) {
-				es.add(p+"."+f.name, fmt.Sprintf("a fraction from 0 to 1 (0.1 = 10 %%), got %s", f.f.Amount))
-			}
-		}
-	default:
-		es.add(p+".equipment_mode", fmt.Sprintf("want purchase, rent, committed or spot, got %q", s.EquipmentMode))
 	}
-	for _, f := range []struct {
-		name string
-		f    *Figure
-	}{
-		{"residual_value", s.ResidualValue}, {"cost_of_capital", s.CostOfCapital},
-		{"commit_monthly", s.CommitMonthly}, {"commit_upfront", s.CommitUpfront},
-		{"spot_per_hour", s.SpotPerHour}, {"spot_interrupted_share", s.SpotInterruptedShare},
-		{"spot_fallback_per_hour", s.SpotFallbackPerHour}, {"spot_extra_capacity", s.SpotExtraCapacity},
-	} {
-		checkFigure(es, p+"."+f.name, f.f)
-	}
+	// An unknown mode, amounts and bounds: the registry (validateFields).
 }

@@ -164,11 +164,8 @@ type indexedGroup struct {
 
 var (
 	quoteFields = map[string]string{
+		// and the cost inputs of QuoteFields (registry.go)
 		"name": "name", "provider": "provider", "model": "model", "currency": "currency",
-		"input_per_m_tokens": "input price per 1M tokens", "output_per_m_tokens": "output price per 1M tokens",
-		"retry_rate": "expected retry/failure rate", "platform": "platform charges",
-		"storage_network": "storage, network and egress", "support": "support",
-		"integration_labour": "integration labour", "monitoring": "monitoring",
 		"evidence_date": "evidence date", "source": "source",
 	}
 	scenarioFields = map[string]string{
@@ -208,17 +205,7 @@ var indexedGroups = map[string]indexedGroup{
 
 // prefixGroups are the records whose keys read "prefix.field".
 var prefixGroups = map[string]map[string]string{
-	"self_hosted": {
-		"equipment_mode": "equipment (purchase or rent)", "purchase_price": "equipment purchase price",
-		"depreciation_months": "depreciation (months)", "rent_per_hour": "equipment rent per hour",
-		"rent_hours_per_month": "rented hours per month", "power_watts": "power draw (W)",
-		"power_price_per_kwh": "power price per kWh", "pue": "PUE (power usage effectiveness)",
-		"power_hours_per_month": "powered hours per month", "facilities": "facilities", "hosting": "hosting",
-		"support": "self-hosted support", "software": "software", "monitoring": "self-hosted monitoring",
-		"backup": "backup", "labour_hours_per_month": "operator labour hours per month",
-		"labour_rate": "operator labour loaded rate", "downtime_allowance": "expected downtime allowance",
-		"per_request": "variable cost per request (V_local)",
-	},
+	// "self_hosted": the labels of SelfHostedFields (registry.go)
 	"quote":     quoteFields,
 	"scenario":  scenarioFields,
 	"route":     routeFields,

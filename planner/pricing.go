@@ -176,16 +176,14 @@ func quoteMonthly(q Quote, inTokens, outTokens float64, tokenBasis string, conv 
 
 	// Monthly charges.
 	taxable, untaxed, fixed, fixedOrig := decimal.Zero, decimal.Zero, decimal.Zero, decimal.Zero
-	for _, c := range []struct {
-		cat, label string
-		f          *Figure
-	}{
-		{"platform", "Platform charges", q.Platform},
-		{"storage_network", "Storage, network and egress", q.StorageNetwork},
-		{"support", "Support", q.Support},
-		{"integration_labour", "Integration labour", q.IntegrationLabour},
-		{"monitoring", "Monitoring", q.Monitoring},
-	} {
+	for _, fd := range QuoteFields {
+		if !fd.Charge {
+			continue
+		}
+		c := struct {
+			cat, label string
+			f          *Figure
+		}{fd.Name, fd.Label, *fd.Figure(&q)}
 		v, typed := amount(c.f)
 		l := CostLine{Category: c.cat, Label: c.label, Typed: typed, Basis: "monthly", Evidence: ev(quoteField(q, c.cat), c.f)}
 		if !typed {
@@ -379,32 +377,12 @@ func (c *converter) reportCode() string {
 
 func (q Quote) validatePricing(es *FieldErrors, p string) {
 	checkCurrency(es, p+".currency", q.Currency)
-	for _, f := range []struct {
-		name string
-		f    *Figure
-	}{
-		{"cached_input_per_m_tokens", q.CachedInputPerMTokens}, {"cache_hit_share", q.CacheHitShare},
-		{"reasoning_tokens", q.ReasoningTokens}, {"batch_discount", q.BatchDiscount}, {"batch_share", q.BatchShare},
-		{"per_request_price", q.PerRequestPrice}, {"minimum_monthly", q.MinimumMonthly}, {"token_multiplier", q.TokenMultiplier},
-	} {
-		checkFigure(es, p+"."+f.name, f.f)
-	}
-	for _, f := range []struct {
-		name string
-		f    *Figure
-	}{{"cache_hit_share", q.CacheHitShare}, {"batch_discount", q.BatchDiscount}, {"batch_share", q.BatchShare}} {
-		if f.f != nil && f.f.Amount.GreaterThan(decimal.NewFromInt(1)) {
-			es.add(p+"."+f.name, fmt.Sprintf("a fraction from 0 to 1 (0.3 = 30 %%), got %s", f.f.Amount))
-		}
-	}
+	// Amounts and bounds of each figure: the registry (validateFields).
 	if q.BatchDiscount != nil && q.BatchShare == nil {
 		es.add(p+".batch_share", "a batch discount needs the share of traffic eligible for it")
 	}
 	if q.CacheHitShare != nil && q.CacheHitShare.Amount.IsPositive() && q.CachedInputPerMTokens == nil {
 		es.add(p+".cached_input_per_m_tokens", "a cache-hit share needs the cached input price")
-	}
-	if m := q.TokenMultiplier; m != nil && !m.Amount.IsPositive() {
-		es.add(p+".token_multiplier", fmt.Sprintf("must be above 0 (1.15 = 15 %% more tokens), got %s", m.Amount))
 	}
 	prev := decimal.Zero
 	for i, t := range q.Tiers {

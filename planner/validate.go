@@ -3,8 +3,6 @@ package planner
 import (
 	"fmt"
 	"time"
-
-	"github.com/shopspring/decimal"
 )
 
 // DateLayout is the layout of every date in the inputs, YYYY-MM-DD.
@@ -140,39 +138,7 @@ func (s SelfHostedCosts) validate(es *FieldErrors, p string) {
 	for cat, t := range s.Taxes {
 		validateTax(es, p+".taxes."+cat, t)
 	}
-	for _, f := range []struct {
-		name string
-		f    *Figure
-	}{
-		{"purchase_price", s.PurchasePrice}, {"rent_per_hour", s.RentPerHour}, {"rent_hours_per_month", s.RentHoursPerMonth},
-		{"power_watts", s.PowerWatts}, {"power_price_per_kwh", s.PowerPricePerKWh}, {"power_hours_per_month", s.PowerHoursPerMonth},
-		{"facilities", s.Facilities}, {"hosting", s.Hosting}, {"support", s.Support}, {"software", s.Software},
-		{"monitoring", s.Monitoring}, {"backup", s.Backup},
-		{"labour_hours_per_month", s.LabourHoursPerMonth}, {"labour_rate", s.LabourRate},
-		{"downtime_allowance", s.DowntimeAllowance}, {"per_request", s.PerRequest},
-	} {
-		checkFigure(es, p+"."+f.name, f.f)
-	}
-	for _, h := range []struct {
-		name string
-		f    *Figure
-	}{{"rent_hours_per_month", s.RentHoursPerMonth}, {"power_hours_per_month", s.PowerHoursPerMonth}} {
-		if h.f != nil && h.f.Amount.GreaterThan(decimal.NewFromInt(744)) {
-			es.add(p+"."+h.name, "a month has at most 744 hours")
-		}
-	}
-	if s.PUE != nil {
-		checkFigure(es, p+".pue", s.PUE)
-		if s.PUE.Amount.LessThan(decimal.NewFromInt(1)) {
-			es.add(p+".pue", fmt.Sprintf("power usage effectiveness is at least 1, got %s", s.PUE.Amount))
-		}
-	}
-	if s.LabourHoursPerMonth == nil {
-		es.add(p+".labour_hours_per_month", "operator labour must be typed (a typed zero is allowed)")
-	}
-	if s.LabourRate == nil {
-		es.add(p+".labour_rate", "operator labour must be typed (a typed zero is allowed)")
-	}
+	validateFields(es, p, &s, SelfHostedFields)
 }
 
 // Validate checks one quote; field names start "quote".
@@ -186,25 +152,7 @@ func (q Quote) validate(es *FieldErrors, p string) {
 	if q.Name == "" {
 		es.add(p+".name", "required")
 	}
-	if q.InputPerMTokens == nil {
-		es.add(p+".input_per_m_tokens", "required")
-	}
-	if q.OutputPerMTokens == nil {
-		es.add(p+".output_per_m_tokens", "required")
-	}
-	for _, f := range []struct {
-		name string
-		f    *Figure
-	}{
-		{"input_per_m_tokens", q.InputPerMTokens}, {"output_per_m_tokens", q.OutputPerMTokens}, {"retry_rate", q.RetryRate},
-		{"platform", q.Platform}, {"storage_network", q.StorageNetwork}, {"support", q.Support},
-		{"integration_labour", q.IntegrationLabour}, {"monitoring", q.Monitoring},
-	} {
-		checkFigure(es, p+"."+f.name, f.f)
-	}
-	if q.RetryRate != nil && q.RetryRate.Amount.GreaterThanOrEqual(decimal.NewFromInt(1)) {
-		es.add(p+".retry_rate", fmt.Sprintf("a fraction below 1 (0.02 = 2 %%), got %s", q.RetryRate.Amount))
-	}
+	validateFields(es, p, &q, QuoteFields)
 	q.validatePricing(es, p)
 }
 

@@ -6,83 +6,59 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/shopspring/decimal"
 
 	"capplan/planner"
 )
 
-// figureSpec is one Figure input of a form: its field name (as planner
-// names it in validation errors), its label and its usual unit, where
-// "CUR" stands for the report's currency.
-type figureSpec struct {
-	Field string
-	Label string
-	Unit  string
-	Hint  string
-}
-
-// selfHostedFigures are the self-hosted cost inputs, in the order
-// docs/method.md lists the categories.
-var selfHostedFigures = []figureSpec{
-	{"self_hosted.purchase_price", "Equipment purchase price", "CUR", "when bought: spread over the depreciation months"},
-	{"self_hosted.rent_per_hour", "Equipment rent per hour", "CUR/h", "when rented"},
-	{"self_hosted.rent_hours_per_month", "Rented hours per month", "h/month", "blank means 730"},
-	{"self_hosted.power_watts", "Power draw", "W", "used when the ceiling row has no measured watts"},
-	{"self_hosted.power_price_per_kwh", "Power price", "CUR/kWh", ""},
-	{"self_hosted.pue", "PUE", "ratio", "at least 1; blank means 1"},
-	{"self_hosted.power_hours_per_month", "Powered hours per month", "h/month", "blank means 730"},
-	{"self_hosted.facilities", "Facilities", "CUR/month", ""},
-	{"self_hosted.hosting", "Hosting", "CUR/month", ""},
-	{"self_hosted.support", "Support", "CUR/month", ""},
-	{"self_hosted.software", "Software", "CUR/month", ""},
-	{"self_hosted.monitoring", "Monitoring", "CUR/month", ""},
-	{"self_hosted.backup", "Backup", "CUR/month", ""},
-	{"self_hosted.labour_hours_per_month", "Operator labour hours", "h/month", "required: type 0 if none is spent"},
-	{"self_hosted.labour_rate", "Operator labour loaded rate", "CUR/h", "required: type 0 if none is spent"},
-	{"self_hosted.downtime_allowance", "Expected downtime allowance", "CUR/month", ""},
-	{"self_hosted.per_request", "Variable cost per request (V_local)", "CUR/request", "blank means 0"},
-}
-
-// selfHostedField returns the address of the Figure a spec names.
-func selfHostedField(s *planner.SelfHostedCosts, field string) **planner.Figure {
-	switch strings.TrimPrefix(field, "self_hosted.") {
-	case "purchase_price":
-		return &s.PurchasePrice
-	case "rent_per_hour":
-		return &s.RentPerHour
-	case "rent_hours_per_month":
-		return &s.RentHoursPerMonth
-	case "power_watts":
-		return &s.PowerWatts
-	case "power_price_per_kwh":
-		return &s.PowerPricePerKWh
-	case "pue":
-		return &s.PUE
-	case "power_hours_per_month":
-		return &s.PowerHoursPerMonth
-	case "facilities":
-		return &s.Facilities
-	case "hosting":
-		return &s.Hosting
-	case "support":
-		return &s.Support
-	case "software":
-		return &s.Software
-	case "monitoring":
-		return &s.Monitoring
-	case "backup":
-		return &s.Backup
-	case "labour_hours_per_month":
-		return &s.LabourHoursPerMonth
-	case "labour_rate":
-		return &s.LabourRate
-	case "downtime_allowance":
-		return &s.DowntimeAllowance
-	case "per_request":
-		return &s.PerRequest
+// readFields reads a record's registry fields from a form: a Figure from
+// key, key.unit, key.source and key.evidence_date (nil when no amount was
+// typed), a whole number, or a choice. What cannot be parsed goes to errs
+// under the field's key; the planner checks the rest.
+func readFields[T any](f url.Values, rec *T, fields []planner.InputField[T], currency string, errs formErrors) {
+	for _, fd := range fields {
+		key := fd.Key()
+		switch {
+		case fd.Figure != nil:
+			*fd.Figure(rec) = readFigure(f, key, unitFor(fd.Unit, currency), errs)
+		case fd.Int != nil:
+			if m := strings.TrimSpace(f.Get(key)); m != "" {
+				n, err := strconv.Atoi(m)
+				if err != nil {
+					errs[key] = "must be a whole number"
+					if fd.Kind == planner.KindMonths {
+						errs[key] += " of months"
+					}
+				}
+				*fd.Int(rec) = n
+			}
+		case fd.Text != nil:
+			*fd.Text(rec) = strings.TrimSpace(f.Get(key))
+		}
 	}
-	panic("web: unknown self-hosted field " + field)
 }
+
+// fieldValues fills a form's values from a record's registry fields (the
+// reverse of readFields).
+func fieldValues[T any](v url.Values, rec *T, fields []planner.InputField[T]) {
+	for _, fd := range fields {
+		key := fd.Key()
+		switch {
+		case fd.Figure != nil:
+			putFigure(v, key, *fd.Figure(rec))
+		case fd.Int != nil:
+			if n := *fd.Int(rec); n != 0 {
+				v.Set(key, strconv.Itoa(n))
+			}
+		case fd.Text != nil:
+			v.Set(key, *fd.Text(rec))
+		}
+	}
+}
+
+// figureAttrs are a Figure amount input's attributes.
+var figureAttrs = templ.Attributes{"inputmode": "decimal"}
 
 // unitFor fills the report's currency into a spec's unit.
 func unitFor(unit, currency string) string {
@@ -121,34 +97,19 @@ func putFigure(v url.Values, field string, fig *planner.Figure) {
 	v.Set(field+".evidence_date", fig.EvidenceDate)
 }
 
-// selfHostedForm reads the self-hosted cost form and checks it with the
+// readSelfHostedForm reads the self-hosted cost form and checks it with the
 // planner's rules; errors are keyed by the planner's field names.
 func readSelfHostedForm(f url.Values, currency string) (planner.SelfHostedCosts, formErrors) {
 	errs := formErrors{}
-	s := planner.SelfHostedCosts{EquipmentMode: strings.TrimSpace(f.Get("self_hosted.equipment_mode"))}
-	if m := strings.TrimSpace(f.Get("self_hosted.depreciation_months")); m != "" {
-		n, err := strconv.Atoi(m)
-		if err != nil {
-			errs["self_hosted.depreciation_months"] = "must be a whole number of months"
-		}
-		s.DepreciationMonths = n
-	}
-	for _, sp := range selfHostedFigures {
-		*selfHostedField(&s, sp.Field) = readFigure(f, sp.Field, unitFor(sp.Unit, currency), errs)
-	}
+	var s planner.SelfHostedCosts
+	readFields(f, &s, planner.SelfHostedFields, currency, errs)
 	mergeFieldErrors(errs, s.Validate(), "")
 	return s, errs
 }
 
 // selfHostedValues is the self-hosted form filled from stored inputs.
 func selfHostedValues(v url.Values, s planner.SelfHostedCosts) {
-	v.Set("self_hosted.equipment_mode", s.EquipmentMode)
-	if s.DepreciationMonths != 0 {
-		v.Set("self_hosted.depreciation_months", strconv.Itoa(s.DepreciationMonths))
-	}
-	for _, sp := range selfHostedFigures {
-		putFigure(v, sp.Field, *selfHostedField(&s, sp.Field))
-	}
+	fieldValues(v, &s, planner.SelfHostedFields)
 }
 
 // settingsForm reads the report settings form.

@@ -8,42 +8,6 @@ import (
 	"capplan/web/store"
 )
 
-// quoteFigures are a quote's prices and monthly charges, as the planner
-// names them in validation errors.
-var quoteFigures = []figureSpec{
-	{"quote.input_per_m_tokens", "Input tokens price", "CUR/1M tokens", "per million input tokens"},
-	{"quote.output_per_m_tokens", "Output tokens price", "CUR/1M tokens", "per million output tokens"},
-	{"quote.retry_rate", "Expected retry/failure rate", "fraction", "0.02 = 2 % of requests paid again"},
-	{"quote.platform", "Platform charges", "CUR/month", ""},
-	{"quote.storage_network", "Storage, network and egress", "CUR/month", ""},
-	{"quote.support", "Support", "CUR/month", ""},
-	{"quote.integration_labour", "Integration labour", "CUR/month", ""},
-	{"quote.monitoring", "Monitoring", "CUR/month", ""},
-}
-
-// quoteField returns the address of the Figure a spec names.
-func quoteFigure(q *planner.Quote, field string) **planner.Figure {
-	switch strings.TrimPrefix(field, "quote.") {
-	case "input_per_m_tokens":
-		return &q.InputPerMTokens
-	case "output_per_m_tokens":
-		return &q.OutputPerMTokens
-	case "retry_rate":
-		return &q.RetryRate
-	case "platform":
-		return &q.Platform
-	case "storage_network":
-		return &q.StorageNetwork
-	case "support":
-		return &q.Support
-	case "integration_labour":
-		return &q.IntegrationLabour
-	case "monitoring":
-		return &q.Monitoring
-	}
-	panic("web: unknown quote field " + field)
-}
-
 // quoteForm reads the quote form. The quote's source and evidence date are
 // those of every price in it; the planner checks the amounts.
 func readQuoteForm(f url.Values) (store.Quote, formErrors) {
@@ -70,12 +34,11 @@ func readQuoteForm(f url.Values) (store.Quote, formErrors) {
 	} else if !isDate(q.EvidenceDate) {
 		errs["evidence_date"] = "must be a date, YYYY-MM-DD"
 	}
-	for _, sp := range quoteFigures {
-		fig := readFigure(f, sp.Field, unitFor(sp.Unit, q.Currency), errs)
-		if fig != nil {
+	readFields(f, &q.Q, planner.QuoteFields, q.Currency, errs)
+	for _, fd := range planner.QuoteFields {
+		if fig := *fd.Figure(&q.Q); fig != nil {
 			fig.Source, fig.EvidenceDate = q.Source, q.EvidenceDate
 		}
-		*quoteFigure(&q.Q, sp.Field) = fig
 	}
 	if err := q.Q.Validate(); err != nil {
 		fe := formErrors{}
@@ -103,9 +66,9 @@ func quoteValues(q store.Quote) url.Values {
 	v.Set("terms", q.Terms)
 	v.Set("source", q.Source)
 	v.Set("evidence_date", q.EvidenceDate)
-	for _, sp := range quoteFigures {
-		if fig := *quoteFigure(&q.Q, sp.Field); fig != nil {
-			v.Set(sp.Field, fig.Amount.String())
+	for _, fd := range planner.QuoteFields {
+		if fig := *fd.Figure(&q.Q); fig != nil {
+			v.Set(fd.Key(), fig.Amount.String())
 		}
 	}
 	return v

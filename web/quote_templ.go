@@ -563,8 +563,8 @@ func quoteForm(v quotesView, action string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		for _, sp := range quoteFigures {
-			templ_7745c5c3_Err = textField(sp.Field, sp.Label+" ("+quoteUnit(sp.Unit, fs.val("currency"))+")", fs.val(sp.Field), fs.Errs, templ.Attributes{"inputmode": "decimal", "placeholder": sp.Hint}).Render(ctx, templ_7745c5c3_Buffer)
+		for _, fd := range planner.QuoteFields {
+			templ_7745c5c3_Err = textField(fd.Key(), fd.FormLabel()+" ("+quoteUnit(fd.Unit, fs.val("currency"))+")", fs.val(fd.Key()), fs.Errs, templ.Attributes{"inputmode": "decimal", "placeholder": fd.Help}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -2,6 +2,7 @@ package xlsx
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"capplan/planner"
@@ -120,7 +121,7 @@ func stopText(c planner.Contract) string {
 // (V_api) from them.
 func (b *book) costsSheet() {
 	s := b.sheets[shCosts]
-	s.cols(44, 18, 16, 34, 14, 11, 10, 30, 60)
+	s.cols(44, 18, 16, 34, 14, 11, 10, 30, 40, 40)
 	s.freeze = 2
 	in, res := b.r.Inputs, b.r.Result
 	evidence := map[string]planner.Evidence{}
@@ -128,8 +129,8 @@ func (b *book) costsSheet() {
 		evidence[e.Field] = e
 	}
 	b.title(s, "Costs, monthly (yellow cells are inputs: change them and the sheets recompute)")
-	b.headers(s, "Input", "Amount", "Unit", "Source", "Evidence date", "Age (days)", "Stale", "Named range", "Problem")
-	fig := func(label, field string, f *planner.Figure, style int, n string) {
+	b.headers(s, "Input", "Amount", "Unit", "Source", "Evidence date", "Age (days)", "Stale", "Named range", "Problem", "Help")
+	fig := func(label, field string, f *planner.Figure, style int, n, help string) {
 		row := s.next()
 		cells := []any{label, v(style, dec(f))}
 		if f != nil {
@@ -145,37 +146,13 @@ func (b *book) costsSheet() {
 		} else {
 			cells = append(cells, nil, nil)
 		}
-		cells = append(cells, b.name(n, s, 2, row), v(b.st.wrap, e.Problem))
+		cells = append(cells, b.name(n, s, 2, row), v(b.st.wrap, e.Problem), v(b.st.wrap, help))
 		s.add(cells...)
 	}
 
 	sh := in.SelfHosted
 	s.add(excelize_bold(b, "Self-hosted inputs (one box)"))
-	mode := sh.EquipmentMode
-	if mode != "rent" {
-		mode = "purchase"
-	}
-	row := s.next()
-	s.add("Equipment mode (purchase or rent)", v(b.st.plain, mode), nil, nil, nil, nil, nil, b.name("SH_Equipment_Mode", s, 2, row))
-	fig("Purchase price", "self_hosted.purchase_price", sh.PurchasePrice, b.st.moneyIn, "SH_Purchase_Price")
-	row = s.next()
-	s.add("Depreciation months", v(b.st.intIn, sh.DepreciationMonths), "months", nil, nil, nil, nil, b.name("SH_Depreciation_Months", s, 2, row))
-	fig("Rent per hour", "self_hosted.rent_per_hour", sh.RentPerHour, b.st.moneyIn, "SH_Rent_Per_Hour")
-	fig("Rent hours a month (empty: 730)", "self_hosted.rent_hours_per_month", sh.RentHoursPerMonth, b.st.numIn, "SH_Rent_Hours_Per_Month")
-	fig("Power draw, typed (W; the ceiling row's measured draw wins)", "self_hosted.power_watts", sh.PowerWatts, b.st.numIn, "SH_Power_Watts")
-	fig("Power price per kWh", "self_hosted.power_price_per_kwh", sh.PowerPricePerKWh, b.st.perReqIn, "SH_Power_Price_Per_kWh")
-	fig("PUE (empty: 1)", "self_hosted.pue", sh.PUE, b.st.numIn, "SH_PUE")
-	fig("Power hours a month (empty: 730)", "self_hosted.power_hours_per_month", sh.PowerHoursPerMonth, b.st.numIn, "SH_Power_Hours_Per_Month")
-	fig("Facilities", "self_hosted.facilities", sh.Facilities, b.st.moneyIn, "SH_Facilities")
-	fig("Hosting", "self_hosted.hosting", sh.Hosting, b.st.moneyIn, "SH_Hosting")
-	fig("Support", "self_hosted.support", sh.Support, b.st.moneyIn, "SH_Support")
-	fig("Software", "self_hosted.software", sh.Software, b.st.moneyIn, "SH_Software")
-	fig("Monitoring", "self_hosted.monitoring", sh.Monitoring, b.st.moneyIn, "SH_Monitoring")
-	fig("Backup", "self_hosted.backup", sh.Backup, b.st.moneyIn, "SH_Backup")
-	fig("Operator labour hours a month", "self_hosted.labour_hours_per_month", sh.LabourHoursPerMonth, b.st.numIn, "SH_Labour_Hours_Per_Month")
-	fig("Operator labour loaded rate per hour", "self_hosted.labour_rate", sh.LabourRate, b.st.moneyIn, "SH_Labour_Rate")
-	fig("Expected downtime allowance", "self_hosted.downtime_allowance", sh.DowntimeAllowance, b.st.moneyIn, "SH_Downtime_Allowance")
-	fig("Variable cost per request (V_local)", "self_hosted.per_request", sh.PerRequest, b.st.perReqIn, "SH_Per_Request")
+	inputRows(b, s, fig, &sh, planner.SelfHostedFields, "")
 
 	s.add()
 	s.add(excelize_bold(b, "Self-hosted monthly cost per box"))
@@ -187,16 +164,20 @@ func (b *book) costsSheet() {
 		pw := m.rng(colPower, 2, n+1)
 		watts = fmt.Sprintf("IF(Ceiling_Rows=0,N(SH_Power_Watts),IF(INDEX(%s,Ceiling_Rows)=\"\",N(SH_Power_Watts),INDEX(%s,Ceiling_Rows)))", pw, pw)
 	}
-	row = s.next()
+	row := s.next()
 	s.add("Power draw used (W), "+res.SelfHosted.PowerWattsSource, fx(b.st.num, watts, opt(res.SelfHosted.PowerWatts)))
 	b.name("Power_Watts_Used", s, 2, row)
 	formulas := map[string]string{
-		"equipment":  `IF(SH_Equipment_Mode="rent",N(SH_Rent_Per_Hour)*IF(SH_Rent_Hours_Per_Month="",730,SH_Rent_Hours_Per_Month),IF(N(SH_Depreciation_Months)>0,N(SH_Purchase_Price)/SH_Depreciation_Months,0))`,
-		"power":      `N(Power_Watts_Used)*IF(SH_Power_Hours_Per_Month="",730,SH_Power_Hours_Per_Month)/1000*N(SH_Power_Price_Per_kWh)*IF(SH_PUE="",1,SH_PUE)`,
-		"facilities": "N(SH_Facilities)", "hosting": "N(SH_Hosting)", "support": "N(SH_Support)", "software": "N(SH_Software)",
-		"monitoring": "N(SH_Monitoring)", "backup": "N(SH_Backup)",
-		"labour":   "N(SH_Labour_Hours_Per_Month)*N(SH_Labour_Rate)",
-		"downtime": "N(SH_Downtime_Allowance)",
+		"equipment": `IF(SH_Equipment_Mode="rent",N(SH_Rent_Per_Hour)*IF(SH_Rent_Hours_Per_Month="",730,SH_Rent_Hours_Per_Month),IF(N(SH_Depreciation_Months)>0,N(SH_Purchase_Price)/SH_Depreciation_Months,0))`,
+		"power":     `N(Power_Watts_Used)*IF(SH_Power_Hours_Per_Month="",730,SH_Power_Hours_Per_Month)/1000*N(SH_Power_Price_Per_kWh)*IF(SH_PUE="",1,SH_PUE)`,
+		"labour":    "N(SH_Labour_Hours_Per_Month)*N(SH_Labour_Rate)",
+		"downtime":  "N(SH_Downtime_Allowance)",
+	}
+	// A line that is one monthly input, named as its field: its cell.
+	for _, fd := range planner.SelfHostedFields {
+		if _, ok := formulas[fd.Name]; !ok && fd.Figure != nil {
+			formulas[fd.Name] = "N(" + fd.Sheet + ")"
+		}
 	}
 	first := s.next()
 	for _, l := range res.SelfHosted.Lines {
@@ -226,17 +207,11 @@ func (b *book) costsSheet() {
 		}
 		qc := res.Quotes[i]
 		p := quotePrefix(i)
-		field := func(cat string) string { return fmt.Sprintf("quotes[%s].%s", q.Name, cat) }
 		s.add()
 		s.add(excelize_bold(b, fmt.Sprintf("API quote %d: %s", i+1, strings.TrimSpace(q.Name+" "+paren(q.Provider, q.Model)))))
-		fig("Input price per 1M tokens", field("input_per_m_tokens"), q.InputPerMTokens, b.st.moneyIn, p+"Price_Input_Per_M")
-		fig("Output price per 1M tokens", field("output_per_m_tokens"), q.OutputPerMTokens, b.st.moneyIn, p+"Price_Output_Per_M")
-		fig("Retry or failure rate", field("retry_rate"), q.RetryRate, b.st.pctIn, p+"Retry_Rate")
-		fig("Platform charges a month", field("platform"), q.Platform, b.st.moneyIn, p+"Platform")
-		fig("Storage, network and egress a month", field("storage_network"), q.StorageNetwork, b.st.moneyIn, p+"Storage_Network")
-		fig("Support a month", field("support"), q.Support, b.st.moneyIn, p+"Support")
-		fig("Integration labour a month", field("integration_labour"), q.IntegrationLabour, b.st.moneyIn, p+"Integration_Labour")
-		fig("Monitoring a month", field("monitoring"), q.Monitoring, b.st.moneyIn, p+"Monitoring")
+		inputRows(b, s, func(label, key string, f *planner.Figure, style int, n, help string) {
+			fig(label, fmt.Sprintf("quotes[%s].%s", q.Name, strings.TrimPrefix(key, "quote.")), f, style, n, help)
+		}, &q, planner.QuoteFields, p)
 
 		inTok, outTok := "Workload_Prompt_Tokens", "Workload_Output_Tokens"
 		if in.TokenBasis == "measured" && len(res.Matrix) > 0 {
@@ -255,7 +230,13 @@ func (b *book) costsSheet() {
 		per := fmt.Sprintf("(%[1]sInput_Tokens*N(%[1]sPrice_Input_Per_M)+%[1]sOutput_Tokens*N(%[1]sPrice_Output_Per_M))/1000000*(1+N(%[1]sRetry_Rate))", p)
 		s.add(excelize_bold(b, "Price per request (V_api)"), fx(b.st.perReq, per, money(qc.PerRequest)), nil, v(b.st.wrap, qc.PerRequestBasis), nil, nil, nil, b.name(p+"Per_Request", s, 2, row))
 		row = s.next()
-		fixed := fmt.Sprintf("N(%[1]sPlatform)+N(%[1]sStorage_Network)+N(%[1]sSupport)+N(%[1]sIntegration_Labour)+N(%[1]sMonitoring)", p)
+		var charges []string
+		for _, fd := range planner.QuoteFields {
+			if fd.Charge {
+				charges = append(charges, "N("+p+fd.Sheet+")")
+			}
+		}
+		fixed := strings.Join(charges, "+")
 		s.add(excelize_bold(b, "Fixed charges a month (F_api)"), fx(b.st.money, fixed, money(qc.Fixed)), nil, nil, nil, nil, nil, b.name(p+"Fixed", s, 2, row))
 		for _, n := range qc.Notes {
 			s.add(v(b.st.wrap, "Note: "+n))
@@ -281,4 +262,44 @@ func paren(parts ...string) string {
 		return ""
 	}
 	return "(" + strings.Join(ps, ", ") + ")"
+}
+
+// inputRows writes a record's registry fields as named input cells: a
+// Figure through fig (with its source, date and age), a whole number or a
+// choice as a plain input. prefix goes before every named range.
+func inputRows[T any](b *book, s *sheet, fig func(label, key string, f *planner.Figure, style int, name, help string), rec *T, fields []planner.InputField[T], prefix string) {
+	for _, fd := range fields {
+		name := prefix + fd.Sheet
+		switch {
+		case fd.Figure != nil:
+			fig(fd.Label, fd.Key(), *fd.Figure(rec), inputStyle(b, fd.Kind), name, fd.Help)
+		case fd.Int != nil:
+			row := s.next()
+			s.add(fd.Label, v(inputStyle(b, fd.Kind), *fd.Int(rec)), fd.Unit, nil, nil, nil, nil, b.name(name, s, 2, row), nil, v(b.st.wrap, fd.Help))
+		case fd.Text != nil:
+			val := *fd.Text(rec)
+			if len(fd.Options) > 0 && !slices.Contains(fd.Options, val) {
+				val = fd.Options[0] // what the planner applies to a blank choice
+			}
+			row := s.next()
+			s.add(fd.Label, v(inputStyle(b, fd.Kind), val), nil, nil, nil, nil, nil, b.name(name, s, 2, row), nil, v(b.st.wrap, fd.Help))
+		}
+	}
+}
+
+// inputStyle is the input cell style of a field kind.
+func inputStyle(b *book, k planner.Kind) int {
+	switch k {
+	case planner.KindMoney:
+		return b.st.moneyIn
+	case planner.KindFineMoney:
+		return b.st.perReqIn
+	case planner.KindFraction:
+		return b.st.pctIn
+	case planner.KindMonths:
+		return b.st.intIn
+	case planner.KindChoice:
+		return b.st.plain
+	}
+	return b.st.numIn
 }
