@@ -39,18 +39,26 @@ func parseAIPerf(f *File, d doc) error {
 	o, p := d.obj, d.prefix
 	bd := newBuilder()
 	r := bd.row
-	_, isAI := o["aiperf_version"]
-	if _, ok := o["schema_version"]; ok {
-		isAI = true
+	// AIPerf writes aiperf_version and schema_version from 0.4 on; its
+	// 0.2-0.3 files are told from GenAI-Perf by keys GenAI-Perf never wrote.
+	isAI := false
+	for _, k := range []string{"aiperf_version", "schema_version", "error_summary", "was_cancelled", "benchmark_duration"} {
+		if _, ok := o[k]; ok {
+			isAI = true
+		}
 	}
 	if isAI {
 		var ver, schema lstr
 		o.get(p, "aiperf_version", &ver)
 		o.get(p, "schema_version", &schema)
 		f.Source.Format, f.Source.ToolVersion = "aiperf", string(ver)
-		f.Source.FormatVersion = "schema " + string(schema)
-		if schema == "" {
+		switch {
+		case schema != "":
+			f.Source.FormatVersion = "schema " + string(schema)
+		case ver != "":
 			f.Source.FormatVersion = "before schema 1.1"
+		default:
+			f.Source.FormatVersion = "0.2-0.3 (no aiperf_version)"
 		}
 	} else {
 		f.Source.Format, f.Source.FormatVersion = "genai-perf", "summary JSON"
@@ -109,6 +117,8 @@ func parseAIPerf(f *File, d doc) error {
 		var errF *float64
 		if avg(&errF, "errored", "error_request_count", 1) != nil && errF != nil {
 			bd.count(&r.Errored, "errored", p+"error_request_count.avg", num{v: *errF, set: true})
+		} else if n, ok := errorSummary(o, p, bd); ok {
+			bd.countInt(&r.Errored, "errored", p+"error_summary (sum of count)", n)
 		} else {
 			bd.countInt(&r.Errored, "errored", p+"error_request_count (absent: 0)", 0)
 		}
@@ -133,7 +143,7 @@ func parseAIPerf(f *File, d doc) error {
 			key  string
 			st   *planner.Stat
 			name string
-		}{{"time_to_first_token", &r.TTFT, "ttft_s"}, {"request_latency", &r.E2E, "e2e_s"}, {"inter_token_latency", &r.TPOT, "tpot_s"}, {"inter_chunk_latency", &r.ITL, "itl_s"}} {
+		}{{"time_to_first_token", &r.TTFT, "ttft_s"}, {"time_to_first_output_token", &r.TTFOT, "ttfot_s"}, {"request_latency", &r.E2E, "e2e_s"}, {"inter_token_latency", &r.TPOT, "tpot_s"}, {"inter_chunk_latency", &r.ITL, "itl_s"}} {
 			m := get(s.key)
 			if m == nil {
 				continue
@@ -170,32 +180,58 @@ func parseAIPerf(f *File, d doc) error {
 	return nil
 }
 
+// errorSummary sums the counts of AIPerf's error_summary (a list of error
+// kinds with their counts); an empty list is 0 errors.
+func errorSummary(o jsonObj, p string, bd *builder) (int, bool) {
+	var es []struct {
+		Count num `json:"count"`
+	}
+	if has, err := o.get(p, "error_summary", &es); !has || err != nil {
+		return 0, false
+	}
+	n := 0
+	for i, e := range es {
+		if !e.Count.set || !bd.check("errored", fmt.Sprintf("%serror_summary[%d].count", p, i), e.Count.v) {
+			return 0, false
+		}
+		n += int(e.Count.v)
+	}
+	return n, true
+}
+
 // aiperfConfig finds the model and load level in the input_config of any
-// known AIPerf or GenAI-Perf generation.
+// known AIPerf or GenAI-Perf generation. Each part is read on its own, so
+// that a part of an unexpected shape (endpoint as a string in the flat
+// GenAI-Perf layout) loses only itself.
 func aiperfConfig(raw json.RawMessage) (model string, kind planner.LoadKind, load *float64, path string) {
+	var parts map[string]json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &parts) != nil {
+		return "", "", nil, ""
+	}
+	part := func(key string, v any) { _ = json.Unmarshal(parts[key], v) }
 	var c struct {
-		Model       []lstr `json:"model"`
-		ModelNames  []lstr `json:"model_names"`
-		Concurrency num    `json:"concurrency"`
-		RequestRate num    `json:"request_rate"`
+		Model       []lstr
+		ModelNames  []lstr
+		Concurrency num
+		RequestRate num
 		Endpoint    struct {
 			ModelNames []lstr `json:"model_names"`
-		} `json:"endpoint"`
+		}
 		Models struct {
 			Items []struct {
 				Name lstr `json:"name"`
 			} `json:"items"`
-		} `json:"models"`
+		}
 		Loadgen struct {
 			Concurrency num `json:"concurrency"`
 			RequestRate num `json:"request_rate"`
-		} `json:"loadgen"`
+		}
 		PerfAnalyzer struct {
 			Stimulus struct {
 				Concurrency num `json:"concurrency"`
 				RequestRate num `json:"request_rate"`
 			} `json:"stimulus"`
-		} `json:"perf_analyzer"`
+		}
 		Phases []struct {
 			Name        lstr `json:"name"`
 			Type        lstr `json:"type"`
@@ -203,11 +239,23 @@ func aiperfConfig(raw json.RawMessage) (model string, kind planner.LoadKind, loa
 			Concurrency num  `json:"concurrency"`
 			RequestRate num  `json:"request_rate"`
 			Rate        num  `json:"rate"`
-		} `json:"phases"`
+		}
 	}
-	if len(raw) == 0 || json.Unmarshal(raw, &c) != nil {
-		return "", "", nil, ""
+	var one lstr
+	part("model", &c.Model)
+	if len(c.Model) == 0 {
+		if part("model", &one); one != "" {
+			c.Model = []lstr{one}
+		}
 	}
+	part("model_names", &c.ModelNames)
+	part("concurrency", &c.Concurrency)
+	part("request_rate", &c.RequestRate)
+	part("endpoint", &c.Endpoint)
+	part("models", &c.Models)
+	part("loadgen", &c.Loadgen)
+	part("perf_analyzer", &c.PerfAnalyzer)
+	part("phases", &c.Phases)
 	for _, m := range [][]lstr{c.Model, c.ModelNames, c.Endpoint.ModelNames} {
 		if len(m) > 0 && model == "" {
 			model = string(m[0])

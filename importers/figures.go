@@ -178,10 +178,11 @@ func (b *builder) finish() (planner.Row, error) {
 		return planner.Row{}, b.err
 	}
 	r := b.row
-	att, ok := intv(r.Attempted), intv(r.Successful)
 	if r.Attempted != nil && *r.Attempted == 0 && r.Successful != nil && *r.Successful == 0 {
 		return planner.Row{}, fmt.Errorf("zero requests in this load level")
 	}
+	b.noTokens()
+	att, ok := intv(r.Attempted), intv(r.Successful)
 	if r.Successful != nil {
 		switch {
 		case ok == 0:
@@ -203,9 +204,14 @@ func (b *builder) finish() (planner.Row, error) {
 	}
 	if r.LoadKind == planner.LoadRate && r.Load != nil && *r.Load > 0 && r.AchievedRate != nil {
 		if d := math.Abs(*r.AchievedRate-*r.Load) / *r.Load; d > rateTolerance {
-			b.warn("rate-mismatch", "requested %.3g req/s but achieved %.3g req/s (%.0f %% off)", *r.Load, *r.AchievedRate, d*100)
+			msg := fmt.Sprintf("requested %s req/s but sent %s req/s (%.0f %% off), counting every request sent", fmtRate(*r.Load), fmtRate(*r.AchievedRate), d*100)
+			if r.RequestRate != nil && math.Abs(*r.RequestRate-*r.AchievedRate) > 1e-9*math.Max(1, *r.AchievedRate) {
+				msg += fmt.Sprintf("; the successful ones alone: %s req/s", fmtRate(*r.RequestRate))
+			}
+			b.warn("rate-mismatch", "%s", msg)
 		}
 	}
+	b.ttfotApart()
 	if r.IdenticalPrompts != nil && *r.IdenticalPrompts {
 		b.warn("identical-prompts", "every listed request sent the same prompt: a prefix-cache best case, latencies may be optimistic")
 	}
@@ -333,4 +339,66 @@ func (b *builder) ocount(o jsonObj, prefix, key string, dst **int, name string) 
 	}
 	b.count(dst, name, prefix+key, v)
 	return v.set
+}
+
+// fmtRate writes a rate for a message: 1000, 12.5, 0.123.
+func fmtRate(v float64) string {
+	if math.Abs(v) >= 100 {
+		return strconv.FormatFloat(math.Round(v), 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}
+
+// noTokens applies "no tokens received" where the summary shows it: when
+// the successful requests produced no output token at all (mean output
+// tokens or output token rate 0), none of them succeeded, and their
+// latency figures (often 0 s) measure nothing. Formats with per-request
+// arrays apply the rule request by request before (honestCounts).
+func (b *builder) noTokens() {
+	r := b.row
+	ok := intv(r.Successful)
+	if ok == 0 {
+		return
+	}
+	var src string
+	switch {
+	case r.OutputTokensMean != nil && *r.OutputTokensMean == 0:
+		src = r.Paths["output_tokens_mean"]
+	case r.OutputTokenRate != nil && *r.OutputTokenRate == 0 && r.DurationS != nil && *r.DurationS > 0:
+		src = r.Paths["output_token_rate"]
+	default:
+		return
+	}
+	b.countInt(&r.Successful, "successful", "computed: no output tokens at all ("+src+" = 0)", 0)
+	if r.Errored != nil {
+		b.countInt(&r.Errored, "errored", "computed: "+r.Paths["errored"]+" + the requests counted as successful without output tokens", *r.Errored+ok)
+	} else {
+		b.countInt(&r.Errored, "errored", "computed: the requests counted as successful without output tokens; other failures are not recorded", ok)
+	}
+	r.TTFT, r.TTFOT, r.E2E, r.ITL, r.TPOT = planner.Stat{}, planner.Stat{}, planner.Stat{}, planner.Stat{}, planner.Stat{}
+	r.OutputTokensMean, r.PromptTokensMean = nil, nil
+	for k := range r.Paths {
+		if strings.HasPrefix(k, "ttft") || strings.HasPrefix(k, "e2e_s") || strings.HasPrefix(k, "itl_s") || strings.HasPrefix(k, "tpot_s") || k == "output_tokens_mean" || k == "prompt_tokens_mean" {
+			delete(r.Paths, k)
+		}
+	}
+	b.warn("no-tokens", "the %d requests the tool counted as successful received no output tokens at all (%s = 0): no tokens received, so they count as failed and their latency figures are left out", ok, src)
+}
+
+// ttfotApart warns when the time to the first visible token is more than
+// twice the TTFT: a reasoning model, whose users wait for its reasoning.
+func (b *builder) ttfotApart() {
+	r := b.row
+	for _, p := range []struct {
+		name string
+		a, o *float64
+	}{{"p95", r.TTFT.P95, r.TTFOT.P95}, {"p50", r.TTFT.P50, r.TTFOT.P50}, {"mean", r.TTFT.Mean, r.TTFOT.Mean}} {
+		if p.a == nil || p.o == nil {
+			continue
+		}
+		if *p.o > 2**p.a || *p.a > 2**p.o {
+			b.warn("ttfot-differs", "%s time to first visible output token %s s is far from the %s TTFT %s s: the model reasons before it answers, and users wait for the visible answer; bound it with ttfot_%s in the objective", p.name, fmtRate(*p.o), p.name, fmtRate(*p.a), map[string]string{"p95": "p95", "p50": "p50", "mean": "p95"}[p.name])
+		}
+		return
+	}
 }

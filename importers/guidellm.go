@@ -387,6 +387,7 @@ func (b *gBench) row(fam string) (planner.Row, error) {
 		mean(&r.PromptTokensMean, "prompt_tokens_mean", m.PromptTokenCount, "prompt_token_count", "successful")
 		mean(&r.OutputTokensMean, "output_tokens_mean", m.OutputTokenCount, "output_token_count", "successful")
 		gStat(bd, &r.TTFT, "ttft_s", m.TimeToFirstToken, mp+".time_to_first_token_ms", 1e-3)
+		gStat(bd, &r.TTFOT, "ttfot_s", m.TimeToFirstOutput, mp+".time_to_first_output_token_ms", 1e-3)
 		gStat(bd, &r.E2E, "e2e_s", m.RequestLatency, mp+".request_latency", 1)
 		gStat(bd, &r.ITL, "itl_s", m.InterTokenLatency, mp+".inter_token_latency_ms", 1e-3)
 		gStat(bd, &r.TPOT, "tpot_s", m.TimePerOutputToken, mp+".time_per_output_token_ms", 1e-3)

@@ -40,6 +40,7 @@ type gMetrics struct {
 	PromptTokenCount      *gStatusDist `json:"prompt_token_count"`
 	OutputTokenCount      *gStatusDist `json:"output_token_count"`
 	TimeToFirstToken      *gStatusDist `json:"time_to_first_token_ms"`
+	TimeToFirstOutput     *gStatusDist `json:"time_to_first_output_token_ms"`
 	TimePerOutputToken    *gStatusDist `json:"time_per_output_token_ms"`
 	InterTokenLatency     *gStatusDist `json:"inter_token_latency_ms"`
 	OutputTokensPerSecond *gStatusDist `json:"output_tokens_per_second"`

@@ -59,7 +59,7 @@ func parseVLLM(f *File, d doc) error {
 	}
 	bd.ocount(o, p, "completed", &r.Successful, "successful")
 	if r.Successful == nil && bd.err == nil {
-		return fmt.Errorf("%scompleted: missing", p)
+		return fmt.Errorf("%scompleted: missing: a vllm bench serve result always counts its completed requests", p)
 	}
 	bd.ofig(o, p, "duration", &r.DurationS, "duration_s", 1)
 	if !bd.ocount(o, p, "failed", &r.Errored, "errored") {

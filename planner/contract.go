@@ -10,9 +10,12 @@ type Objective struct {
 	MinSuccess float64 `json:"min_success"`
 	// Latency bounds in seconds at Percentile; nil means not bounded.
 	TTFTMax *float64 `json:"ttft_max_s"`
-	E2EMax  *float64 `json:"e2e_max_s"`
-	TPOTMax *float64 `json:"tpot_max_s"`
-	ITLMax  *float64 `json:"itl_max_s"`
+	// TTFOTMax bounds the time to the first visible output token (for
+	// reasoning models, after the reasoning); nil means not bounded.
+	TTFOTMax *float64 `json:"ttfot_max_s,omitempty"`
+	E2EMax   *float64 `json:"e2e_max_s"`
+	TPOTMax  *float64 `json:"tpot_max_s"`
+	ITLMax   *float64 `json:"itl_max_s"`
 	// MinHeadroom is the lowest acceptable free device memory at peak, a
 	// fraction (0.10); nil means not required.
 	MinHeadroom *float64 `json:"min_headroom"`

@@ -110,6 +110,7 @@ func Evaluate(r Row, o Objective) Verdict {
 		stat             Stat
 	}{
 		{"ttft", "TTFT", o.TTFTMax, r.TTFT},
+		{"ttfot", "TTFOT (first visible token)", o.TTFOTMax, r.TTFOT},
 		{"e2e", "end-to-end", o.E2EMax, r.E2E},
 		{"tpot", "TPOT", o.TPOTMax, r.TPOT},
 		{"itl", "ITL", o.ITLMax, r.ITL},

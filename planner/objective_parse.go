@@ -12,6 +12,7 @@ const ObjectiveSyntax = `success>=99%,ttft_p95<=2s,e2e_p95<=15s[,tpot_p95<=0.1s]
 
   success>=P%      lowest success rate, successful / (successful + errored)
   ttft_pNN<=T      time to first token at percentile NN (one percentile for all bounds)
+  ttfot_pNN<=T     time to first visible output token (after a reasoning model's reasoning)
   e2e_pNN<=T       end-to-end request latency
   tpot_pNN<=T      time per output token (optional)
   itl_pNN<=T       inter-token latency (optional)
@@ -64,7 +65,7 @@ func ParseObjective(s string) (Objective, error) {
 			} else {
 				o.MinHeadroom = &v
 			}
-		case "ttft", "e2e", "tpot", "itl":
+		case "ttft", "ttfot", "e2e", "tpot", "itl":
 			if !hasPct {
 				return o, bad("needs a percentile, e.g. " + key + "_p95")
 			}
@@ -86,6 +87,8 @@ func ParseObjective(s string) (Objective, error) {
 			switch key {
 			case "ttft":
 				o.TTFTMax = &v
+			case "ttfot":
+				o.TTFOTMax = &v
 			case "e2e":
 				o.E2EMax = &v
 			case "tpot":
@@ -94,7 +97,7 @@ func ParseObjective(s string) (Objective, error) {
 				o.ITLMax = &v
 			}
 		default:
-			return o, bad("unknown name; want success, ttft_pNN, e2e_pNN, tpot_pNN, itl_pNN, headroom or no_oom")
+			return o, bad("unknown name; want success, ttft_pNN, ttfot_pNN, e2e_pNN, tpot_pNN, itl_pNN, headroom or no_oom")
 		}
 	}
 	if !seen["success"] {
@@ -155,7 +158,7 @@ func (o Objective) String() string {
 	for _, b := range []struct {
 		name string
 		v    *float64
-	}{{"ttft", o.TTFTMax}, {"e2e", o.E2EMax}, {"tpot", o.TPOTMax}, {"itl", o.ITLMax}} {
+	}{{"ttft", o.TTFTMax}, {"ttfot", o.TTFOTMax}, {"e2e", o.E2EMax}, {"tpot", o.TPOTMax}, {"itl", o.ITLMax}} {
 		if b.v != nil {
 			terms = append(terms, b.name+p+"<="+fmtDuration(*b.v))
 		}
@@ -182,7 +185,7 @@ func (o Objective) Validate() error {
 	for _, b := range []struct {
 		field string
 		v     *float64
-	}{{"objective.ttft_max_s", o.TTFTMax}, {"objective.e2e_max_s", o.E2EMax}, {"objective.tpot_max_s", o.TPOTMax}, {"objective.itl_max_s", o.ITLMax}} {
+	}{{"objective.ttft_max_s", o.TTFTMax}, {"objective.ttfot_max_s", o.TTFOTMax}, {"objective.e2e_max_s", o.E2EMax}, {"objective.tpot_max_s", o.TPOTMax}, {"objective.itl_max_s", o.ITLMax}} {
 		if b.v != nil && !(*b.v > 0) {
 			es.add(b.field, fmt.Sprintf("must be a positive duration, got %s", fmtNum(*b.v)))
 		}
@@ -209,6 +212,7 @@ func Loosened(prev, next Objective) (bool, []string) {
 		prev, next *float64
 	}{
 		{"TTFT", prev.TTFTMax, next.TTFTMax},
+		{"TTFOT", prev.TTFOTMax, next.TTFOTMax},
 		{"end-to-end", prev.E2EMax, next.E2EMax},
 		{"TPOT", prev.TPOTMax, next.TPOTMax},
 		{"ITL", prev.ITLMax, next.ITLMax},

@@ -17,6 +17,8 @@ func TestParseObjective(t *testing.T) {
 			want: Objective{Percentile: 95, MinSuccess: 0.99, TTFTMax: F(2), E2EMax: F(15)}},
 		{name: "every term", in: "success>=99.5%, ttft_p99<=2s, e2e_p99<=15s, tpot_p99<=0.1s, itl_p99<=50ms, headroom>=10%, no_oom",
 			want: Objective{Percentile: 99, MinSuccess: 0.995, TTFTMax: F(2), E2EMax: F(15), TPOTMax: F(0.1), ITLMax: F(0.05), MinHeadroom: F(0.1), NoOOM: true}},
+		{name: "time to first visible token", in: "success>=99%,ttft_p95<=2s,ttfot_p95<=4s",
+			want: Objective{Percentile: 95, MinSuccess: 0.99, TTFTMax: F(2), TTFOTMax: F(4)}},
 		{name: "unknown term", in: "success>=99%,latency<=2s", wantErr: `"latency<=2s"`},
 		{name: "mixed percentiles", in: "success>=99%,ttft_p95<=2s,e2e_p99<=15s", wantErr: `"e2e_p99<=15s": percentile`},
 		{name: "no unit", in: "success>=99%,ttft_p95<=2", wantErr: `"ttft_p95<=2"`},
@@ -117,5 +119,36 @@ func TestLoosened(t *testing.T) {
 				t.Errorf("Loosened = %v, %q; want %q", loose, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestTTFOTObjective judges a reasoning model's row: TTFT passes, but users
+// wait 3.67 s for the first visible token, which a ttfot bound catches; a
+// row whose file does not record TTFOT is not judged on it.
+func TestTTFOTObjective(t *testing.T) {
+	o, err := ParseObjective("success>=99%,ttft_p95<=2s,ttfot_p95<=2s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Row{Attempted: I(100), Successful: I(100), Errored: I(0), TTFT: Stat{P95: F(0.08)}, TTFOT: Stat{P95: F(3.67)}}
+	v := Evaluate(r, o)
+	if v.State != VerdictFail {
+		t.Errorf("state = %s, want fail (%+v)", v.State, v.Checks)
+	}
+	var failed []string
+	for _, c := range v.Checks {
+		if c.Pass != nil && !*c.Pass {
+			failed = append(failed, c.Criterion)
+		}
+	}
+	if !reflect.DeepEqual(failed, []string{"ttfot"}) {
+		t.Errorf("failed criteria = %v, want [ttfot]", failed)
+	}
+	r.TTFOT = Stat{}
+	if v := Evaluate(r, o); v.State != VerdictNotJudged {
+		t.Errorf("without TTFOT: state = %s, want not-judged", v.State)
+	}
+	if loose, what := Loosened(o, Objective{Percentile: 95, MinSuccess: 0.99, TTFTMax: F(2)}); !loose || !strings.Contains(strings.Join(what, ";"), "TTFOT bound") {
+		t.Errorf("dropping the TTFOT bound: loosened = %v %v", loose, what)
 	}
 }

@@ -102,9 +102,13 @@ type Row struct {
 	OutputTokensMean *float64 `json:"output_tokens_mean"`
 
 	TTFT Stat `json:"ttft_s"`
-	E2E  Stat `json:"e2e_s"`
-	ITL  Stat `json:"itl_s"`
-	TPOT Stat `json:"tpot_s"`
+	// TTFOT is the time to the first visible output token: for a reasoning
+	// model the first tokens are its reasoning, and users wait longer than
+	// TTFT for the answer to appear. Filled only from files that record it.
+	TTFOT Stat `json:"ttfot_s"`
+	E2E   Stat `json:"e2e_s"`
+	ITL   Stat `json:"itl_s"`
+	TPOT  Stat `json:"tpot_s"`
 
 	// IdenticalPrompts is true when every prompt in the run was the same
 	// (a prefix-cache best case), nil when unknown.

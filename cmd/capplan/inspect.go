@@ -95,6 +95,7 @@ type inspectRow struct {
 	PromptTokensMean    *float64          `json:"prompt_tokens_mean"`
 	OutputTokensMean    *float64          `json:"output_tokens_mean"`
 	TTFT                inspectStat       `json:"ttft_s"`
+	TTFOT               inspectStat       `json:"ttfot_s"`
 	E2E                 inspectStat       `json:"e2e_s"`
 	ITL                 inspectStat       `json:"itl_s"`
 	TPOT                inspectStat       `json:"tpot_s"`
@@ -145,7 +146,7 @@ func writeInspectJSON(w io.Writer, files []*importers.File) error {
 				Attempted: r.Attempted, Successful: r.Successful, Errored: r.Errored, Incomplete: r.Incomplete,
 				DurationS: r.DurationS, RequestRate: r.RequestRate, OutputTokenRate: r.OutputTokenRate,
 				PromptTokensMean: r.PromptTokensMean, OutputTokensMean: r.OutputTokensMean,
-				TTFT: toInspectStat(r.TTFT), E2E: toInspectStat(r.E2E), ITL: toInspectStat(r.ITL), TPOT: toInspectStat(r.TPOT),
+				TTFT: toInspectStat(r.TTFT), TTFOT: toInspectStat(r.TTFOT), E2E: toInspectStat(r.E2E), ITL: toInspectStat(r.ITL), TPOT: toInspectStat(r.TPOT),
 				Warnings: nonNil(r.Warnings),
 			})
 		}
@@ -175,16 +176,16 @@ func writeInspectText(w io.Writer, files []*importers.File) error {
 		}
 		fmt.Fprintf(w, ", model %s, sha256 %s\n", orDash(f.Model), s.SHA256)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "#\tkind\tload\tconc\tattempted\tok\terr\tincompl\tdur_s\treq/s\tout_tok/s\tttft_p50\tttft_p95\tttft_p99\te2e_p50\te2e_p95\te2e_p99\titl_p95\ttpot_p95\twarnings\t")
+		fmt.Fprintln(tw, "#\tkind\tload\tconc\tattempted\tok\terr\tincompl\tdur_s\treq/s\tout_tok/s\tttft_p50\tttft_p95\tttft_p99\tttfot_p95\te2e_p50\te2e_p95\te2e_p99\titl_p95\ttpot_p95\twarnings\t")
 		for _, r := range f.Rows {
 			codes := make([]string, 0, len(r.Warnings))
 			for _, x := range r.Warnings {
 				codes = append(codes, x.Code)
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
 				r.Index, r.LoadKind, fnum(r.Load), fnum(r.AchievedConcurrency), inum(r.Attempted), inum(r.Successful),
 				inum(r.Errored), inum(r.Incomplete), fnum(r.DurationS), fnum(r.RequestRate), fnum(r.OutputTokenRate),
-				fnum(r.TTFT.P50), fnum(r.TTFT.P95), fnum(r.TTFT.P99), fnum(r.E2E.P50), fnum(r.E2E.P95), fnum(r.E2E.P99),
+				fnum(r.TTFT.P50), fnum(r.TTFT.P95), fnum(r.TTFT.P99), fnum(r.TTFOT.P95), fnum(r.E2E.P50), fnum(r.E2E.P95), fnum(r.E2E.P99),
 				fnum(r.ITL.P95), fnum(r.TPOT.P95), orDash(strings.Join(codes, ",")))
 		}
 		if err := tw.Flush(); err != nil {
