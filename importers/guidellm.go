@@ -45,6 +45,12 @@ type gBench struct {
 	promptsDiffer bool
 	inner         []*aBench // family A
 	innerArgs     *gBenchArgs
+	bodyModel     string // the model named in the first request body that names one
+	bodyHead      []byte // buffer for the start of a request body
+	samples       []planner.Sample
+	sampleStart   []float64 // each sample's start (epoch s), NaN when unknown
+	zeroTok       int       // successful records without output tokens
+	okTTFT, okE2E []float64 // TTFT (ms) and end-to-end (s) of the successful records with tokens
 }
 
 // parseGuideLLM reads a GuideLLM JSON report as a stream.
@@ -167,7 +173,8 @@ func readGBench(w *lexer, p string) (*gBench, error) {
 }
 
 // readRequests streams benchmarks[i].requests.{successful,errored,incomplete}
-// one record at a time, keeping only a hash of the prompt and the start time.
+// one record at a time, keeping a hash of the prompt, the start time, the
+// model named in the request body, and one planner.Sample per request.
 func (b *gBench) readRequests(w *lexer, p string) error {
 	var h maphash.Hash
 	h.SetSeed(promptSeed)
@@ -177,7 +184,7 @@ func (b *gBench) readRequests(w *lexer, p string) error {
 			return w.skip(sp)
 		}
 		return w.array(sp, func(i int) error {
-			var start num
+			var start, ttft, lat, itl, out num
 			var prompt uint64
 			hasPrompt, fromArgs := false, false
 			err := w.object(sp, func(k string) error {
@@ -187,12 +194,45 @@ func (b *gBench) readRequests(w *lexer, p string) error {
 					if err != nil {
 						return err
 					}
-					if c != '"' || (k == "prompt" && fromArgs) {
+					if k == "prompt" && fromArgs {
 						return w.skip(sp)
 					}
-					h.Reset()
-					if err := w.skipString(sp, func(seg []byte) { h.Write(seg) }); err != nil {
-						return err
+					switch c {
+					case '"':
+						h.Reset()
+						head := b.bodyHead[:0]
+						if err := w.skipString(sp, func(seg []byte) {
+							h.Write(seg)
+							if k == "request_args" && len(head) < 4096 {
+								head = append(head, seg...)
+							}
+						}); err != nil {
+							return err
+						}
+						b.bodyHead = head
+						if k == "request_args" && b.bodyModel == "" {
+							b.bodyModel = modelInEscaped(head)
+						}
+					case '{':
+						if k != "request_args" {
+							return w.skip(sp)
+						}
+						raw, over, err := w.captureOrSkip(sp + ".request_args")
+						if err != nil || over {
+							return err
+						}
+						h.Reset()
+						h.Write(raw)
+						if b.bodyModel == "" {
+							var body struct {
+								Model lstr `json:"model"`
+							}
+							if json.Unmarshal(raw, &body) == nil {
+								b.bodyModel = string(body.Model)
+							}
+						}
+					default:
+						return w.skip(sp)
 					}
 					prompt, hasPrompt, fromArgs = h.Sum64(), true, k == "request_args"
 					return nil
@@ -201,6 +241,22 @@ func (b *gBench) readRequests(w *lexer, p string) error {
 					if err == nil && !start.set {
 						start = n
 					}
+					return err
+				case "time_to_first_token_ms":
+					var err error
+					ttft, err = w.num(sp + "." + k)
+					return err
+				case "request_latency":
+					var err error
+					lat, err = w.num(sp + "." + k)
+					return err
+				case "inter_token_latency_ms":
+					var err error
+					itl, err = w.num(sp + "." + k)
+					return err
+				case "output_tokens":
+					var err error
+					out, err = w.num(sp + "." + k)
 					return err
 				case "info":
 					return w.object(sp+".info", func(k string) error {
@@ -225,8 +281,32 @@ func (b *gBench) readRequests(w *lexer, p string) error {
 				return err
 			}
 			b.listedAll++
-			if status == "successful" {
+			ok := status == "successful"
+			if ok {
 				b.listed++
+				if out.set && out.v == 0 {
+					ok = false
+					b.zeroTok++
+				}
+			}
+			if ok && len(b.okTTFT) < maxPerRequest {
+				if ttft.set && !math.IsNaN(ttft.v) {
+					b.okTTFT = append(b.okTTFT, ttft.v)
+				}
+				if lat.set && !math.IsNaN(lat.v) {
+					b.okE2E = append(b.okE2E, lat.v)
+				}
+			}
+			if len(b.samples) < maxPerRequest {
+				b.samples = append(b.samples, planner.Sample{
+					TTFT: sampleFig(ttft, 1e-3), E2E: sampleFig(lat, 1), ITL: sampleFig(itl, 1e-3),
+					OutputTokens: sampleTokens(out), OK: ok,
+				})
+				st := math.NaN()
+				if start.set {
+					st = start.v
+				}
+				b.sampleStart = append(b.sampleStart, st)
 			}
 			if start.set && start.v > 0 && start.v < b.minStart {
 				b.minStart, b.hasStart = start.v, true
@@ -242,6 +322,47 @@ func (b *gBench) readRequests(w *lexer, p string) error {
 			return nil
 		})
 	})
+}
+
+// sampleFig converts a per-request figure to seconds for a Sample:
+// planner.NoFigure when absent, negative or not finite.
+func sampleFig(n num, scale float64) float32 {
+	if !n.set || n.v < 0 || math.IsNaN(n.v) || math.IsInf(n.v, 0) || n.v > maxFigure {
+		return planner.NoFigure
+	}
+	return float32(n.v * scale)
+}
+
+// sampleTokens is a per-request token count, -1 when unknown.
+func sampleTokens(n num) int32 {
+	if !n.set || n.v < 0 || n.v > math.MaxInt32 || math.IsNaN(n.v) {
+		return -1
+	}
+	return int32(n.v)
+}
+
+// modelInEscaped finds "model": "NAME" in the start of a request body
+// written as a JSON string (escapes not decoded: \"model\": \"NAME\").
+func modelInEscaped(raw []byte) string {
+	key := []byte(`\"model\"`)
+	i := bytes.Index(raw, key)
+	if i < 0 {
+		return ""
+	}
+	rest := bytes.TrimLeft(raw[i+len(key):], " ")
+	if len(rest) == 0 || rest[0] != ':' {
+		return ""
+	}
+	rest = bytes.TrimLeft(rest[1:], " ")
+	if !bytes.HasPrefix(rest, []byte(`\"`)) {
+		return ""
+	}
+	rest = rest[2:]
+	end := bytes.Index(rest, []byte(`\"`))
+	if end <= 0 || end > 256 {
+		return ""
+	}
+	return string(rest[:end])
 }
 
 // promptSeed makes prompt hashes comparable within one process.
@@ -316,6 +437,12 @@ func (rep *gReport) build() (*File, error) {
 			f.Model = row.Model
 		}
 		f.Rows = append(f.Rows, row)
+	}
+	for _, b := range rep.benches {
+		if f.Model == "" && b.bodyModel != "" {
+			f.Model = b.bodyModel
+			f.Warnings = append(f.Warnings, planner.Warning{Code: "model-from-requests", Message: "the report names the model only in the request bodies (" + b.path + ".requests[*].request_args.model): " + b.bodyModel})
+		}
 	}
 	if f.Model == "" {
 		f.Warnings = append(f.Warnings, planner.Warning{Code: "model-unknown", Message: "the report does not name the model (GuideLLM was run without --model); enter it by hand"})
@@ -399,6 +526,7 @@ func (b *gBench) row(fam string) (planner.Row, error) {
 		}
 	}
 	b.requestWarnings(bd, fam)
+	b.keepSamples(bd, fam)
 	return bd.finish()
 }
 
@@ -459,4 +587,60 @@ func (b *gBench) requestWarnings(bd *builder, fam string) {
 		r.IdenticalPrompts = boolp(!b.promptsDiffer)
 		r.Paths["identical_prompts"] = b.path + ".requests[*]." + map[bool]string{true: "prompt", false: "request_args"}[fam == "B"]
 	}
+}
+
+// keepSamples puts the per-request samples of the measured window on the
+// row and applies "no tokens received" to successful records without
+// output tokens: when the lists hold every successful request, they move
+// to errored and TTFT and end-to-end are recomputed (nearest rank, as
+// GuideLLM computes) from the requests that received tokens; when the
+// lists are sampled, the row is warned.
+func (b *gBench) keepSamples(bd *builder, fam string) {
+	r := bd.row
+	inWindow := func(i int) bool {
+		st := b.sampleStart[i]
+		if fam == "B" || math.IsNaN(st) {
+			return true
+		}
+		return !(b.start.set && st < b.start.v-0.001) && !(b.end.set && st > b.end.v+0.001)
+	}
+	for i, s := range b.samples {
+		if inWindow(i) {
+			r.Samples = append(r.Samples, s)
+		}
+	}
+	if b.zeroTok == 0 || r.Successful == nil {
+		return
+	}
+	ok := *r.Successful
+	if b.listed != ok {
+		bd.warn("no-tokens", "%d of the %d successful requests listed in %s.requests received no output tokens (no tokens received); the lists are sampled or hold warmup, so the file's counts and figures, which include them as successes, are kept", b.zeroTok, b.listed, b.path)
+		return
+	}
+	good := ok - b.zeroTok
+	bd.countInt(&r.Successful, "successful", fmt.Sprintf("computed: %s - successful requests without output tokens", r.Paths["successful"]), good)
+	if r.Errored != nil {
+		bd.countInt(&r.Errored, "errored", fmt.Sprintf("computed: %s + successful requests without output tokens", r.Paths["errored"]), *r.Errored+b.zeroTok)
+	}
+	ttft := b.okTTFT
+	for i := range ttft {
+		ttft[i] /= 1000
+	}
+	for _, v := range append(ttft, b.okE2E...) {
+		if !bd.check("request figure", b.path+".requests.successful[*]", v) {
+			return
+		}
+	}
+	e2e := b.okE2E
+	r.TTFT, r.E2E = planner.Stat{}, planner.Stat{}
+	for _, k := range []string{"mean", "p50", "p95", "p99"} {
+		delete(r.Paths, "ttft_s."+k)
+		delete(r.Paths, "e2e_s."+k)
+	}
+	bd.computeStat(&r.TTFT, "ttft_s", b.path+".requests.successful[*].time_to_first_token_ms", ttft)
+	bd.computeStat(&r.E2E, "e2e_s", b.path+".requests.successful[*].request_latency", e2e)
+	if r.RequestRate != nil && r.DurationS != nil && *r.DurationS > 0 {
+		bd.setF(&r.RequestRate, "request_rate", "computed: successful / "+b.path+".duration", float64(good) / *r.DurationS)
+	}
+	bd.warn("no-tokens", "%d of the %d successful requests received no output tokens (no tokens received): they count as failed, and TTFT and end-to-end come from the %d requests that received tokens", b.zeroTok, ok, good)
 }

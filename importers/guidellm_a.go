@@ -27,6 +27,7 @@ type aBench struct {
 	prompts     int
 	firstPrompt [32]byte
 	differ      bool
+	samples     []planner.Sample
 }
 
 // aResult is one record of results[] (or errors[]) in family A.
@@ -104,6 +105,9 @@ func (a *aBench) add(p string, r *aResult, ok bool) error {
 	}
 	if !ok {
 		a.errored++
+		if len(a.samples) < maxPerRequest {
+			a.samples = append(a.samples, planner.Sample{TTFT: planner.NoFigure, E2E: planner.NoFigure, ITL: planner.NoFigure, OutputTokens: -1})
+		}
 		return nil
 	}
 	a.ok++
@@ -111,6 +115,10 @@ func (a *aBench) add(p string, r *aResult, ok bool) error {
 		return fmt.Errorf("%s: a result without start_time or end_time", p)
 	}
 	e2e := r.EndTime.v - r.StartTime.v
+	if len(a.samples) < maxPerRequest {
+		a.samples = append(a.samples, planner.Sample{TTFT: sampleFig(r.FirstTokenTime, 1), E2E: sampleFig(num{v: e2e, set: true}, 1),
+			ITL: planner.NoFigure, OutputTokens: sampleTokens(r.OutputTokenCount), OK: true})
+	}
 	a.e2e = append(a.e2e, e2e)
 	if r.FirstTokenTime.set {
 		a.ttft = append(a.ttft, r.FirstTokenTime.v) // a duration in 0.1, not a timestamp
@@ -194,6 +202,7 @@ func (a *aBench) row() (planner.Row, error) {
 	bd.computeStat(&r.TPOT, "tpot_s", p+".results[*]", a.tpot)
 	r.ITL.Definition = "computed per request as the mean of decode_times.data, request-weighted"
 	r.TPOT.Definition = "computed per request as (latency - TTFT)/(output tokens - 1), request-weighted"
+	r.Samples = a.samples
 	if a.prompts >= 2 {
 		r.IdenticalPrompts = boolp(!a.differ)
 		r.Paths["identical_prompts"] = p + ".results[*].prompt"

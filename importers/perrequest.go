@@ -3,6 +3,8 @@ package importers
 import (
 	"fmt"
 	"math"
+
+	"capplan/planner"
 )
 
 // failedCount is the number of requests with a non-empty error.
@@ -213,4 +215,41 @@ func perRequestStats(bd *builder, d doc, tc tokenCheck) {
 		bd.computeStat(&r.ITL, "itl_s", p+"itls", gaps)
 		r.ITL.N = len(gaps)
 	}
+}
+
+// perRequestSamples puts one planner.Sample per request of the arrays on
+// the row (all requests, failed ones with OK false), when the arrays line
+// up. A failed request's placeholder 0 s is not a figure.
+func perRequestSamples(bd *builder, d doc, tc tokenCheck) {
+	q := d.req
+	if q == nil || bd.err != nil {
+		return
+	}
+	n, aligned := q.size()
+	if !aligned || n == 0 {
+		return
+	}
+	fig := func(a []float64, i int, ok bool) float32 {
+		if i >= len(a) || math.IsNaN(a[i]) || a[i] < 0 || a[i] > maxFigure || !ok && a[i] == 0 {
+			return planner.NoFigure
+		}
+		return float32(a[i])
+	}
+	fromITL := !q.has["latencies"] && !q.has["e2els"] && q.has["itls"] && q.has["ttfts"]
+	out := make([]planner.Sample, n)
+	for i := range n {
+		ok := !(q.has["errors"] && q.failed[i])
+		if tc.ok != nil {
+			ok = tc.ok[i]
+		}
+		s := planner.Sample{TTFT: fig(q.ttft, i, ok), E2E: fig(q.lat, i, ok), ITL: planner.NoFigure, OutputTokens: -1, OK: ok}
+		if fromITL && planner.Has(s.TTFT) {
+			s.E2E = s.TTFT + float32(q.itlSum[i])
+		}
+		if i < len(q.out) && q.out[i] >= 0 && q.out[i] <= math.MaxInt32 {
+			s.OutputTokens = int32(q.out[i])
+		}
+		out[i] = s
+	}
+	bd.row.Samples = out
 }

@@ -110,6 +110,7 @@ func parseSGLang(f *File, d doc) error {
 			r.E2E.N = ok
 		}
 	}
+	perRequestSamples(bd, d, tokens)
 	row, err := bd.finish()
 	if err != nil {
 		return err

@@ -1,8 +1,13 @@
 package importers
 
 import (
+	"bytes"
+	"fmt"
 	"strings"
 	"testing"
+
+	"capplan/planner"
+	"capplan/testdata/gen/guidellmgen"
 )
 
 // vllmRun is a hand-made vLLM detailed result: n requests, the given
@@ -240,6 +245,90 @@ func TestVariants(t *testing.T) {
 			}
 			if c.check != nil {
 				c.check(t, f)
+			}
+		})
+	}
+}
+
+// TestSamples checks that every format with per-request records puts one
+// planner.Sample per request on its rows.
+func TestSamples(t *testing.T) {
+	f, err := Parse("x.json", strings.NewReader(vllmRun(`"duration": 10, "completed": 4, "failed": 1, "total_output_tokens": 300, "request_throughput": 0.4, "output_throughput": 30, "mean_ttft_ms": 50, "median_ttft_ms": 40, "p99_ttft_ms": 99`,
+		`"output_lens": [100, 0, 200, 0, 0], "ttfts": [0.1, 0.0, 0.3, 0.0, 0.0], "itls": [[0.01, 0.02], [], [0.03], [], []], "errors": ["", "", "", "", "boom"]`)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := f.Rows[0].Samples
+	if len(s) != 5 || !s[0].OK || s[1].OK || !s[2].OK || s[4].OK {
+		t.Fatalf("samples %+v", s)
+	}
+	if s[0].TTFT != 0.1 || s[0].E2E != float32(0.1)+0.03 || s[0].OutputTokens != 100 || planner.Has(s[1].TTFT) {
+		t.Errorf("sample 0 %+v, 1 %+v", s[0], s[1])
+	}
+	var buf bytes.Buffer
+	if err := guidellmgen.Write(&buf, guidellmgen.Config{RequestsPerRow: 50}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Parse("g.json", &buf, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range g.Rows {
+		ok := 0
+		for _, x := range r.Samples {
+			if x.OK {
+				ok++
+			}
+		}
+		if len(r.Samples) == 0 || ok != *r.Successful {
+			t.Errorf("row %d: %d samples, %d ok, want %d ok", i, len(r.Samples), ok, *r.Successful)
+		}
+	}
+	a, err := ParseFile("testdata/guidellm_a_0.1.json", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := a.Rows[1]; len(r.Samples) != 11 || r.Samples[0].TTFT <= 0 {
+		t.Errorf("family A: %d samples, first %+v", len(r.Samples), r.Samples[0])
+	}
+}
+
+// TestGuideLLMRequestBodies reads the model from request bodies written as
+// JSON objects or as JSON strings, and counts a successful record without
+// output tokens as failed when the lists hold every request.
+func TestGuideLLMRequestBodies(t *testing.T) {
+	bench := func(reqs string) string {
+		return `{"metadata": {"version": 1, "guidellm_version": "0.6.0"}, "args": {"model": null}, "benchmarks": [{"type_": "generative_benchmark",
+			"config": {"strategy": {"type_": "concurrent", "streams": 2}},
+			"metrics": {"request_totals": {"successful": 3, "errored": 0, "incomplete": 0, "total": 3},
+				"time_to_first_token_ms": {"successful": {"mean": 100, "median": 100, "count": 3, "percentiles": {"p50": 100, "p95": 200, "p99": 200}}},
+				"request_latency": {"successful": {"mean": 1, "median": 1, "count": 3, "percentiles": {"p50": 1, "p95": 2, "p99": 2}}}},
+			"requests": {"successful": [` + reqs + `]}, "duration": 10}]}`
+	}
+	rec := func(body string, out int, ttft, lat float64) string {
+		return fmt.Sprintf(`{"request_args": %s, "output_tokens": %d, "time_to_first_token_ms": %g, "request_latency": %g}`, body, out, ttft, lat)
+	}
+	for _, c := range []struct{ name, body string }{
+		{"object bodies", `{"model": "Qwen/Qwen3-8B", "messages": [{"role": "user", "content": "hi"}]}`},
+		{"string bodies", `"{\"model\": \"Qwen/Qwen3-8B\", \"messages\": []}"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := bench(rec(c.body, 10, 100, 1) + "," + rec(c.body, 0, 0, 0.5) + "," + rec(c.body, 12, 300, 2))
+			f, err := Parse("b.json", strings.NewReader(in), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.Model != "Qwen/Qwen3-8B" {
+				t.Errorf("model %q", f.Model)
+			}
+			r := f.Rows[0]
+			checkI(t, "successful", r.Successful, 2)
+			checkI(t, "errored", r.Errored, 1)
+			// nearest rank over 0.1 s and 0.3 s
+			checkF(t, "ttft p50", r.TTFT.P50, 0.1)
+			checkF(t, "ttft p95", r.TTFT.P95, 0.3)
+			if !strings.Contains(r.Paths["ttft_s.p95"], "nearest rank") {
+				t.Errorf("path %q", r.Paths["ttft_s.p95"])
 			}
 		})
 	}

@@ -96,6 +96,7 @@ func parseVLLM(f *File, d doc) error {
 		r.TPOT.Definition, r.ITL.Definition = defVLLMTPOT, defVLLMITL
 		perRequestStats(bd, d, tokens)
 	}
+	perRequestSamples(bd, d, tokens)
 	row, err := bd.finish()
 	if err != nil {
 		return err
