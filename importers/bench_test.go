@@ -1,10 +1,13 @@
 package importers
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 
 	"capplan/testdata/gen/guidellmgen"
@@ -53,4 +56,73 @@ func BenchmarkParseGuideLLM1GB(b *testing.B) {
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(after.Sys-before.Sys)/(1<<20), "MB-sys-growth")
 	b.ReportMetric(float64(st.Size())/(1<<20), "MB-file")
+}
+
+// benchParse parses data b.N times and reports MB/s.
+func benchParse(b *testing.B, name string, data []byte) {
+	b.Helper()
+	if _, err := Parse(name, bytes.NewReader(data), Options{}); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Parse(name, bytes.NewReader(data), Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkParseVLLMDetailed parses a vLLM result with per-request arrays
+// (ttfts, itls, output_lens, errors, generated_texts) for 20,000 requests.
+func BenchmarkParseVLLMDetailed(b *testing.B) {
+	var s strings.Builder
+	s.WriteString(`{"date": "20250101-000000", "backend": "vllm", "model_id": "m", "request_rate": "inf", "max_concurrency": 64, "duration": 100, "completed": 20000, "failed": 0, "total_output_tokens": 2000000, "request_throughput": 200, "output_throughput": 20000, "mean_ttft_ms": 10, "median_ttft_ms": 10, "p99_ttft_ms": 20`)
+	arr := func(key string, item func(i int) string) {
+		s.WriteString(`, "` + key + `": [`)
+		for i := 0; i < 20000; i++ {
+			if i > 0 {
+				s.WriteString(", ")
+			}
+			s.WriteString(item(i))
+		}
+		s.WriteString("]")
+	}
+	arr("ttfts", func(i int) string { return fmt.Sprintf("%.6f", 0.01+float64(i%97)/1000) })
+	arr("output_lens", func(i int) string { return "100" })
+	arr("itls", func(i int) string { return "[0.0051, 0.0049, 0.0050, 0.0052, 0.0048, 0.0050]" })
+	arr("errors", func(i int) string { return `""` })
+	arr("generated_texts", func(i int) string { return `"` + strings.Repeat("lorem ipsum ", 40) + `"` })
+	s.WriteString("}")
+	benchParse(b, "vllm.json", []byte(s.String()))
+}
+
+// BenchmarkParseSGLangJSONL parses 2,000 SGLang bench_serving lines, each
+// with a server_info of about 8 KB.
+func BenchmarkParseSGLangJSONL(b *testing.B) {
+	line := `{"backend": "sglang", "dataset_name": "random", "request_rate": Infinity, "max_concurrency": 4, "completed": 10, "duration": 10, "request_throughput": 1, "output_throughput": 100, "total_output_tokens_retokenized": 1000, "total_output_tokens": 1000, "mean_e2e_latency_ms": 100, "median_e2e_latency_ms": 100, "p99_e2e_latency_ms": 190, "mean_ttft_ms": 10, "median_ttft_ms": 10, "p99_ttft_ms": 19, "median_itl_ms": 5, "server_info": {"model_path": "m", "version": "0.5.0", "args": "` + strings.Repeat("x", 8000) + `"}}` + "\n"
+	benchParse(b, "sglang.jsonl", []byte(strings.Repeat(line, 2000)))
+}
+
+// BenchmarkParseGuideLLMYAML parses a GuideLLM YAML report of about 3 MB
+// (YAML is read whole; its size is bounded).
+func BenchmarkParseGuideLLMYAML(b *testing.B) {
+	benchParse(b, "g.yaml", mustRead(b, "testdata/guidellm_d_0.5.yaml"))
+}
+
+// BenchmarkParseSummaries parses the small summary formats from the real
+// files: AIPerf, GenAI-Perf, LLMPerf and inference-perf.
+func BenchmarkParseSummaries(b *testing.B) {
+	for _, c := range []struct{ name, glob string }{
+		{"aiperf", real("aiperf", "*.json")},
+		{"llmperf", real("llmperf", "*.json")},
+		{"inference-perf", real("inference-perf", "*stage_0*lifecycle*.json")},
+	} {
+		paths, _ := filepath.Glob(c.glob)
+		if len(paths) == 0 {
+			b.Fatalf("no file for %s", c.glob)
+		}
+		data := mustRead(b, paths[0])
+		b.Run(c.name, func(b *testing.B) { benchParse(b, filepath.Base(paths[0]), data) })
+	}
 }

@@ -1,7 +1,6 @@
-// Package importers reads the result files of LLM load-test clients
-// (GuideLLM, vllm bench serve, SGLang bench_serving, AIPerf/GenAI-Perf,
-// LLMPerf, inference-perf) and turns each tested load level into a
-// planner.Row.
+// Package importers reads the result files of LLM load-test clients (the
+// list is Formats, the one list the command line and the web pages show)
+// and turns each tested load level into a planner.Row.
 //
 // The format is detected from the content, never from the file name. Every
 // figure is taken as the tool reported it, converted to seconds, and keeps
@@ -12,12 +11,22 @@
 // so that computed and reported figures side by side agree. Otherwise it
 // stays nil with a "percentile-missing" warning. Nothing is invented.
 //
-// GuideLLM JSON reports are decoded as a stream: per-request arrays are read
-// one record at a time and never held whole, so memory stays bounded
-// whatever the file size. The other formats are small summaries and are read
-// into memory (up to Options.MaxBytes); so are GuideLLM YAML reports, and
-// GuideLLM 0.1 reports keep a few numbers per request to compute their
-// percentiles.
+// Every JSON format is decoded as a stream (lexer.go): GuideLLM reports
+// one per-request record at a time; the summary formats one record (object,
+// array element or JSONL line) at a time, their per-request arrays streamed
+// into compact columns. A value read whole is at most 8 MB, a file must
+// name a known field within its first megabyte (else it is refused
+// unread), and Options.Context stops the reading. Rows keep one
+// planner.Sample per request (about 20 bytes). YAML reports are decoded
+// whole and so are limited to 4 MB.
+//
+// A request the tool counted as completed that received no output token
+// did not succeed ("no tokens received", warning "no-tokens"): it moves to
+// errored, and the latency figures come from the requests with tokens
+// (recomputed from per-request data, the method named in the path); with
+// no such request there are no latency figures at all, never 0 s.
+// End-to-end latency missing from a vLLM or SGLang file is computed per
+// request as TTFT + the sum of its inter-token gaps.
 //
 // Row warnings (planner.Warning codes): "few-requests" (fewer successes
 // than five beyond the p95: planner.MinRequestsFor), "errors", "incomplete",
@@ -25,6 +34,10 @@
 // "rate-mismatch" (achieved rate more than 10 % from the requested rate),
 // "warmup-included" (per-request lists hold warmup or cooldown requests),
 // "identical-prompts", "percentile-missing", "load-unknown", "cancelled",
-// "rates-unmeasured" (a zero-length window or no success: no rates computed).
-// File warnings: "model-unknown" (in every format when the file names no model).
+// "rates-unmeasured" (a zero-length window or no success: no rates computed),
+// "no-tokens", "ttfot-differs" (time to first visible token more than twice
+// the TTFT: a reasoning model).
+// File warnings: "model-unknown" (in every format when the file names no
+// model), "model-from-requests", "duplicate-key" (naming the key and both
+// values; the last is used, as Python's json module reads it).
 package importers

@@ -70,7 +70,7 @@ type Observed struct {
 type Source struct {
 	File          string `json:"file"`
 	SHA256        string `json:"sha256"`
-	Format        string `json:"format"`         // guidellm, vllm, sglang, aiperf, genai-perf, llmperf, inference-perf
+	Format        string `json:"format"`         // a name from the importers' list of formats (importers.Formats)
 	FormatVersion string `json:"format_version"` // the format generation, e.g. "0.4" or "B (0.2-0.3)"
 	ToolVersion   string `json:"tool_version"`   // as written in the file, "" when absent
 }
