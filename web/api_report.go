@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -11,10 +12,14 @@ import (
 
 // apiReport is the computed report as JSON: its header, the inputs it was
 // computed from and the planner's Result, the same numbers the page shows.
+// By default it is the headline: the rows' inputs are left out and each
+// matrix row comes without the paths its figures were read from; with
+// ?include=rows it is whole (RowsIncluded says which).
 type apiReport struct {
-	Report apiReportHeader `json:"report"`
-	Inputs planner.Inputs  `json:"inputs"`
-	Result planner.Result  `json:"result"`
+	Report       apiReportHeader `json:"report"`
+	RowsIncluded bool            `json:"rows_included"`
+	Inputs       planner.Inputs  `json:"inputs"`
+	Result       planner.Result  `json:"result"`
 	// Review is the workflow state; the exit check itself is
 	// result.exit_check, its failing items repeated here.
 	Review apiReview `json:"review"`
@@ -58,5 +63,27 @@ func (s *Server) apiReportShow(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, apiReport{Report: h, Inputs: in, Result: res, Review: reviewJSON(rv, res)})
+	out := apiReport{Report: h, RowsIncluded: true, Inputs: in, Result: res, Review: reviewJSON(rv, res)}
+	if c.QueryParam("include") != "rows" {
+		out.RowsIncluded = false
+		out.Inputs, out.Result = headline(in, res)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// headline drops the per-row detail from copies of in and res: the rows'
+// inputs (the matrix has every row's figures and verdict) and, per matrix
+// row, the paths inside the file that each figure was read from. Every
+// figure and verdict stays.
+func headline(in planner.Inputs, res planner.Result) (planner.Inputs, planner.Result) {
+	in.Rows = nil
+	in.Candidates = slices.Clone(in.Candidates)
+	for i := range in.Candidates {
+		in.Candidates[i].Rows = nil
+	}
+	res.Matrix = slices.Clone(res.Matrix)
+	for i := range res.Matrix {
+		res.Matrix[i].Row.Paths = nil
+	}
+	return in, res
 }

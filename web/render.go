@@ -1,10 +1,13 @@
 package web
 
 import (
+	"bufio"
 	"bytes"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -37,6 +40,33 @@ func (s *Server) render(c echo.Context, status int, page, partial templ.Componen
 		}
 	}
 	return c.HTMLBlob(status, body)
+}
+
+// streamBuffers are the write buffers of stream, reused.
+var streamBuffers = sync.Pool{New: func() any { return bufio.NewWriterSize(io.Discard, 32<<10) }}
+
+// stream writes a full page straight to the response through a small
+// buffer instead of rendering it whole into memory first. It is for pages
+// whose data is all loaded before (the report page): rendering them cannot
+// fail but by the connection, and such a failure, after the status is
+// sent, is logged rather than answered.
+func (s *Server) stream(c echo.Context, status int, page templ.Component) error {
+	res := c.Response()
+	res.Header().Add("Vary", "HX-Request")
+	res.Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	res.WriteHeader(status)
+	w := streamBuffers.Get().(*bufio.Writer)
+	defer streamBuffers.Put(w)
+	w.Reset(res)
+	err := page.Render(c.Request().Context(), w)
+	if err == nil {
+		err = w.Flush()
+	}
+	w.Reset(io.Discard)
+	if err != nil {
+		s.log.Warn("writing a page cut short", "path", c.Request().URL.Path, "err", err)
+	}
+	return nil
 }
 
 // renderBytes renders a component into memory.

@@ -68,35 +68,18 @@ func (s *Server) editableReport(c echo.Context) (store.Report, error) {
 	return r, nil
 }
 
-// reportShow is the report page. Without a flash message it is served
-// from the page cache while nothing has changed (see pageCache).
+// reportShow is the report page, read and rendered afresh for every view
+// and written straight to the response (see stream). A long matrix shows
+// its rows at the contract's load levels unless ?rows=all asks for every
+// row (see shownRows).
 func (s *Server) reportShow(c echo.Context) error {
-	now := s.cfg.Now()
-	id, err := idParam(c, "id")
+	v, err := s.loadReport(c)
 	if err != nil {
 		return err
 	}
-	key := pageKey{report: id, gen: s.store.Generation(), day: now.UTC().Format("2006-01-02"), user: currentUser(c).ID}
-	flash := takeFlash(c)
-	renderPage := func() ([]byte, error) {
-		v, err := s.loadReport(c)
-		if err != nil {
-			return nil, err
-		}
-		v.Flash = flash
-		return renderBytes(c, layout(s.page(c, v.R.Title), reportPage(v)))
-	}
-	var body []byte
-	if flash == "" && !isPartial(c.Request()) {
-		body, err = s.pages.getOrRender(key, now, renderPage)
-	} else {
-		body, err = renderPage()
-	}
-	if err != nil {
-		return err
-	}
-	c.Response().Header().Add("Vary", "HX-Request")
-	return c.HTMLBlob(http.StatusOK, body)
+	v.Flash = takeFlash(c)
+	v.AllRows = c.QueryParam("rows") == "all"
+	return s.stream(c, http.StatusOK, layout(s.page(c, v.R.Title), reportPage(v)))
 }
 
 // reportExitCheck is the live exit check, which reloads itself after any

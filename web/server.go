@@ -38,7 +38,6 @@ type Server struct {
 	store  *store.Store
 	log    *slog.Logger
 	cfg    Config
-	pages  pageCache      // rendered report pages, see reportShow
 	logins *loginThrottle // failed logins per client address
 }
 

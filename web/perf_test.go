@@ -1,0 +1,305 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"capplan/testdata/gen/guidellmgen"
+	"capplan/web/store"
+)
+
+// perfApp is a server over a database holding the demo report and, when
+// asked, a report of many rows; lead is logged in.
+type perfApp struct {
+	*testApp
+	demo, big int64
+	lead      *http.Client
+}
+
+func newPerfApp(tb testing.TB, bigRows int) *perfApp {
+	tb.Helper()
+	app := newTestApp(tb)
+	ctx := context.Background()
+	if _, err := app.store.CreateUser(ctx, "admin", "Admin", store.RoleAdmin, testPassword); err != nil {
+		tb.Fatal(err)
+	}
+	if err := SeedDemo(ctx, app.store, tb.TempDir()); err != nil {
+		tb.Fatal(err)
+	}
+	p := &perfApp{testApp: app, demo: 1}
+	if bigRows > 0 {
+		p.big = seedBigReport(tb, app, bigRows)
+	}
+	p.lead = app.client("admin")
+	p.lead.Transport = &http.Transport{MaxIdleConnsPerHost: 128}
+	return p
+}
+
+// seedBigReport makes a frozen report with n rows, imported from one
+// generated GuideLLM file (loads 1 to n).
+func seedBigReport(tb testing.TB, app *testApp, n int) int64 {
+	tb.Helper()
+	ctx := context.Background()
+	lead := app.users["lead"]
+	id, err := app.store.CreateReport(ctx, lead, fmt.Sprintf("%d rows", n))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := app.store.SaveContract(ctx, store.Edit{ReportID: id, BaseVersion: 1, UserID: lead.ID, Action: "contract edited"}, DemoContract(), nil); err != nil {
+		tb.Fatal(err)
+	}
+	if err := app.store.Freeze(ctx, store.Edit{ReportID: id, BaseVersion: 2, UserID: lead.ID, Action: "contract frozen"}); err != nil {
+		tb.Fatal(err)
+	}
+	loads := make([]float64, n)
+	for i := range loads {
+		loads[i] = float64(i + 1)
+	}
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(guidellmgen.Write(pw, guidellmgen.Config{Loads: loads, RequestsPerRow: 8})) }()
+	batch := NewImportBatch(tb.TempDir(), 0)
+	defer batch.Close()
+	if err := batch.Add("many-rows.json", pr); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := CommitLatest(ctx, app.store, batch, id, lead.ID); err != nil {
+		tb.Fatal(err)
+	}
+	return id
+}
+
+// get fetches u as the logged-in admin and fails on anything but 200.
+func (p *perfApp) get(tb testing.TB, c *http.Client, u string, hdr ...string) int64 {
+	req, _ := http.NewRequest(http.MethodGet, u, nil)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	res, err := c.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	n, _ := io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		tb.Fatalf("GET %s: %d", u, res.StatusCode)
+	}
+	return n
+}
+
+// BenchmarkFreshReportPage is one client viewing a report page that is
+// rendered afresh every time: a comment before each view makes it new.
+//
+//	go test -run '^$' -bench FreshReportPage ./web
+func BenchmarkFreshReportPage(b *testing.B) {
+	p := newPerfApp(b, 500)
+	for _, tc := range []struct {
+		name string
+		id   int64
+	}{{"demo", p.demo}, {"rows500", p.big}} {
+		b.Run(tc.name, func(b *testing.B) {
+			u := fmt.Sprintf("%s/reports/%d", p.srv.URL, tc.id)
+			var bytes int64
+			var total time.Duration
+			for i := 0; b.Loop(); i++ {
+				b.StopTimer()
+				p.comment(b, tc.id, i)
+				b.StartTimer()
+				start := time.Now()
+				bytes = p.get(b, p.lead, u)
+				total += time.Since(start)
+			}
+			b.ReportMetric(float64(bytes), "page-bytes")
+		})
+	}
+}
+
+// comment adds a comment through the store (a change the page shows).
+func (p *perfApp) comment(tb testing.TB, id int64, i int) {
+	if err := p.store.AddComment(context.Background(), id, p.users["reviewer"].ID, "matrix", fmt.Sprintf("comment %d", i)); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// BenchmarkAPIReport is one client reading the report as JSON with a token.
+//
+//	go test -run '^$' -bench APIReport ./web
+func BenchmarkAPIReport(b *testing.B) {
+	p := newPerfApp(b, 500)
+	tok, err := p.store.CreateAPIToken(context.Background(), p.users["reviewer"].ID, "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
+	for _, tc := range []struct {
+		name  string
+		id    int64
+		query string
+	}{{"demo", p.demo, ""}, {"rows500", p.big, ""}, {"rows500-include-rows", p.big, "?include=rows"}} {
+		b.Run(tc.name, func(b *testing.B) {
+			u := fmt.Sprintf("%s/api/v1/reports/%d%s", p.srv.URL, tc.id, tc.query)
+			var bytes int64
+			for b.Loop() {
+				bytes = p.get(b, c, u, "Authorization", "Bearer "+tok)
+			}
+			b.ReportMetric(float64(bytes), "response-bytes")
+		})
+	}
+}
+
+// BenchmarkUnderLoad is 50 clients on loopback for a fixed time, first on
+// a static asset, then on the demo report page while a lead saves a change
+// every 100 ms, from the same server in the same run. It reports each
+// one's throughput and p99, and the page's ratios to the asset's.
+//
+//	go test -run '^$' -bench UnderLoad -benchtime 1x ./web
+func BenchmarkUnderLoad(b *testing.B) {
+	p := newPerfApp(b, 0)
+	const clients = 50
+	window := 3 * time.Second
+	run := func(u string, edits bool) (rps float64, p50, p99 time.Duration) {
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		if edits {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				t := time.NewTicker(100 * time.Millisecond)
+				defer t.Stop()
+				for i := 0; ; i++ {
+					select {
+					case <-stop:
+						return
+					case <-t.C:
+						r, err := p.store.Report(context.Background(), p.demo)
+						if err != nil {
+							b.Error(err)
+							return
+						}
+						e := store.Edit{ReportID: p.demo, BaseVersion: r.Version, UserID: p.users["admin"].ID, Action: "renamed"}
+						if err := p.store.RenameReport(context.Background(), e, fmt.Sprintf("Demo %d", i)); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				}
+			}()
+		}
+		var mu sync.Mutex
+		var lat []time.Duration
+		var n atomic.Int64
+		start := time.Now()
+		for range clients {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var mine []time.Duration
+				for time.Since(start) < window {
+					t0 := time.Now()
+					p.get(b, p.lead, u)
+					mine = append(mine, time.Since(t0))
+					n.Add(1)
+				}
+				mu.Lock()
+				lat = append(lat, mine...)
+				mu.Unlock()
+			}()
+		}
+		time.Sleep(window)
+		close(stop)
+		wg.Wait()
+		elapsed := time.Since(start)
+		slices.Sort(lat)
+		return float64(n.Load()) / elapsed.Seconds(), lat[len(lat)/2], lat[(len(lat)*99+99)/100-1]
+	}
+	for b.Loop() {
+		sRPS, _, sP99 := run(p.srv.URL+"/static/app.css", false)
+		pRPS, pP50, pP99 := run(fmt.Sprintf("%s/reports/%d", p.srv.URL, p.demo), true)
+		b.ReportMetric(sRPS, "static-req/s")
+		b.ReportMetric(float64(sP99.Microseconds())/1000, "static-p99-ms")
+		b.ReportMetric(pRPS, "page-req/s")
+		b.ReportMetric(float64(pP50.Microseconds())/1000, "page-p50-ms")
+		b.ReportMetric(float64(pP99.Microseconds())/1000, "page-p99-ms")
+		b.ReportMetric(pRPS/sRPS, "throughput-ratio")
+		b.ReportMetric(float64(pP99)/float64(sP99), "p99-ratio")
+	}
+}
+
+// TestReportViewsKeepHeapBounded drives 300 cycles of (comment, view) on
+// the demo report in-process and holds the live heap's growth under a
+// bound: nothing may keep a page, a result or a report per version.
+func TestReportViewsKeepHeapBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("300 views")
+	}
+	st := mustOpenDB(t)
+	ctx := context.Background()
+	if _, err := st.CreateUser(ctx, "admin", "Admin", store.RoleAdmin, testPassword); err != nil {
+		t.Fatal(err)
+	}
+	reviewer, err := st.CreateUser(ctx, "r@example.com", "R", store.RoleReviewer, testPassword)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := SeedDemo(ctx, st, t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	h := New(st, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{DataDir: t.TempDir()})
+	// Log in once, in-process.
+	form := url.Values{"email": {"r@example.com"}, "password": {testPassword}}
+	req := httptest.NewRequest("POST", "/login", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	cookies := rec.Result().Cookies()
+	if len(cookies) == 0 {
+		t.Fatalf("login: %d", rec.Code)
+	}
+	view := func(i int) {
+		if err := st.AddComment(ctx, 1, reviewer.ID, "matrix", fmt.Sprintf("comment %d", i)); err != nil {
+			t.Fatal(err)
+		}
+		req := httptest.NewRequest("GET", "/reports/1", nil)
+		for _, c := range cookies {
+			req.AddCookie(c)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), fmt.Sprintf("comment %d", i)) {
+			t.Fatalf("view %d: status %d, or the new comment is missing", i, rec.Code)
+		}
+	}
+	heap := func() uint64 {
+		runtime.GC()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	for i := range 20 { // warm up: caches of fixed size fill here
+		view(i)
+	}
+	before := heap()
+	for i := 20; i < 320; i++ {
+		view(i)
+	}
+	after := heap()
+	runtime.KeepAlive(h) // the server and whatever it keeps count until here
+	const bound = 30 << 20
+	if after > before && after-before > bound {
+		t.Errorf("300 (comment, view) cycles grew the live heap by %d MB (from %d to %d MB), bound %d MB",
+			(after-before)>>20, before>>20, after>>20, bound>>20)
+	}
+	t.Logf("live heap: %.1f MB before, %.1f MB after 300 cycles", float64(before)/(1<<20), float64(after)/(1<<20))
+}

@@ -1,0 +1,111 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"capplan/web/store"
+)
+
+func TestReportPageSeesEveryWrite(t *testing.T) {
+	app := newTestApp(t)
+	ctx := context.Background()
+	id, _ := app.store.CreateReport(ctx, app.users["lead"], "Before")
+	u := fmt.Sprintf("%s/reports/%d", app.srv.URL, id)
+	lead := app.client("lead")
+	if _, page := do(t, lead, "GET", u, nil); !strings.Contains(page, "Before") {
+		t.Fatal("first view")
+	}
+	// A write through the store is seen on the next view.
+	if err := app.store.RenameReport(ctx, store.Edit{ReportID: id, BaseVersion: 1, UserID: app.users["lead"].ID, Action: "renamed"}, "After"); err != nil {
+		t.Fatal(err)
+	}
+	if _, page := do(t, lead, "GET", u, nil); !strings.Contains(page, "After") {
+		t.Error("the page still shows the old title after a write")
+	}
+	// Another user's view of the same report is not the lead's.
+	if _, page := do(t, app.client("reviewer"), "GET", u, nil); strings.Contains(page, `data-testid="edit-contract"`) {
+		t.Error("the reviewer got the lead's cached page with edit buttons")
+	}
+}
+
+func TestLongMatrixShowsTheContractLevelsAndAllOnRequest(t *testing.T) {
+	app := newTestApp(t)
+	id := seedBigReport(t, app, 40)
+	u := fmt.Sprintf("%s/reports/%d", app.srv.URL, id)
+	lead := app.client("lead")
+	_, page := do(t, lead, "GET", u, nil)
+	levels := len(DemoContract().Loads)
+	if got := strings.Count(page, `data-testid="matrix-row-`); got != levels {
+		t.Errorf("collapsed matrix shows %d rows, want the %d at the contract's levels", got, levels)
+	}
+	if !strings.Contains(page, `data-testid="matrix-show-all"`) || !strings.Contains(page, "Show all 40 rows") {
+		t.Error("no link to every row")
+	}
+	_, page = do(t, lead, "GET", u+"?rows=all", nil)
+	if got := strings.Count(page, `data-testid="matrix-row-`); got != 40 {
+		t.Errorf("?rows=all shows %d rows, want 40", got)
+	}
+	if strings.Contains(page, `data-testid="matrix-collapsed"`) {
+		t.Error("?rows=all still says it is collapsed")
+	}
+}
+
+func TestAPIReportIsTheHeadlineUnlessRowsAreAsked(t *testing.T) {
+	app := newTestApp(t)
+	id := seedBigReport(t, app, 40)
+	tok, err := app.store.CreateAPIToken(context.Background(), app.users["reviewer"].ID, "ci")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type answer struct {
+		RowsIncluded bool `json:"rows_included"`
+		Inputs       struct {
+			Rows     []json.RawMessage `json:"rows"`
+			Contract json.RawMessage   `json:"contract"`
+		} `json:"inputs"`
+		Result struct {
+			Matrix []struct {
+				Row struct {
+					Paths map[string]string `json:"paths"`
+				} `json:"row"`
+				Verdict struct {
+					State string `json:"state"`
+				} `json:"verdict"`
+			} `json:"matrix"`
+			Envelope  json.RawMessage `json:"envelope"`
+			ExitCheck json.RawMessage `json:"exit_check"`
+		} `json:"result"`
+	}
+	get := func(q string) (answer, int) {
+		res, body := do(t, http.DefaultClient, "GET", fmt.Sprintf("%s/api/v1/reports/%d%s", app.srv.URL, id, q), nil, "Authorization", "Bearer "+tok)
+		var a answer
+		if res.StatusCode != http.StatusOK || json.Unmarshal([]byte(body), &a) != nil {
+			t.Fatalf("API%s: %d %.200s", q, res.StatusCode, body)
+		}
+		return a, len(body)
+	}
+	head, headBytes := get("")
+	full, fullBytes := get("?include=rows")
+	if head.RowsIncluded || len(head.Inputs.Rows) != 0 || len(head.Inputs.Contract) == 0 {
+		t.Errorf("headline: rows_included %v, %d input rows, contract %q", head.RowsIncluded, len(head.Inputs.Rows), head.Inputs.Contract)
+	}
+	if len(head.Result.Matrix) != 40 || head.Result.Matrix[0].Verdict.State == "" || len(head.Result.Envelope) == 0 || len(head.Result.ExitCheck) == 0 {
+		t.Errorf("headline lacks verdicts, envelope or exit check")
+	}
+	for _, rr := range head.Result.Matrix {
+		if len(rr.Row.Paths) > 0 {
+			t.Fatal("headline carries per-row paths")
+		}
+	}
+	if !full.RowsIncluded || len(full.Inputs.Rows) != 40 || len(full.Result.Matrix[0].Row.Paths) == 0 {
+		t.Errorf("include=rows: rows_included %v, %d input rows, %d paths", full.RowsIncluded, len(full.Inputs.Rows), len(full.Result.Matrix[0].Row.Paths))
+	}
+	if headBytes*2 > fullBytes {
+		t.Errorf("headline %d bytes, whole %d: the detail is not where the size is", headBytes, fullBytes)
+	}
+}
