@@ -51,6 +51,8 @@ type gBench struct {
 	sampleStart   []float64 // each sample's start (epoch s), NaN when unknown
 	zeroTok       int       // successful records without output tokens
 	okTTFT, okE2E []float64 // TTFT (ms) and end-to-end (s) of the successful records with tokens
+	warmup        num       // warmup_duration (C-E), s
+	cooldown      num       // cooldown_duration (C-E), s
 }
 
 // parseGuideLLM reads a GuideLLM JSON report as a stream.
@@ -158,6 +160,10 @@ func readGBench(w *lexer, p string) (*gBench, error) {
 			return w.decode(kp, &b.end)
 		case "duration":
 			return w.decode(kp, &b.duration)
+		case "warmup_duration":
+			return w.decode(kp, &b.warmup)
+		case "cooldown_duration":
+			return w.decode(kp, &b.cooldown)
 		case "requests":
 			return b.readRequests(w, kp)
 		case "benchmarks": // family A: a report nested in the list
@@ -527,6 +533,14 @@ func (b *gBench) row(fam string) (planner.Row, error) {
 	}
 	b.requestWarnings(bd, fam)
 	b.keepSamples(bd, fam)
+	for _, d := range []struct {
+		name string
+		n    num
+	}{{"warmup_duration", b.warmup}, {"cooldown_duration", b.cooldown}} {
+		if d.n.set && d.n.v < 0 {
+			bd.warn("negative-duration", "%s.%s is negative (%s s): the tool's clock or window is inconsistent; the measured window and its rates may be off", p, d.name, fmtRate(d.n.v))
+		}
+	}
 	return bd.finish()
 }
 

@@ -333,3 +333,25 @@ func TestGuideLLMRequestBodies(t *testing.T) {
 		})
 	}
 }
+
+// TestNegativeCooldown warns about a negative cooldown duration.
+func TestNegativeCooldown(t *testing.T) {
+	in := string(mustRead(t, "testdata/guidellm_c_0.4_warmup.json"))
+	i := strings.Index(in, `"cooldown_duration"`)
+	if i < 0 {
+		in = strings.Replace(in, `"duration":`, `"cooldown_duration": -2.5, "duration":`, 1)
+	} else {
+		j := i + strings.IndexAny(in[i+20:], ",}") + 20
+		in = in[:i] + `"cooldown_duration": -2.5` + in[j:]
+	}
+	f, err := Parse("c.json", strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range f.Rows[0].Warnings {
+		if w.Code == "negative-duration" && strings.Contains(w.Message, "cooldown_duration is negative (-2.5 s)") {
+			return
+		}
+	}
+	t.Errorf("no negative-duration warning: %v", f.Rows[0].Warnings)
+}
