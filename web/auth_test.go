@@ -66,7 +66,7 @@ var routeAccess = map[string]string{
 	"POST /reports/:id/costs":                  "admin lead finance",
 	"POST /reports/:id/quotes":                 "admin lead finance",
 	"POST /reports/:id/quotes/:qid/detach":     "admin lead finance",
-	"POST /reports/:id/scenarios":              "admin lead",
+	"POST /reports/:id/scenarios":              "admin lead finance",
 	"POST /reports/:id/recommendation":         "admin lead",
 	"GET /api/v1/reports/:id":                  "*",
 	"GET /users":                               "admin",

@@ -44,7 +44,8 @@ func (s *Server) loadQuotes(c echo.Context, v *reportView) error {
 	return nil
 }
 
-// canEditCosts: the report's editors and finance change costs and quotes.
+// canEditCosts: the report's editors and finance change costs, quotes and
+// demand scenarios.
 func canEditCosts(r store.Report, u *store.User) bool {
 	return u != nil && (r.CanEdit(*u) || u.Role == store.RoleFinance)
 }
@@ -145,9 +146,20 @@ func withStoredValues(v reportView, fs moneyForm) moneyForm {
 	return fs
 }
 
-// money shows an amount rounded as the planner rounded it, with thousands
-// separators: 2,000.00.
-func moneyText(m planner.Money) string { return groupDigits(m.Rounded.StringFixed(2)) }
+// moneyText shows an amount as the planner displays it (planner.DisplayMoney:
+// cents, or 3 significant figures when cents show fewer): 2,000.00, 0.00578.
+func moneyText(m planner.Money) string { return m.Display() }
+
+// exactTitle is the tooltip of a displayed amount: its exact value.
+func exactTitle(m planner.Money) string { return "exact: " + m.Exact.String() }
+
+// optExactTitle is exactTitle of an optional amount, "" when absent.
+func optExactTitle(m *planner.Money) string {
+	if m == nil {
+		return ""
+	}
+	return exactTitle(*m)
+}
 
 // optMoney shows an optional amount, "—" when absent.
 func optMoneyText(m *planner.Money) string {

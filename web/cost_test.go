@@ -350,7 +350,9 @@ func TestCostPermissions(t *testing.T) {
 		{"reviewer", "/costs", workedCosts(today), http.StatusForbidden},
 		{"lead2", "/costs", workedCosts(today), http.StatusForbidden},
 		{"reviewer", "/costs/settings", url.Values{"currency": {"EUR"}}, http.StatusForbidden},
-		{"finance", "/scenarios", expectedScenario, http.StatusForbidden},
+		{"finance", "/scenarios", expectedScenario, http.StatusSeeOther}, // demand is finance's input
+		{"reviewer", "/scenarios", expectedScenario, http.StatusForbidden},
+		{"lead2", "/scenarios", expectedScenario, http.StatusForbidden},
 		{"finance", "/recommendation", url.Values{"decision": {"stop"}}, http.StatusForbidden},
 		{"lead", "/scenarios", expectedScenario, http.StatusSeeOther},
 		{"lead", "/recommendation", url.Values{"decision": {"keep"}, "owner": {"Ann"}}, http.StatusSeeOther},

@@ -80,9 +80,8 @@ func when(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04 UTC")
 }
 
-func pct(v float64) string {
-	return strconv.FormatFloat(v*100, 'f', -1, 64) + " %"
-}
+// pct shows a share as a percentage by the planner's rule: 0.14 %, 62 %.
+func pct(v float64) string { return planner.DisplayShare(v) }
 
 func itoa64(v int64) string { return strconv.FormatInt(v, 10) }
 

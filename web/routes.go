@@ -80,7 +80,7 @@ func (s *Server) routes(e *echo.Echo) {
 	g.POST("/reports/:id/costs", s.costSelfHostedSave, requireRole(lead, admin, finance))
 	g.POST("/reports/:id/quotes", s.quoteAttach, requireRole(lead, admin, finance))
 	g.POST("/reports/:id/quotes/:qid/detach", s.quoteDetach, requireRole(lead, admin, finance))
-	g.POST("/reports/:id/scenarios", s.scenariosSave, requireRole(lead, admin))
+	g.POST("/reports/:id/scenarios", s.scenariosSave, requireRole(lead, admin, finance))
 	g.POST("/reports/:id/recommendation", s.recommendationSave, requireRole(lead, admin))
 
 	// Exit check, review, exports

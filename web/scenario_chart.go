@@ -53,7 +53,7 @@ func per1000Chart(r planner.Result) templ.Component {
 				series[o.Option] = make([]float64, len(r.Scenarios))
 			}
 			if o.CostPer1000 != nil {
-				series[o.Option][i] = o.CostPer1000.Rounded.InexactFloat64()
+				series[o.Option][i] = o.CostPer1000.Exact.InexactFloat64()
 			}
 		}
 	}

@@ -9,9 +9,10 @@ import (
 	"capplan/web/store"
 )
 
-// scenariosSave saves the demand scenarios (the report's editors).
+// scenariosSave saves the demand scenarios: the report's editors and
+// finance, whose input demand is.
 func (s *Server) scenariosSave(c echo.Context) error {
-	r, err := s.editableReport(c)
+	r, err := s.costReport(c)
 	if err != nil {
 		return err
 	}
