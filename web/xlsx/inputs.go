@@ -156,7 +156,7 @@ func (b *book) costsSheet() {
 
 	s.add()
 	s.add(excelize_bold(b, "Self-hosted monthly cost per box"))
-	b.headers(s, "Category", "Monthly", "Typed", "Basis (as computed by the planner)")
+	b.headers(s, "Category", "Monthly", "Typed", "Basis (as computed on export)")
 	// The power draw used: the ceiling row's measured watts, else the typed.
 	watts := "N(SH_Power_Watts)"
 	if n := len(res.Matrix); n > 0 {
@@ -227,16 +227,35 @@ func (b *book) costsSheet() {
 		row = s.next()
 		s.add("Output tokens per request ("+qc.TokenBasis+")", fx(b.st.num, outTok, qc.OutputTokens), nil, nil, nil, nil, nil, b.name(p+"Output_Tokens", s, 2, row))
 		row = s.next()
-		per := fmt.Sprintf("(%[1]sInput_Tokens*N(%[1]sPrice_Input_Per_M)+%[1]sOutput_Tokens*N(%[1]sPrice_Output_Per_M))/1000000*(1+N(%[1]sRetry_Rate))", p)
+		// Tokens priced: the tokenizer multiplier and retries; reasoning
+		// tokens billed as output (planner/pricing.go).
+		row = s.next()
+		s.add("Input tokens priced per request (x tokenizer, x retries)", fx(b.st.num,
+			fmt.Sprintf(`%[1]sInput_Tokens*IF(%[1]sToken_Multiplier="",1,%[1]sToken_Multiplier)*(1+N(%[1]sRetry_Rate))`, p),
+			qc.PricedInputTokens.InexactFloat64()), nil, nil, nil, nil, nil, b.name(p+"Priced_Input_Tokens", s, 2, row))
+		row = s.next()
+		s.add("Output tokens priced per request (x tokenizer, + reasoning, x retries)", fx(b.st.num,
+			fmt.Sprintf(`(%[1]sOutput_Tokens*IF(%[1]sToken_Multiplier="",1,%[1]sToken_Multiplier)+N(%[1]sReasoning_Tokens))*(1+N(%[1]sRetry_Rate))`, p),
+			qc.PricedOutputTokens.InexactFloat64()), nil, nil, nil, nil, nil, b.name(p+"Priced_Output_Tokens", s, 2, row))
+		row = s.next()
+		// V_api in the first volume band: batch share discounted, cached
+		// input at its price, the per-request price paid again on retries,
+		// tax counted on the report's basis, converted at the quote's rate.
+		per := fmt.Sprintf(`((1-N(%[1]sBatch_Discount)*N(%[1]sBatch_Share))*(%[1]sPriced_Input_Tokens*(1-N(%[1]sCache_Hit_Share))*N(%[1]sPrice_Input_Per_M)`+
+			`+%[1]sPriced_Input_Tokens*N(%[1]sCache_Hit_Share)*IF(%[1]sPrice_Cached_Input_Per_M="",N(%[1]sPrice_Input_Per_M),%[1]sPrice_Cached_Input_Per_M)`+
+			`+%[1]sPriced_Output_Tokens*N(%[1]sPrice_Output_Per_M))/1000000+N(%[1]sPrice_Per_Request)*(1+N(%[1]sRetry_Rate)))*%[1]sTax_Factor*%[1]sRate`, p)
 		s.add(excelize_bold(b, "Price per request (V_api)"), fx(b.st.perReq, per, money(qc.PerRequest)), nil, v(b.st.wrap, qc.PerRequestBasis), nil, nil, nil, b.name(p+"Per_Request", s, 2, row))
 		row = s.next()
-		var charges []string
+		var taxed, untaxed []string
 		for _, fd := range planner.QuoteFields {
-			if fd.Charge {
-				charges = append(charges, "N("+p+fd.Sheet+")")
+			switch {
+			case fd.Charge && fd.Name == "integration_labour": // the buyer's own work: no invoice, no tax
+				untaxed = append(untaxed, "N("+p+fd.Sheet+")")
+			case fd.Charge:
+				taxed = append(taxed, "N("+p+fd.Sheet+")")
 			}
 		}
-		fixed := strings.Join(charges, "+")
+		fixed := fmt.Sprintf("((%s)*%sTax_Factor+%s)*%sRate", strings.Join(taxed, "+"), p, strings.Join(append(untaxed, "0"), "+"), p)
 		s.add(excelize_bold(b, "Fixed charges a month (F_api)"), fx(b.st.money, fixed, money(qc.Fixed)), nil, nil, nil, nil, nil, b.name(p+"Fixed", s, 2, row))
 		for _, n := range qc.Notes {
 			s.add(v(b.st.wrap, "Note: "+n))

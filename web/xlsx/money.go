@@ -35,6 +35,9 @@ func (b *book) scenariosSheet() {
 		"Self-hosted monthly", "Self-hosted per 1,000"}
 	widths := []float64{14, 18, 12, 14, 10, 10, 10, 18, 16}
 	for _, q := range res.Quotes {
+		if q.Excluded != "" {
+			continue // not compared: no rate for its currency
+		}
 		hdr = append(hdr, q.Name+" monthly", q.Name+" per 1,000")
 		widths = append(widths, 18, 16)
 	}
@@ -69,7 +72,7 @@ func (b *book) scenariosSheet() {
 		for o, oc := range sr.Options {
 			monthly := fmt.Sprintf("%s*SH_Fixed_Per_Box+N(SH_Per_Request)*%s", paid, req)
 			if o > 0 {
-				p := quotePrefix(o - 1)
+				p := quotePrefix(b.quoteIdx(oc.Option))
 				monthly = fmt.Sprintf("%sFixed+%sPer_Request*%s", p, p, req)
 			}
 			mc, _ := optionCols(o)
@@ -125,14 +128,14 @@ func (b *book) crossoverSheet() {
 	res := b.r.Result
 	b.headers(s, "Quote", "F_local (monthly per box)", "F_api (monthly)", "V_local (per request)", "V_api (per request)",
 		"Crossover N (requests a month)", "N rounded up", "One box serves a month", "Within one box",
-		"Stepped: demand (planner)", "Stepped: boxes (planner)", "Formula (planner)", "Outcome (planner)")
+		"Stepped: demand (as computed on export)", "Stepped: boxes (as computed on export)", "Formula (as computed on export)", "Outcome (as computed on export)")
 	var perBox any = ""
 	if res.Capacity.PerBoxRate != nil && b.sizingShare > 0 {
 		perBox = *res.Capacity.PerBoxRate * 3600 / b.sizingShare
 	}
-	for i, x := range res.Crossovers {
+	for _, x := range res.Crossovers {
 		r := s.next()
-		p := quotePrefix(i)
+		p := quotePrefix(b.quoteIdx(x.Quote))
 		var n, nr, within any = "", "", ""
 		if x.N != nil {
 			n = x.N.InexactFloat64()
@@ -241,7 +244,8 @@ func (b *book) summarySheet() {
 	}
 	s.add()
 	s.add(excelize_bold(b, "Crossover"))
-	for i, x := range res.Crossovers {
+	for _, x := range res.Crossovers {
+		i := b.quoteIdx(x.Quote)
 		var n any = ""
 		if x.N != nil {
 			n = x.N.InexactFloat64()

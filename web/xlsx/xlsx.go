@@ -70,6 +70,7 @@ const (
 	shCosts          = "Costs"
 	shScenarios      = "Scenarios"
 	shCrossover      = "Crossover"
+	shFinance        = "Rates and provider"
 	shRecommendation = "Recommendation"
 	shExitCheck      = "Exit check"
 	shSources        = "Sources"
@@ -78,7 +79,7 @@ const (
 
 // SheetNames lists the workbook's sheets in order.
 var SheetNames = []string{shSummary, shContract, shMatrix, shEnvelope, shOverload, shCandidates, shResidency,
-	shCosts, shScenarios, shCrossover, shRecommendation, shExitCheck, shSources, shHistory}
+	shCosts, shScenarios, shCrossover, shFinance, shRecommendation, shExitCheck, shSources, shHistory}
 
 // Write builds the whole workbook in memory and only then writes it to w:
 // a failure while building writes nothing.
@@ -107,6 +108,7 @@ func build(r Report, out io.Writer) error {
 	b.costsSheet()
 	b.scenariosSheet()
 	b.crossoverSheet()
+	b.financeSheet()
 	b.summarySheet()
 	b.overloadSheet()
 	b.candidatesSheet()
