@@ -8,12 +8,20 @@ import (
 )
 
 // financeInputs is the worked example with its quote priced in USD at a
-// dated rate, and a provider view selling tokens at 12 / 45 EUR per million
-// at 60 % utilisation.
+// dated rate, a tokenizer counting 10 % more, half the input tokens from
+// the cache at 1 USD per million, 100 USD platform charges and 20 % tax
+// that is not recoverable; and a provider view selling tokens at 12 / 45
+// EUR per million at 60 % utilisation.
 func financeInputs() planner.Inputs {
 	in := workedInputs()
 	in.ExchangeRates = []planner.ExchangeRate{{Currency: "USD", Rate: planner.Fig("0.9", "EUR/USD", "ECB reference rate", "2026-11-28")}}
-	in.Quotes[0].Currency = "USD"
+	q := &in.Quotes[0]
+	q.Currency = "USD"
+	q.TokenMultiplier = planner.Fig("1.1", "ratio", "tokenizer test", "2026-11-20")
+	q.CacheHitShare = planner.Fig("0.5", "fraction", "traffic estimate", "2026-11-20")
+	q.CachedInputPerMTokens = planner.Fig("1", "USD/1M tokens", "price page", "2026-11-20")
+	q.Platform = planner.Fig("100", "USD/month", "price page", "2026-11-20")
+	q.Tax = &planner.Tax{Rate: planner.Fig("0.2", "fraction", "tax office", "2026-11-20")}
 	in.Provider = &planner.ProviderInputs{
 		InputPerMTokens: planner.Fig("12", "EUR/1M tokens", "price list", "2026-11-20"), OutputPerMTokens: planner.Fig("45", "EUR/1M tokens", "price list", "2026-11-20"),
 		ExpectedUtilisation: planner.Fig("0.6", "fraction", "sales plan", "2026-11-20"),
@@ -43,10 +51,14 @@ func financePromises(t *testing.T, r Report) []promise {
 
 func TestFinanceSheetCachedValues(t *testing.T) {
 	r := testReport(financeInputs())
-	// The USD quote: 1,000 x 10 + 500 x 40 = 30,000 per M = 0.03 USD a
-	// request, 0.027 EUR.
-	if got := r.Result.Quotes[0].PerRequest.Exact.String(); got != "0.027" {
-		t.Fatalf("V_api = %s, want 0.027", got)
+	// The USD quote: 1,100 input tokens, 550 at 10 and 550 cached at 1,
+	// 550 output at 40: 28,050 per M = 0.02805 USD, x 1.2 tax x 0.9 =
+	// 0.030294 EUR a request; 100 USD x 1.2 x 0.9 = 108 EUR a month.
+	if got := r.Result.Quotes[0].PerRequest.Exact.String(); got != "0.030294" {
+		t.Fatalf("V_api = %s, want 0.030294", got)
+	}
+	if got := r.Result.Quotes[0].Fixed.Exact.String(); got != "108" {
+		t.Fatalf("F_api = %s, want 108", got)
 	}
 	f := openBook(t, writeBook(t, r))
 	for _, p := range financePromises(t, r) {
