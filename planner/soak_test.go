@@ -1,0 +1,111 @@
+package planner
+
+import (
+	"math"
+	"testing"
+)
+
+// soakHours is the six-hour table of a soak behind an admission limit of 157.
+func soakHours() []SoakHour {
+	h := func(n int, req, r429, failed int64, inSLO, ttft, tpot float64) SoakHour {
+		return SoakHour{Hour: n, Requests: req, Rejected429: r429, Failed: failed, InSLO: F(inSLO), TTFTP99: F(ttft), TPOTP99: F(tpot)}
+	}
+	return []SoakHour{
+		h(1, 17422, 2164, 1, 0.9999, 0.271, 0.0375),
+		h(2, 26748, 2444, 3, 1.0000, 0.286, 0.0373),
+		h(3, 36421, 3108, 2, 0.9995, 0.326, 0.0386),
+		h(4, 36480, 2834, 1, 0.9995, 0.338, 0.0395),
+		h(5, 27347, 2216, 2, 0.9996, 0.295, 0.0366),
+		h(6, 17622, 1831, 0, 0.9997, 0.279, 0.0380),
+	}
+}
+
+func TestJudgeSoakTotals(t *testing.T) {
+	r := JudgeSoak(&Soak{Hours: soakHours()})
+	// 162,040 requests - 14,597 deliberate 429s - 9 failures = 147,434 successes.
+	if r.Requests != 162040 || r.Rejected429 != 14597 || r.Failures != 9 || r.Successes != 147434 {
+		t.Fatalf("totals = %d requests, %d 429s, %d failed, %d succeeded", r.Requests, r.Rejected429, r.Failures, r.Successes)
+	}
+	// 147,434 / (147,434 + 9) = 0.999939 -> 99.994 %.
+	if r.Availability == nil || math.Abs(*r.Availability-147434.0/147443.0) > 1e-12 {
+		t.Fatalf("availability = %v", r.Availability)
+	}
+	if got := math.Round(*r.Availability*1e5) / 1e3; got != 99.994 {
+		t.Errorf("availability shown = %.3f %%, want 99.994 %%", got)
+	}
+	// In-SLO share weighted by accepted requests (15,258; 24,304; 33,313;
+	// 33,646; 25,131; 15,791 = 147,443): 147,393.2 / 147,443 = 99.966 %, shown 99.97 %.
+	want := (15258*0.9999 + 24304*1.0 + 33313*0.9995 + 33646*0.9995 + 25131*0.9996 + 15791*0.9997) / 147443
+	if r.InSLO == nil || math.Abs(*r.InSLO-want) > 1e-12 {
+		t.Fatalf("in-SLO = %v, want %v", r.InSLO, want)
+	}
+	if got := math.Round(*r.InSLO*1e4) / 1e2; got != 99.97 {
+		t.Errorf("in-SLO shown = %.2f %%, want 99.97 %%", got)
+	}
+}
+
+func TestJudgeSoakAvailabilityIgnores429s(t *testing.T) {
+	// Doubling the deliberate rejections changes nothing in availability.
+	hours := soakHours()
+	a := JudgeSoak(&Soak{Hours: hours})
+	for i := range hours {
+		hours[i].Requests += hours[i].Rejected429
+		hours[i].Rejected429 *= 2
+	}
+	b := JudgeSoak(&Soak{Hours: hours})
+	if *a.Availability != *b.Availability || b.Rejected429 != 2*14597 {
+		t.Errorf("availability moved with 429s: %v -> %v", *a.Availability, *b.Availability)
+	}
+}
+
+func TestSoakDrift(t *testing.T) {
+	// Hour 6 ran at a load like hour 1's (15,791 vs 15,258 accepted, 3.5 %
+	// apart); its TTFT p99 279 ms is 3 % worse than 271 ms: no drift. The
+	// peak hours are 25 % slower but at twice the load: not compared.
+	r := JudgeSoak(&Soak{Hours: soakHours()})
+	if r.DriftFlagged {
+		t.Fatalf("drift flagged: %+v", r.Drift)
+	}
+	if len(r.Drift) != 2 || r.Drift[0].Hour != 6 {
+		t.Fatalf("drift compared %+v, want hour 6 TTFT and TPOT only", r.Drift)
+	}
+	// Hour 6's TTFT p99 at 340 ms is 25.5 % worse: flagged.
+	hours := soakHours()
+	hours[5].TTFTP99 = F(0.340)
+	r = JudgeSoak(&Soak{Hours: hours})
+	if !r.DriftFlagged || !r.Drift[0].Flagged || math.Abs(r.Drift[0].Worse-(0.340/0.271-1)) > 1e-12 {
+		t.Errorf("drift = %+v, want hour 6 TTFT flagged", r.Drift)
+	}
+	// Exactly 25 % worse is not more than 25 %.
+	hours[5].TTFTP99 = F(0.271 * 1.25)
+	if r = JudgeSoak(&Soak{Hours: hours}); r.DriftFlagged {
+		t.Errorf("25 %% worse flagged: %+v", r.Drift)
+	}
+}
+
+func TestSoakDrains(t *testing.T) {
+	arr := func(v int64) *int64 { return &v }
+	drains := []Drain{
+		{N: 1, Running: 26, Finished: 26, Rejected: 561, Arrivals: arr(561), EmptyAfterS: F(12)},
+		{N: 3, Running: 150, Finished: 150, Rejected: 1247, Arrivals: arr(1247), EmptyAfterS: F(22)},
+	}
+	r := JudgeSoak(&Soak{Drains: drains})
+	if !r.Present || !r.NoInFlightLoss || len(r.Drains) != 2 {
+		t.Fatalf("drains = %+v", r)
+	}
+	drains[1].Finished, drains[1].Lost = 149, 1
+	r = JudgeSoak(&Soak{Drains: drains})
+	if r.NoInFlightLoss || r.Drains[1].NoLoss || r.Drains[1].Detail == "" {
+		t.Errorf("a lost request not caught: %+v", r.Drains[1])
+	}
+	if r := JudgeSoak(nil); r.Present || r.NoInFlightLoss || r.Availability != nil {
+		t.Errorf("no soak judged as %+v", r)
+	}
+}
+
+func TestSoakRefusesImpossibleHour(t *testing.T) {
+	r := JudgeSoak(&Soak{Hours: []SoakHour{{Hour: 1, Requests: 10, Rejected429: 8, Failed: 3}}})
+	if len(r.Problems) != 1 || r.Availability != nil {
+		t.Errorf("impossible hour accepted: %+v", r)
+	}
+}
