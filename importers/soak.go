@@ -1,0 +1,369 @@
+package importers
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"capplan/planner"
+)
+
+// ParseSoak reads a soak's hour-by-hour table and its drains table. The
+// file is CSV or a Markdown table (one or both tables, a blank line between
+// them), or JSON: {"hours": [...], "drains": [...]} or an array of hours.
+//
+// Hours columns (names matched loosely, case and punctuation ignored): hour,
+// requests, 429 (rejected_429), failed, in SLO, TTFT p99, TPOT p99, tok/s,
+// GPU W, °C max. Counts may carry thousands separators ("17,422"), shares a
+// percent sign, latencies their unit ("271 ms"; a bare number is in seconds
+// unless the column name ends in "ms").
+//
+// Drains columns: drain, running at drain, finished, lost, new requests
+// rejected ("561" or "561 / 561": rejected of arrivals), GPU empty after
+// ("12 s").
+func ParseSoak(name string, r io.Reader, opt EvidenceOptions) (s *planner.Soak, f *EvidenceFile, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s, f, err = nil, nil, &Error{File: name, Msg: fmt.Sprintf("internal error while reading the file: %v", p)}
+		}
+	}()
+	hr := newHashedReader(r, opt.MaxBytes)
+	br := bufio.NewReaderSize(hr, 64<<10)
+	f = &EvidenceFile{Name: name}
+	s = &planner.Soak{Source: name, Hours: []planner.SoakHour{}, Drains: []planner.Drain{}}
+	c, perr := firstByte(br)
+	switch {
+	case perr == io.EOF:
+		return nil, nil, &Error{File: name, Msg: "the file is empty"}
+	case perr != nil:
+		return nil, nil, wrapErr(name, perr)
+	case c == '{' || c == '[':
+		f.Format = "soak-json"
+		err = soakJSON(name, br, s)
+	default:
+		f.Format = "soak-csv"
+		err = soakTables(name, br, s)
+	}
+	if err == nil {
+		err = hr.finish(f)
+	}
+	if err = hr.over(err); err != nil {
+		return nil, nil, wrapErr(name, err)
+	}
+	f.Records = len(s.Hours) + len(s.Drains)
+	if len(s.Hours) == 0 && len(s.Drains) == 0 {
+		return nil, nil, &Error{File: name, Msg: "no soak hours or drains in the file (a header with hour and requests, or drain and running, is needed)"}
+	}
+	return s, f, nil
+}
+
+// soakKinds maps normalised column names to fields.
+var soakHourCols = map[string]string{
+	"hour": "hour", "h": "hour",
+	"requests": "requests", "reqs": "requests", "total": "requests", "totalrequests": "requests",
+	"429": "429", "429s": "429", "rejected429": "429", "rejected": "429", "rejected429s": "429",
+	"failed": "failed", "failures": "failed", "errors": "failed",
+	"inslo": "inslo", "inslopct": "inslo", "inobjective": "inslo", "inslofraction": "inslo",
+	"ttftp99": "ttft", "ttftp99ms": "ttft", "ttftp99s": "ttft",
+	"tpotp99": "tpot", "tpotp99ms": "tpot", "tpotp99s": "tpot",
+	"toks": "toks", "tokenss": "toks", "tokenspers": "toks", "outputtoks": "toks", "tokenspersecond": "toks",
+	"gpuw": "watts", "watts": "watts", "power": "watts", "powerw": "watts", "gpuwatts": "watts",
+	"cmax": "temp", "maxc": "temp", "tempmax": "temp", "tempmaxc": "temp", "maxtemp": "temp", "temperature": "temp",
+}
+
+var soakDrainCols = map[string]string{
+	"drain": "drain", "n": "drain",
+	"runningatdrain": "running", "running": "running",
+	"finished": "finished",
+	"lost": "lost",
+	"newrequestsrejected": "rejected", "rejected": "rejected", "rejectednew": "rejected",
+	"arrivals": "arrivals", "newarrivals": "arrivals",
+	"gpuemptyafter": "empty", "emptyafter": "empty", "emptyafters": "empty", "gpuemptyafters": "empty", "secondsuntilempty": "empty",
+}
+
+// soakTables reads CSV or Markdown tables; each table starts with a header
+// line and ends at a blank line or the end of the file.
+func soakTables(name string, br *bufio.Reader, s *planner.Soak) error {
+	lr := newLineReader(br)
+	var header []string
+	var kind string // "hours" or "drains"
+	for {
+		line, ok := lr.next()
+		if !ok {
+			break
+		}
+		if strings.TrimSpace(line) == "" {
+			header, kind = nil, ""
+			continue
+		}
+		cells, err := splitRow(line)
+		if err != nil {
+			return evidenceErr(name, lr.no, "unreadable line: %v", err)
+		}
+		if isRule(cells) {
+			continue
+		}
+		if header == nil && !strings.HasPrefix(strings.TrimSpace(line), "|") && !strings.Contains(line, ",") {
+			continue // prose around Markdown tables
+		}
+		if header == nil {
+			header, kind = soakHeader(cells)
+			if kind == "" {
+				return evidenceErr(name, lr.no, "not a soak table: the header needs hour and requests columns (an hourly table) or drain and running columns (a drains table); found %s", strings.Join(cells, ", "))
+			}
+			continue
+		}
+		if len(cells) != len(header) {
+			return evidenceErr(name, lr.no, "%d cells where the header names %d", len(cells), len(header))
+		}
+		rec := map[string]string{}
+		for i, k := range header {
+			if k != "" {
+				rec[k] = cells[i]
+			}
+		}
+		if err := addSoakRecord(s, kind, rec, header); err != nil {
+			return evidenceErr(name, lr.no, "%v", err)
+		}
+	}
+	return lr.err()
+}
+
+// soakHeader maps a header's cells to field keys; a unit in the name ("ms")
+// is kept as the suffix "|ms".
+func soakHeader(cells []string) ([]string, string) {
+	for _, kind := range []string{"hours", "drains"} {
+		cols := soakHourCols
+		if kind == "drains" {
+			cols = soakDrainCols
+		}
+		out := make([]string, len(cells))
+		seen := map[string]bool{}
+		for i, c := range cells {
+			k := normKey(c)
+			out[i] = cols[k]
+			if out[i] != "" && strings.HasSuffix(k, "ms") {
+				out[i] += "|ms"
+			}
+			seen[cols[k]] = true
+		}
+		if kind == "hours" && seen["hour"] && seen["requests"] {
+			return out, kind
+		}
+		if kind == "drains" && seen["drain"] && seen["running"] {
+			return out, kind
+		}
+	}
+	return nil, ""
+}
+
+func addSoakRecord(s *planner.Soak, kind string, rec map[string]string, header []string) error {
+	ms := map[string]bool{}
+	for _, h := range header {
+		if k, ok := strings.CutSuffix(h, "|ms"); ok {
+			ms[k] = true
+			rec[k] = rec[h]
+		}
+	}
+	count := func(key string, dst *int64, required bool) error {
+		v, ok, err := parseCount(rec[key])
+		if err != nil {
+			return fmt.Errorf("%s: %v", key, err)
+		}
+		if !ok && required {
+			return fmt.Errorf("%s is missing", key)
+		}
+		*dst = v
+		return nil
+	}
+	opt := func(key string, parse func(string) (float64, bool, error)) (*float64, error) {
+		v, ok, err := parse(rec[key])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", key, err)
+		}
+		if !ok {
+			return nil, nil
+		}
+		return planner.F(v), nil
+	}
+	plain := func(s string) (float64, bool, error) {
+		q, ok, err := parseQuantity(s)
+		return q.v, ok, err
+	}
+	var errs []error
+	if kind == "hours" {
+		var h planner.SoakHour
+		var hour int64
+		errs = append(errs, count("hour", &hour, true), count("requests", &h.Requests, true), count("429", &h.Rejected429, false), count("failed", &h.Failed, false))
+		h.Hour = int(hour)
+		var err error
+		if h.InSLO, err = opt("inslo", parseFraction); err != nil {
+			errs = append(errs, err)
+		}
+		if h.TTFTP99, err = opt("ttft", func(v string) (float64, bool, error) { return parseSeconds(v, ms["ttft"]) }); err != nil {
+			errs = append(errs, err)
+		}
+		if h.TPOTP99, err = opt("tpot", func(v string) (float64, bool, error) { return parseSeconds(v, ms["tpot"]) }); err != nil {
+			errs = append(errs, err)
+		}
+		for _, p := range []struct {
+			key string
+			dst **float64
+		}{{"toks", &h.TokensPerS}, {"watts", &h.Watts}, {"temp", &h.TempMaxC}} {
+			if *p.dst, err = opt(p.key, plain); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		if err := firstErr(errs); err != nil {
+			return err
+		}
+		if h.Rejected429+h.Failed > h.Requests {
+			return fmt.Errorf("hour %d: 429s and failures (%d + %d) exceed its %d requests", h.Hour, h.Rejected429, h.Failed, h.Requests)
+		}
+		s.Hours = append(s.Hours, h)
+		return nil
+	}
+	var d planner.Drain
+	var n int64
+	errs = append(errs, count("drain", &n, true), count("running", &d.Running, true), count("finished", &d.Finished, false), count("lost", &d.Lost, false))
+	d.N = int(n)
+	if v := rec["rejected"]; v != "" {
+		a, b, two := strings.Cut(v, "/")
+		errs = append(errs, count2(a, &d.Rejected, "rejected"))
+		if two {
+			var arr int64
+			errs = append(errs, count2(b, &arr, "arrivals"))
+			d.Arrivals = &arr
+		}
+	}
+	if v := rec["arrivals"]; v != "" {
+		var arr int64
+		errs = append(errs, count2(v, &arr, "arrivals"))
+		d.Arrivals = &arr
+	}
+	var err error
+	if d.EmptyAfterS, err = opt("empty", func(v string) (float64, bool, error) { return parseSeconds(v, ms["empty"]) }); err != nil {
+		errs = append(errs, err)
+	}
+	if err := firstErr(errs); err != nil {
+		return err
+	}
+	if d.Finished+d.Lost > d.Running {
+		return fmt.Errorf("drain %d: finished and lost (%d + %d) exceed the %d running", d.N, d.Finished, d.Lost, d.Running)
+	}
+	s.Drains = append(s.Drains, d)
+	return nil
+}
+
+func count2(v string, dst *int64, what string) error {
+	n, ok, err := parseCount(v)
+	if err != nil {
+		return fmt.Errorf("%s: %v", what, err)
+	}
+	if ok {
+		*dst = n
+	}
+	return nil
+}
+
+func firstErr(errs []error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// soakJSON decodes the object (or array) one record at a time.
+func soakJSON(name string, br *bufio.Reader, s *planner.Soak) error {
+	dec := json.NewDecoder(br)
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return evidenceErr(name, 0, "unreadable JSON: %v", err)
+	}
+	if tok == json.Delim('[') {
+		return soakJSONArray(name, dec, s, "hours")
+	}
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return evidenceErr(name, 0, "unreadable JSON: %v", err)
+		}
+		key, _ := kt.(string)
+		switch normKey(key) {
+		case "hours", "hourly":
+			if err := expectArray(name, dec, key); err != nil {
+				return err
+			}
+			if err := soakJSONArray(name, dec, s, "hours"); err != nil {
+				return err
+			}
+		case "drains":
+			if err := expectArray(name, dec, key); err != nil {
+				return err
+			}
+			if err := soakJSONArray(name, dec, s, "drains"); err != nil {
+				return err
+			}
+		default:
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return evidenceErr(name, 0, "unreadable JSON at %q: %v", key, err)
+			}
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return evidenceErr(name, 0, "unreadable JSON: %v", err)
+	}
+	return nil
+}
+
+func expectArray(name string, dec *json.Decoder, key string) error {
+	t, err := dec.Token()
+	if err != nil || t != json.Delim('[') {
+		return evidenceErr(name, 0, "%q must be a list", key)
+	}
+	return nil
+}
+
+// soakJSONArray reads records up to the closing bracket.
+func soakJSONArray(name string, dec *json.Decoder, s *planner.Soak, kind string) error {
+	cols := soakHourCols
+	if kind == "drains" {
+		cols = soakDrainCols
+	}
+	for i := 0; dec.More(); i++ {
+		var obj map[string]any
+		if err := dec.Decode(&obj); err != nil {
+			return evidenceErr(name, 0, "%s[%d]: %v", kind, i, err)
+		}
+		rec := map[string]string{}
+		var header []string
+		for k, v := range obj {
+			nk := normKey(k)
+			f := cols[nk]
+			if f == "" {
+				continue
+			}
+			if strings.HasSuffix(nk, "ms") {
+				f += "|ms"
+			}
+			header = append(header, f)
+			rec[f] = fmt.Sprint(v)
+			if v == nil {
+				rec[f] = ""
+			}
+		}
+		if err := addSoakRecord(s, kind, rec, header); err != nil {
+			return evidenceErr(name, 0, "%s[%d]: %v", kind, i, err)
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return evidenceErr(name, 0, "unreadable JSON: %v", err)
+	}
+	return nil
+}

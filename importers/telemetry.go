@@ -1,0 +1,386 @@
+package importers
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"capplan/planner"
+)
+
+// ParseTelemetry reads a GPU log and hands every sample to emit, in file
+// order. Two formats are recognised from the content:
+//
+//   - nvidia-smi CSV, as written by
+//     nvidia-smi --query-gpu=timestamp,power.draw,memory.used,memory.total,utilization.gpu,temperature.gpu --format=csv -l 1
+//     (a header naming the fields with their units, values such as
+//     "469.12 W", "61234 MiB", "97 %"; "nounits" logs too). Columns may come
+//     in any order; index, uuid or pci.bus_id name the GPU, otherwise the
+//     GPUs of one timestamp are numbered in order. nvidia-smi writes local
+//     time without a zone: opt.Location says which (UTC by default).
+//   - DCGM exporter scrapes in the Prometheus text format, concatenated,
+//     each sample line carrying its timestamp in milliseconds
+//     (DCGM_FI_DEV_POWER_USAGE, DCGM_FI_DEV_FB_USED / _FREE / _RESERVED,
+//     DCGM_FI_DEV_GPU_UTIL, DCGM_FI_DEV_GPU_TEMP; the gpu or UUID label names
+//     the GPU).
+//
+// An error from emit stops the import and is returned.
+func ParseTelemetry(name string, r io.Reader, opt EvidenceOptions, emit func(planner.GPUSample) error) (f *EvidenceFile, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			f, err = nil, &Error{File: name, Msg: fmt.Sprintf("internal error while reading the file: %v", p)}
+		}
+	}()
+	hr := newHashedReader(r, opt.MaxBytes)
+	br := bufio.NewReaderSize(hr, 64<<10)
+	f = &EvidenceFile{Name: name}
+	c, perr := firstByte(br)
+	switch {
+	case perr == io.EOF:
+		return nil, &Error{File: name, Msg: "the file is empty"}
+	case perr != nil:
+		return nil, wrapErr(name, perr)
+	case c == '#' || c == 'D':
+		f.Format = "dcgm"
+		err = parseDCGM(name, br, f, emit)
+	default:
+		f.Format = "nvidia-smi"
+		err = parseSMI(name, br, opt, f, emit)
+	}
+	if err == nil {
+		err = hr.finish(f)
+	}
+	if err = hr.over(err); err != nil {
+		return nil, wrapErr(name, err)
+	}
+	if f.Records == 0 {
+		return nil, &Error{File: name, Msg: "no GPU samples in the file"}
+	}
+	return f, nil
+}
+
+// smiColumn is what one nvidia-smi column holds.
+type smiColumn int
+
+const (
+	smiOther smiColumn = iota
+	smiTime
+	smiPower
+	smiMemUsed
+	smiMemTotal
+	smiUtil
+	smiTemp
+	smiGPU
+)
+
+func smiKind(header string) smiColumn {
+	h := strings.ToLower(strings.TrimSpace(header))
+	if i := strings.Index(h, " ["); i >= 0 {
+		h = h[:i]
+	}
+	switch {
+	case h == "timestamp":
+		return smiTime
+	case h == "power.draw" || h == "power.draw.instant" || h == "power.draw.average":
+		return smiPower
+	case h == "memory.used":
+		return smiMemUsed
+	case h == "memory.total":
+		return smiMemTotal
+	case h == "utilization.gpu":
+		return smiUtil
+	case h == "temperature.gpu":
+		return smiTemp
+	case h == "index" || h == "uuid" || h == "gpu_uuid" || h == "pci.bus_id":
+		return smiGPU
+	}
+	return smiOther
+}
+
+func parseSMI(name string, br *bufio.Reader, opt EvidenceOptions, f *EvidenceFile, emit func(planner.GPUSample) error) error {
+	lr := newLineReader(br)
+	header, ok := lr.next()
+	if !ok {
+		return errors.Join(errors.New("the file is empty"), lr.err())
+	}
+	cells, err := splitRow(header)
+	if err != nil {
+		return evidenceErr(name, 1, "unreadable header: %v", err)
+	}
+	cols := make([]smiColumn, len(cells))
+	var has [smiGPU + 1]bool
+	gpuCol := -1
+	for i, c := range cells {
+		cols[i] = smiKind(c)
+		has[cols[i]] = true
+		if cols[i] == smiGPU && gpuCol < 0 {
+			gpuCol = i
+		}
+	}
+	if !has[smiTime] {
+		if _, err := parseInstant(cells[0], opt.loc()); err == nil {
+			return evidenceErr(name, 1, "the header line is missing (a log written with --format=csv,noheader): write it with --format=csv so the columns are named")
+		}
+		return evidenceErr(name, 1, "not an nvidia-smi CSV log nor a DCGM scrape: the header has no timestamp column (query it with --query-gpu=timestamp,power.draw,...)")
+	}
+	if !has[smiPower] && !has[smiMemUsed] {
+		return evidenceErr(name, 1, "the log has neither power.draw nor memory.used: nothing to align")
+	}
+	var lastTS string
+	ordinal := 0
+	for {
+		line, ok := lr.next()
+		if !ok {
+			break
+		}
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		rec, err := splitRow(line)
+		if err != nil {
+			return evidenceErr(name, lr.no, "unreadable line: %v", err)
+		}
+		if len(rec) != len(cols) {
+			// nvidia-smi repeats nothing but data; a second header (a
+			// restarted logger appending to the file) is skipped.
+			if len(rec) > 0 && smiKind(rec[0]) == smiTime {
+				continue
+			}
+			return evidenceErr(name, lr.no, "%d fields where the header names %d", len(rec), len(cols))
+		}
+		if smiKind(rec[0]) == smiTime && cols[0] == smiTime {
+			continue
+		}
+		var s planner.GPUSample
+		for i, c := range cols {
+			v := rec[i]
+			switch c {
+			case smiTime:
+				t, err := parseInstant(v, opt.loc())
+				if err != nil {
+					return evidenceErr(name, lr.no, "timestamp: %v", err)
+				}
+				s.At = unixSeconds(t)
+				if v != lastTS {
+					lastTS, ordinal = v, 0
+				} else {
+					ordinal++
+				}
+			case smiGPU:
+				s.GPU = v
+			case smiPower, smiMemUsed, smiMemTotal, smiUtil, smiTemp:
+				q, ok, err := parseQuantity(v)
+				if err != nil {
+					return evidenceErr(name, lr.no, "%s: %v", strings.TrimSpace(cells[i]), err)
+				}
+				if !ok {
+					continue
+				}
+				val := q.v
+				if (c == smiMemUsed || c == smiMemTotal) && (q.unit == "gib" || strings.Contains(strings.ToLower(cells[i]), "[gib]")) {
+					val *= 1024
+				}
+				switch c {
+				case smiPower:
+					s.PowerW = planner.F(val)
+				case smiMemUsed:
+					s.MemUsedMiB = planner.F(val)
+				case smiMemTotal:
+					s.MemTotalMiB = planner.F(val)
+				case smiUtil:
+					s.UtilPct = planner.F(val)
+				case smiTemp:
+					s.TempC = planner.F(val)
+				}
+			}
+		}
+		if gpuCol < 0 {
+			s.GPU = strconv.Itoa(ordinal)
+		}
+		f.Records++
+		if err := emit(s); err != nil {
+			return err
+		}
+	}
+	return lr.err()
+}
+
+// dcgmGPU collects one GPU's fields of one scrape.
+type dcgmGPU struct {
+	s                   planner.GPUSample
+	free, reserved      *float64
+	hasAny, hasFBFields bool
+}
+
+func parseDCGM(name string, br *bufio.Reader, f *EvidenceFile, emit func(planner.GPUSample) error) error {
+	lr := newLineReader(br)
+	pending := map[string]*dcgmGPU{}
+	var pendingAt float64
+	flush := func() error {
+		keys := make([]string, 0, len(pending))
+		for k := range pending {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			g := pending[k]
+			if g.s.MemUsedMiB != nil && g.free != nil {
+				total := *g.s.MemUsedMiB + *g.free
+				if g.reserved != nil {
+					total += *g.reserved
+				}
+				g.s.MemTotalMiB = planner.F(total)
+			}
+			f.Records++
+			if err := emit(g.s); err != nil {
+				return err
+			}
+		}
+		clear(pending)
+		return nil
+	}
+	metrics := 0
+	for {
+		line, ok := lr.next()
+		if !ok {
+			break
+		}
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		metric, labels, rest, err := splitSample(t)
+		if err != nil {
+			return evidenceErr(name, lr.no, "%v", err)
+		}
+		field := dcgmField(metric)
+		if field == "" {
+			continue
+		}
+		metrics++
+		fs := strings.Fields(rest)
+		if len(fs) < 2 {
+			return evidenceErr(name, lr.no, "%s has no timestamp: DCGM scrapes must be saved with the time of each scrape appended in milliseconds (Prometheus text format), or the samples cannot be aligned with the rows", metric)
+		}
+		val, err := strconv.ParseFloat(fs[0], 64)
+		if err != nil {
+			return evidenceErr(name, lr.no, "%s: value %q is not a number", metric, fs[0])
+		}
+		ms, err := strconv.ParseFloat(fs[1], 64)
+		if err != nil {
+			return evidenceErr(name, lr.no, "%s: timestamp %q is not a number of milliseconds", metric, fs[1])
+		}
+		at := ms / 1000
+		if len(pending) > 0 && at != pendingAt {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		pendingAt = at
+		gpu := labels["gpu"]
+		if gpu == "" {
+			gpu = labels["UUID"]
+		}
+		g := pending[gpu]
+		if g == nil {
+			g = &dcgmGPU{s: planner.GPUSample{At: at, GPU: gpu}}
+			pending[gpu] = g
+		}
+		v := planner.F(val)
+		switch field {
+		case "power":
+			g.s.PowerW = v
+		case "used":
+			g.s.MemUsedMiB = v
+		case "free":
+			g.free = v
+		case "reserved":
+			g.reserved = v
+		case "util":
+			g.s.UtilPct = v
+		case "temp":
+			g.s.TempC = v
+		}
+	}
+	if err := lr.err(); err != nil {
+		return err
+	}
+	if metrics == 0 {
+		return evidenceErr(name, 0, "not a DCGM exporter scrape: no DCGM_FI_DEV_POWER_USAGE, DCGM_FI_DEV_FB_USED, DCGM_FI_DEV_GPU_UTIL or DCGM_FI_DEV_GPU_TEMP lines")
+	}
+	return flush()
+}
+
+func dcgmField(metric string) string {
+	switch metric {
+	case "DCGM_FI_DEV_POWER_USAGE":
+		return "power"
+	case "DCGM_FI_DEV_FB_USED":
+		return "used"
+	case "DCGM_FI_DEV_FB_FREE":
+		return "free"
+	case "DCGM_FI_DEV_FB_RESERVED":
+		return "reserved"
+	case "DCGM_FI_DEV_GPU_UTIL":
+		return "util"
+	case "DCGM_FI_DEV_GPU_TEMP":
+		return "temp"
+	}
+	return ""
+}
+
+// splitSample splits a Prometheus text-format sample line into the metric
+// name, its labels and what follows ("value [timestamp]").
+func splitSample(line string) (metric string, labels map[string]string, rest string, err error) {
+	labels = map[string]string{}
+	i := strings.IndexAny(line, "{ \t")
+	if i < 0 {
+		return "", nil, "", fmt.Errorf("%q is not a metric sample", clipStr(line))
+	}
+	metric = line[:i]
+	if line[i] != '{' {
+		return metric, labels, line[i:], nil
+	}
+	j := i + 1
+	for {
+		for j < len(line) && (line[j] == ' ' || line[j] == ',') {
+			j++
+		}
+		if j >= len(line) {
+			return "", nil, "", fmt.Errorf("%s: unterminated labels", metric)
+		}
+		if line[j] == '}' {
+			return metric, labels, line[j+1:], nil
+		}
+		eq := strings.IndexByte(line[j:], '=')
+		if eq < 0 || j+eq+1 >= len(line) || line[j+eq+1] != '"' {
+			return "", nil, "", fmt.Errorf("%s: malformed label", metric)
+		}
+		key := strings.TrimSpace(line[j : j+eq])
+		k := j + eq + 2
+		var b strings.Builder
+		for k < len(line) && line[k] != '"' {
+			if line[k] == '\\' && k+1 < len(line) {
+				k++
+			}
+			b.WriteByte(line[k])
+			k++
+		}
+		if k >= len(line) {
+			return "", nil, "", fmt.Errorf("%s: unterminated label value", metric)
+		}
+		labels[key] = b.String()
+		j = k + 1
+	}
+}
+
+func clipStr(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "…"
+	}
+	return s
+}
