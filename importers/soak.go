@@ -76,8 +76,8 @@ var soakHourCols = map[string]string{
 var soakDrainCols = map[string]string{
 	"drain": "drain", "n": "drain",
 	"runningatdrain": "running", "running": "running",
-	"finished": "finished",
-	"lost": "lost",
+	"finished":            "finished",
+	"lost":                "lost",
 	"newrequestsrejected": "rejected", "rejected": "rejected", "rejectednew": "rejected",
 	"arrivals": "arrivals", "newarrivals": "arrivals",
 	"gpuemptyafter": "empty", "emptyafter": "empty", "emptyafters": "empty", "gpuemptyafters": "empty", "secondsuntilempty": "empty",
