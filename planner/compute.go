@@ -67,6 +67,16 @@ type Result struct {
 
 	ExitCheck []ExitItem `json:"exit_check"`
 	ExitPass  bool       `json:"exit_pass"`
+
+	// Operations evidence (evidence.go): the GPU log, the soak, the
+	// showback meters of a shared box (each meter's tenant shares as
+	// fractions; ShowbackDetail adds costs, gaps and notes) and demand
+	// from production.
+	Telemetry      TelemetrySummary `json:"telemetry"`
+	Soak           SoakResult       `json:"soak"`
+	Showback       []MeterShares    `json:"showback"`
+	ShowbackDetail *Showback        `json:"showback_detail"`
+	Demand         *Demand          `json:"demand"`
 }
 
 // AmendmentResult is one amendment as the report shows it, with whether it
@@ -106,7 +116,8 @@ func Compute(in Inputs) Result {
 	c.Objective = obj
 
 	// Matrix, envelope, admission, overload.
-	r.Matrix, r.Envelope = JudgeMatrix(in.Rows, c, obj, c.BaselineModel)
+	r.Matrix, r.Envelope = JudgeMatrix(applyTelemetry(in.Rows, in.Telemetry), c, obj, c.BaselineModel)
+	r.measuredSources(in)
 	r.ContractWarnings = append(r.ContractWarnings, matrixWarnings(r.Matrix, c)...)
 	r.Admission = ProposeAdmission(r.Matrix, r.Envelope, obj, c, in.Admission)
 	r.Overload = JudgeOverload(in.Overload)
@@ -168,7 +179,11 @@ func Compute(in Inputs) Result {
 
 	r.RecommendationWarnings = recommendationWarnings(in.Recommendation, r.Scenarios, in.Currency)
 
+	r.evidence(in)
 	r.ExitCheck = ExitCheck(in, &r)
+	if it, ok := SoakExitItem(c, r.Soak); ok {
+		r.ExitCheck = append(r.ExitCheck, it)
+	}
 	r.ExitPass = true
 	for _, it := range r.ExitCheck {
 		r.ExitPass = r.ExitPass && it.Pass

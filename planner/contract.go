@@ -74,6 +74,10 @@ type Contract struct {
 
 	Objective Objective `json:"objective"`
 
+	// SoakHours is the length of the soak the contract asks for; 0 when it
+	// asks for none. A soak asked for joins the exit check.
+	SoakHours float64 `json:"soak_hours,omitempty"`
+
 	AdmissionProposal string `json:"admission_proposal"`
 	Rollback          string `json:"rollback"`
 	Owners            Owners `json:"owners"`

@@ -79,6 +79,17 @@ type RowResult struct {
 	NonMonotone bool `json:"non_monotone"`
 	// InEnvelope is true for the passing rows at or below the ceiling.
 	InEnvelope bool `json:"in_envelope"`
+
+	// PowerWattsMean and MemoryHeadroom are the row's measured mean power
+	// and free memory at peak, each with its source: "telemetry: FILE"
+	// when a GPU log covered the row, "typed" when the lead typed it.
+	PowerWattsMean       *float64 `json:"power_watts_mean"`
+	PowerWattsSource     string   `json:"power_watts_source,omitempty"`
+	MemoryHeadroom       *float64 `json:"memory_headroom"`
+	MemoryHeadroomSource string   `json:"memory_headroom_source,omitempty"`
+	// Telemetry is what the GPU log says about the row's window, nil
+	// without one.
+	Telemetry *RowTelemetry `json:"telemetry,omitempty"`
 }
 
 // Evaluate judges one row against the objective. Every criterion the

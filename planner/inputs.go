@@ -64,6 +64,14 @@ type Inputs struct {
 
 	// Recommendation is the lead's decision; nil when not yet written.
 	Recommendation *Recommendation `json:"recommendation"`
+
+	// Operations evidence (see evidence.go): GPU telemetry aligned to the
+	// rows, a soak with its drains, the metered usage of a shared box and
+	// aggregate production demand; nil when not imported.
+	Telemetry *TelemetryInput `json:"telemetry"`
+	Soak      *Soak           `json:"soak"`
+	Showback  *ShowbackUsage  `json:"showback"`
+	Demand    *Demand         `json:"demand"`
 }
 
 // Amendment is one change to the frozen contract, kept with its reason. An

@@ -200,37 +200,73 @@ type Showback struct {
 	Notes    []string      `json:"notes"`
 }
 
-// Result splits monthly (nil when the box's monthly cost is unknown) under
-// the three meters. Tenants are listed by name.
-func (m *ShowbackMeter) Result(monthly *Money, source string) Showback {
-	sb := Showback{Present: m.n > 0, Requests: m.n, StepS: m.step, Monthly: monthly, Source: source,
-		Meters: []MeterShares{}, Gaps: []ShowbackGap{}, Notes: []string{}}
+// TenantUsage is what the three meters counted for one tenant.
+type TenantUsage struct {
+	Tenant   string  `json:"tenant"`
+	Tokens   float64 `json:"tokens"`
+	Requests float64 `json:"requests"`
+	Seconds  float64 `json:"seconds"`
+}
+
+// ShowbackUsage is a usage log metered: per tenant, its tokens, requests
+// and seconds of serving time. It is small whatever the log's size, and is
+// what a report keeps of an imported log.
+type ShowbackUsage struct {
+	Tenants  []TenantUsage `json:"tenants"`
+	Requests int64         `json:"requests"`
+	StepS    float64       `json:"step_s"`
+	SpanS    float64       `json:"span_s"`
+	Source   string        `json:"source"`
+}
+
+// Usage is what the meter counted, tenants by name.
+func (m *ShowbackMeter) Usage(source string) ShowbackUsage {
+	u := ShowbackUsage{Requests: m.n, StepS: m.step, Source: source, Tenants: []TenantUsage{}}
 	if m.n == 0 {
+		return u
+	}
+	secs := m.timeShare()
+	u.SpanS = float64(m.maxStep-m.minStep+1) * m.step
+	for i, name := range m.names {
+		u.Tenants = append(u.Tenants, TenantUsage{Tenant: name, Tokens: m.tokens[i], Requests: m.reqs[i], Seconds: secs[i]})
+	}
+	sort.Slice(u.Tenants, func(a, b int) bool { return u.Tenants[a].Tenant < u.Tenants[b].Tenant })
+	return u
+}
+
+// Result splits monthly (nil when the box's monthly cost is unknown) under
+// the three meters; see SplitShowback.
+func (m *ShowbackMeter) Result(monthly *Money, source string) Showback {
+	return SplitShowback(m.Usage(source), monthly)
+}
+
+// SplitShowback splits a shared box's monthly cost (nil when unknown) among
+// the tenants under each meter: by tokens, by requests and by time-share.
+func SplitShowback(u ShowbackUsage, monthly *Money) Showback {
+	sb := Showback{Present: u.Requests > 0, Requests: u.Requests, StepS: u.StepS, SpanS: u.SpanS, Monthly: monthly, Source: u.Source,
+		Meters: []MeterShares{}, Gaps: []ShowbackGap{}, Notes: []string{}}
+	if u.Requests == 0 || len(u.Tenants) == 0 {
 		return sb
 	}
-	T := len(m.names)
-	secs := m.timeShare()
-	sb.SpanS = float64(m.maxStep-m.minStep+1) * m.step
-	order := make([]int, T)
-	for i := range order {
-		order[i] = i
-	}
-	sort.Slice(order, func(a, b int) bool { return m.names[order[a]] < m.names[order[b]] })
 	shares := map[string][]float64{}
 	for _, mt := range []struct {
 		name, unit string
-		v          []float64
-	}{{MeterTokens, "tokens", m.tokens}, {MeterRequests, "requests", m.reqs}, {MeterTimeShare, "seconds", secs}} {
+		v          func(TenantUsage) float64
+	}{
+		{MeterTokens, "tokens", func(t TenantUsage) float64 { return t.Tokens }},
+		{MeterRequests, "requests", func(t TenantUsage) float64 { return t.Requests }},
+		{MeterTimeShare, "seconds", func(t TenantUsage) float64 { return t.Seconds }},
+	} {
 		var sum float64
-		for _, x := range mt.v {
-			sum += x
+		for _, t := range u.Tenants {
+			sum += mt.v(t)
 		}
 		ms := MeterShares{Meter: mt.name, Unit: mt.unit, Tenants: []TenantShare{}}
-		sh := make([]float64, T)
-		for _, i := range order {
-			ts := TenantShare{Tenant: m.names[i], Amount: mt.v[i]}
+		sh := make([]float64, len(u.Tenants))
+		for i, t := range u.Tenants {
+			ts := TenantShare{Tenant: t.Tenant, Amount: mt.v(t)}
 			if sum > 0 {
-				ts.Share = mt.v[i] / sum
+				ts.Share = mt.v(t) / sum
 			}
 			sh[i] = ts.Share
 			if monthly != nil {
@@ -242,14 +278,14 @@ func (m *ShowbackMeter) Result(monthly *Money, source string) Showback {
 		shares[mt.name] = sh
 		sb.Meters = append(sb.Meters, ms)
 	}
-	for _, i := range order {
+	for i, t := range u.Tenants {
 		sb.Gaps = append(sb.Gaps, ShowbackGap{
-			Tenant:           m.names[i],
+			Tenant:           t.Tenant,
 			TokensVsTimePP:   (shares[MeterTokens][i] - shares[MeterTimeShare][i]) * 100,
 			RequestsVsTimePP: (shares[MeterRequests][i] - shares[MeterTimeShare][i]) * 100,
 		})
 	}
-	sb.Notes = append(sb.Notes, fmt.Sprintf("time-share splits each %g s of wall time equally across the requests in flight, queueing included", m.step))
+	sb.Notes = append(sb.Notes, fmt.Sprintf("time-share splits each %g s of wall time equally across the requests in flight, queueing included", u.StepS))
 	if monthly == nil {
 		sb.Notes = append(sb.Notes, "the box's monthly cost is not known yet: shares only")
 	}

@@ -1,0 +1,188 @@
+package planner
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Operations evidence beyond one benchmark: GPU telemetry per row, a soak
+// with its drains, showback of a shared box and demand from production.
+// Compute folds them into Result here.
+
+// RowKey identifies a row across imports: its file's sha256 and its index
+// in the file.
+func RowKey(r Row) string { return r.Source.SHA256 + "#" + strconv.Itoa(r.Index) }
+
+// RowTelemetryInput is the telemetry of one row as the report keeps it.
+type RowTelemetryInput struct {
+	RowKey string       `json:"row_key"`
+	Figs   RowTelemetry `json:"telemetry"`
+}
+
+// TelemetryInput is an imported GPU log aligned to the rows it covered.
+type TelemetryInput struct {
+	Source string              `json:"source"`
+	Rows   []RowTelemetryInput `json:"rows"`
+}
+
+// TelemetrySummary is what the report says about the GPU log as a whole.
+type TelemetrySummary struct {
+	Present bool   `json:"present"`
+	Source  string `json:"source"`
+	// RowsCovered counts the matrix rows with at least one sample.
+	RowsCovered int `json:"rows_covered"`
+	// FlatUtilisation notes utilisation that stayed flat while power and
+	// throughput moved ("" when it did not).
+	FlatUtilisation string `json:"flat_utilisation"`
+}
+
+// Sources of a row's measured figures.
+const (
+	SourceTyped = "typed"
+)
+
+// applyTelemetry returns rows with their Observed power, peak memory and
+// headroom taken from the telemetry where it has them: a measured figure
+// replaces a typed one, which stays only where no telemetry exists.
+func applyTelemetry(rows []Row, t *TelemetryInput) []Row {
+	if t == nil || len(t.Rows) == 0 {
+		return rows
+	}
+	by := map[string]RowTelemetry{}
+	for _, rt := range t.Rows {
+		by[rt.RowKey] = rt.Figs
+	}
+	out := make([]Row, len(rows))
+	for i, r := range rows {
+		if tel, ok := by[RowKey(r)]; ok {
+			if tel.PowerMeanW != nil {
+				r.Observed.PowerWatts = tel.PowerMeanW
+			}
+			if tel.Headroom != nil {
+				r.Observed.Headroom = tel.Headroom
+				r.Observed.PeakMemoryGiB = tel.MemPeakGiB
+			}
+		}
+		out[i] = r
+	}
+	return out
+}
+
+// measuredSources fills each matrix row's measured power and headroom with
+// where they came from, and the telemetry summary.
+func (r *Result) measuredSources(in Inputs) {
+	by := map[string]RowTelemetry{}
+	if in.Telemetry != nil {
+		r.Telemetry.Present = true
+		r.Telemetry.Source = in.Telemetry.Source
+		for _, rt := range in.Telemetry.Rows {
+			by[rt.RowKey] = rt.Figs
+		}
+	}
+	var tels []RowTelemetry
+	var rates []*float64
+	for i := range r.Matrix {
+		m := &r.Matrix[i]
+		tel, ok := by[RowKey(m.Row)]
+		if ok && tel.Samples > 0 {
+			r.Telemetry.RowsCovered++
+			t := tel
+			m.Telemetry = &t
+			tels = append(tels, tel)
+			rates = append(rates, m.Row.OutputTokenRate)
+		}
+		m.PowerWattsMean = m.Row.Observed.PowerWatts
+		m.MemoryHeadroom = m.Row.Observed.Headroom
+		if m.PowerWattsMean != nil {
+			m.PowerWattsSource = SourceTyped
+			if ok && tel.PowerMeanW != nil {
+				m.PowerWattsSource = "telemetry: " + tel.Source
+			}
+		}
+		if m.MemoryHeadroom != nil {
+			m.MemoryHeadroomSource = SourceTyped
+			if ok && tel.Headroom != nil {
+				m.MemoryHeadroomSource = "telemetry: " + tel.Source
+			}
+		}
+	}
+	r.Telemetry.FlatUtilisation = UtilisationFlatNote(tels, rates)
+}
+
+// evidence judges the soak, splits the showback and relates demand to the
+// admission limit.
+func (r *Result) evidence(in Inputs) {
+	r.Soak = JudgeSoak(in.Soak)
+	r.Showback = []MeterShares{}
+	if in.Showback != nil {
+		var monthly *Money
+		if r.SelfHosted.FixedPerBox.Exact.IsPositive() {
+			m := r.SelfHosted.FixedPerBox
+			monthly = &m
+		}
+		sb := SplitShowback(*in.Showback, monthly)
+		if monthly != nil {
+			sb.Notes = append(sb.Notes, "the cost split is one box's fixed monthly cost")
+		}
+		r.Showback = sb.Meters
+		r.ShowbackDetail = &sb
+	}
+	if in.Demand != nil {
+		d := *in.Demand
+		d.AdmissionLimit = r.Admission.MaxInFlight
+		d.OverAdmission = d.PeakInFlight != nil && d.AdmissionLimit != nil && *d.PeakInFlight > int64(*d.AdmissionLimit)
+		r.Demand = &d
+	}
+}
+
+// SoakExitItem is the exit check's soak item, present only when the
+// contract asks for a soak: the soak must be imported, cover the hours
+// asked, lose no request in flight at a drain, show no drift and meet the
+// objective's success rate on availability.
+func SoakExitItem(c Contract, s SoakResult) (ExitItem, bool) {
+	if c.SoakHours <= 0 {
+		return ExitItem{}, false
+	}
+	it := ExitItem{ID: "soak", Label: "Soak and drains", Section: "soak"}
+	var missing []string
+	switch {
+	case !s.Present:
+		missing = append(missing, fmt.Sprintf("the contract asks for a %g-hour soak: none imported", c.SoakHours))
+	default:
+		if float64(s.Hours) < c.SoakHours {
+			missing = append(missing, fmt.Sprintf("%d of %g hours soaked", s.Hours, c.SoakHours))
+		}
+		if s.Availability == nil {
+			missing = append(missing, "no availability (no accepted requests)")
+		} else if min := c.Objective.MinSuccess; min > 0 && *s.Availability < min {
+			missing = append(missing, fmt.Sprintf("availability %.3f %% below the objective's %.3g %%", *s.Availability*100, min*100))
+		}
+		if s.DriftFlagged {
+			missing = append(missing, s.DriftNote)
+		}
+		if len(s.Drains) == 0 {
+			missing = append(missing, "no drains recorded")
+		} else if !s.NoInFlightLoss {
+			missing = append(missing, "a drain lost requests in flight")
+		}
+		missing = append(missing, s.Problems...)
+	}
+	it.Pass = len(missing) == 0
+	if it.Pass {
+		it.Detail = fmt.Sprintf("%d hours, availability %.3f %%, %d drains with no in-flight loss", s.Hours, *s.Availability*100, len(s.Drains))
+	} else {
+		it.Detail = joinSemi(missing)
+	}
+	return it, true
+}
+
+func joinSemi(s []string) string {
+	out := ""
+	for i, x := range s {
+		if i > 0 {
+			out += "; "
+		}
+		out += x
+	}
+	return out
+}
