@@ -28,6 +28,9 @@ func (c Contract) Validate() error {
 	if c.RowDurationS < 0 || math.IsNaN(c.RowDurationS) {
 		es.add("row_duration_s", "must be a positive number of seconds")
 	}
+	if c.SoakHours < 0 || math.IsNaN(c.SoakHours) {
+		es.add("soak_hours", "must be zero (no soak) or a positive number of hours")
+	}
 	if c.StopAfterErrors < 0 {
 		es.add("stop_after_errors", "must be zero (no rule) or a positive count")
 	}

@@ -137,6 +137,7 @@ type Demand struct {
 	Proposed               []DemandScenario `json:"proposed"`
 	Notes                  []string         `json:"notes"`
 	Source                 string           `json:"source"`
+	SHA256                 string           `json:"sha256"`
 }
 
 // Result summarises the traffic and proposes low, expected and peak

@@ -22,6 +22,7 @@ type RowTelemetryInput struct {
 // TelemetryInput is an imported GPU log aligned to the rows it covered.
 type TelemetryInput struct {
 	Source string              `json:"source"`
+	SHA256 string              `json:"sha256"`
 	Rows   []RowTelemetryInput `json:"rows"`
 }
 

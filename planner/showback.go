@@ -217,6 +217,7 @@ type ShowbackUsage struct {
 	StepS    float64       `json:"step_s"`
 	SpanS    float64       `json:"span_s"`
 	Source   string        `json:"source"`
+	SHA256   string        `json:"sha256"`
 }
 
 // Usage is what the meter counted, tenants by name.

@@ -48,6 +48,7 @@ type Soak struct {
 	Hours  []SoakHour `json:"hours"`
 	Drains []Drain    `json:"drains"`
 	Source string     `json:"source"`
+	SHA256 string     `json:"sha256"`
 }
 
 // SoakDriftFactor is how much worse than the first hour a later hour's p99

@@ -41,6 +41,7 @@ func contractForm(f url.Values) (planner.Contract, formErrors) {
 		RowDurationS:      float("row_duration_s"),
 		StopAfterErrors:   integer("stop_after_errors"),
 		StopRule:          r.str("stop_rule"),
+		SoakHours:         float("soak_hours"),
 		AdmissionProposal: r.str("admission_proposal"),
 		Rollback:          r.str("rollback"),
 		Owners: planner.Owners{

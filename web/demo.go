@@ -96,6 +96,9 @@ func seedDemoResults(ctx context.Context, st *store.Store, dataDir string, repor
 	if err := seedDemoObserved(ctx, st, reportID, userID); err != nil {
 		return err
 	}
+	if err := seedDemoEvidence(ctx, st, reportID, userID); err != nil {
+		return err
+	}
 	return seedDemoPlan(ctx, st, dataDir, reportID, userID)
 }
 

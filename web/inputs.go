@@ -79,6 +79,10 @@ func (s *Server) inputs(ctx context.Context, r store.Report) (planner.Inputs, er
 		secScenarios:      &in.Scenarios,
 		secRecommendation: &in.Recommendation,
 		secSettings:       &settings,
+		secTelemetry:      &in.Telemetry,
+		secSoak:           &in.Soak,
+		secShowback:       &in.Showback,
+		secDemand:         &in.Demand,
 	})
 	if err != nil {
 		return in, fmt.Errorf("report %d: %w", r.ID, err)

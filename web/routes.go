@@ -71,6 +71,11 @@ func (s *Server) routes(e *echo.Echo) {
 	g.POST("/reports/:id/residency", s.residencySave, requireRole(lead, admin))
 	g.GET("/reports/:id/matrix.csv", s.reportMatrixCSV, anyone)
 
+	// Operations evidence: GPU telemetry, soak and drains, showback, production demand
+	g.POST("/reports/:id/evidence/demand/accept", s.demandAccept, requireRole(lead, admin))
+	g.POST("/reports/:id/evidence/:kind", s.evidenceSave, requireRole(lead, admin))
+	g.POST("/reports/:id/evidence/:kind/remove", s.evidenceRemove, requireRole(lead, admin))
+
 	// Costs, quotes, scenarios, crossover, recommendation
 	g.GET("/quotes", s.quoteList, anyone)
 	g.POST("/quotes", s.quoteSave, requireRole(finance, admin))

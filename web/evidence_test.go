@@ -1,0 +1,216 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"capplan/planner"
+	"capplan/web/store"
+)
+
+// postEvidence sends an evidence form: its fields, then the file.
+func postEvidence(t testing.TB, c *http.Client, u string, fields map[string]string, name string, data []byte) (*http.Response, string) {
+	t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		mw.WriteField(k, fields[k])
+	}
+	w, _ := mw.CreateFormFile("file", name)
+	w.Write(data)
+	mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, u, &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	res, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res, string(b)
+}
+
+// demoReport seeds the demo and returns its report.
+func demoReport(t testing.TB, app *testApp) store.Report {
+	t.Helper()
+	if _, err := app.store.CreateUser(context.Background(), "admin", "Admin", store.RoleAdmin, testPassword); err != nil {
+		t.Fatal(err)
+	}
+	if err := SeedDemo(context.Background(), app.store, t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	reports, err := app.store.Reports(context.Background())
+	if err != nil || len(reports) != 1 {
+		t.Fatalf("reports %v %v", reports, err)
+	}
+	return reports[0]
+}
+
+func apiResult(t testing.TB, app *testApp, id int64) planner.Result {
+	t.Helper()
+	ctx := context.Background()
+	r, err := app.store.Report(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{store: app.store, cfg: Config{Now: time.Now}}
+	_, res, err := s.compute(ctx, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// The demo carries telemetry, a soak with drains and a two-tenant
+// showback; the JSON API serves them.
+func TestDemoEvidenceInAPI(t *testing.T) {
+	app := newTestApp(t)
+	r := demoReport(t, app)
+	res := apiResult(t, app, r.ID)
+	if !res.Telemetry.Present || res.Telemetry.RowsCovered != 5 || res.Telemetry.FlatUtilisation == "" {
+		t.Errorf("telemetry = %+v", res.Telemetry)
+	}
+	for _, m := range res.Matrix {
+		if m.PowerWattsMean == nil || !strings.HasPrefix(m.PowerWattsSource, "telemetry: ") || m.MemoryHeadroom == nil || !strings.HasPrefix(m.MemoryHeadroomSource, "telemetry: ") {
+			t.Errorf("row %v: power %v (%s), headroom %v (%s)", m.Load, m.PowerWattsMean, m.PowerWattsSource, m.MemoryHeadroom, m.MemoryHeadroomSource)
+		}
+		if m.Load == 8 && (*m.PowerWattsMean < 639.999 || *m.PowerWattsMean > 640.001 || *m.MemoryHeadroom < 0.126 || *m.MemoryHeadroom > 0.127) {
+			t.Errorf("ceiling row: %v W, %v headroom", *m.PowerWattsMean, *m.MemoryHeadroom)
+		}
+	}
+	// Soak: 12,900 requests - 1,030 429s - 2 failed = 11,868 successes.
+	if s := res.Soak; !s.Present || s.Successes != 11868 || s.Failures != 2 || s.Rejected429 != 1030 || !s.NoInFlightLoss || len(s.Drains) != 3 {
+		t.Errorf("soak = %+v", s)
+	}
+	if len(res.Showback) != 3 || len(res.Showback[0].Tenants) != 2 {
+		t.Fatalf("showback = %+v", res.Showback)
+	}
+
+	// The same through the HTTP API with a token.
+	tok, err := app.store.CreateAPIToken(context.Background(), app.users["reviewer"].ID, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/api/v1/reports/%d", app.srv.URL, r.ID), nil)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	hres, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hres.Body.Close()
+	var doc struct {
+		Result struct {
+			Soak struct {
+				Successes    int64    `json:"successes"`
+				Failures     int64    `json:"failures"`
+				Rejected429  int64    `json:"rejected_429"`
+				Availability *float64 `json:"availability"`
+			} `json:"soak"`
+			Showback []struct {
+				Meter   string `json:"meter"`
+				Tenants []struct {
+					Tenant string  `json:"tenant"`
+					Share  float64 `json:"share"`
+				} `json:"tenants"`
+			} `json:"showback"`
+			Matrix []struct {
+				PowerWattsMean       *float64 `json:"power_watts_mean"`
+				PowerWattsSource     string   `json:"power_watts_source"`
+				MemoryHeadroom       *float64 `json:"memory_headroom"`
+				MemoryHeadroomSource string   `json:"memory_headroom_source"`
+			} `json:"matrix"`
+		} `json:"result"`
+	}
+	if err := json.NewDecoder(hres.Body).Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	s := doc.Result.Soak
+	if s.Successes != 11868 || s.Failures != 2 || s.Rejected429 != 1030 || s.Availability == nil || *s.Availability != 11868.0/11870 {
+		t.Errorf("API soak = %+v", s)
+	}
+	var sum float64
+	for _, ts := range doc.Result.Showback[2].Tenants {
+		sum += ts.Share
+	}
+	if doc.Result.Showback[2].Meter != "time-share" || sum < 0.999999 || sum > 1.000001 {
+		t.Errorf("API showback = %+v", doc.Result.Showback)
+	}
+	if m := doc.Result.Matrix[0]; m.PowerWattsMean == nil || m.PowerWattsSource != "telemetry: nvidia-smi-demo.csv" || m.MemoryHeadroomSource != "telemetry: nvidia-smi-demo.csv" {
+		t.Errorf("API matrix row = %+v", m)
+	}
+}
+
+// An upload goes through the importer into the report; a bad file is
+// refused with its name and changes nothing.
+func TestEvidenceUpload(t *testing.T) {
+	app := newTestApp(t)
+	r := frozenReport(t, app)
+	lead := app.client("lead")
+	base := fmt.Sprintf("%s/reports/%d/evidence/", app.srv.URL, r.ID)
+
+	soak, err := os.ReadFile("../importers/testdata/soak_hours.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, body := postEvidence(t, lead, base+"soak", map[string]string{"version": fmt.Sprint(r.Version)}, "soak.md", soak)
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("soak: %d\n%s", res.StatusCode, body)
+	}
+	got := apiResult(t, app, r.ID).Soak
+	if got.Successes != 40827 || got.Failures != 3 || len(got.Drains) != 2 {
+		t.Errorf("soak = %+v", got)
+	}
+
+	// A usage log that is not one: 422 naming the file, the soak untouched.
+	r, _ = app.store.Report(context.Background(), r.ID)
+	res, body = postEvidence(t, lead, base+"showback", map[string]string{"version": fmt.Sprint(r.Version), "step_ms": "50"}, "usage.csv", []byte("who,when\nx,1\n"))
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "usage.csv: line 1: not a usage log") {
+		t.Errorf("bad usage: %d %s", res.StatusCode, testid(body, "evidence-error-showback"))
+	}
+	if res := apiResult(t, app, r.ID); len(res.Showback) != 0 || res.Soak.Successes != 40827 {
+		t.Errorf("a refused file changed the report: %+v", res.Showback)
+	}
+
+	// Telemetry needs rows to align with.
+	smi, _ := os.ReadFile("../importers/testdata/nvidia_smi_h100.csv")
+	res, body = postEvidence(t, lead, base+"telemetry", map[string]string{"version": fmt.Sprint(r.Version), "start": "2026-11-28T14:00:00"}, "smi.csv", smi)
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "import the load test") {
+		t.Errorf("telemetry without rows: %d", res.StatusCode)
+	}
+
+	// Traffic, then accept its scenarios.
+	traffic, _ := os.ReadFile("../importers/testdata/traffic_hourly.csv")
+	res, _ = postEvidence(t, lead, base+"demand", map[string]string{"version": fmt.Sprint(r.Version)}, "traffic.csv", traffic)
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("demand: %d", res.StatusCode)
+	}
+	r, _ = app.store.Report(context.Background(), r.ID)
+	res, _ = do(t, lead, http.MethodPost, base+"demand/accept", map[string][]string{"version": {fmt.Sprint(r.Version)}})
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("accept: %d", res.StatusCode)
+	}
+	in := apiResult(t, app, r.ID)
+	if len(in.Scenarios) != 3 || in.Scenarios[1].Scenario.MonthlyRequests != 855872 {
+		t.Errorf("scenarios = %+v", in.Scenarios)
+	}
+	// A reviewer may not import.
+	res, _ = postEvidence(t, app.client("reviewer"), base+"soak", nil, "soak.md", soak)
+	if res.StatusCode != http.StatusForbidden {
+		t.Errorf("reviewer import: %d", res.StatusCode)
+	}
+}
