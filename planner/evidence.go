@@ -144,7 +144,7 @@ func SoakExitItem(c Contract, s SoakResult) (ExitItem, bool) {
 	if c.SoakHours <= 0 {
 		return ExitItem{}, false
 	}
-	it := ExitItem{ID: "soak", Label: "Soak and drains", Section: "soak"}
+	it := ExitItem{ID: "soak", Label: "Soak and drains", Section: "evidence-soak"}
 	var missing []string
 	switch {
 	case !s.Present:
