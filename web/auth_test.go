@@ -61,6 +61,8 @@ var routeAccess = map[string]string{
 	"POST /reports/:id/evidence/:kind":         "admin lead",
 	"POST /reports/:id/evidence/:kind/remove":  "admin lead",
 	"POST /reports/:id/evidence/demand/accept": "admin lead",
+	"GET /compare":                             "*",
+	"GET /compare.xlsx":                        "*",
 	"GET /quotes":                              "*",
 	"POST /quotes":                             "admin finance",
 	"GET /quotes/:qid":                         "*",

@@ -76,6 +76,10 @@ func (s *Server) routes(e *echo.Echo) {
 	g.POST("/reports/:id/evidence/:kind", s.evidenceSave, requireRole(lead, admin))
 	g.POST("/reports/:id/evidence/:kind/remove", s.evidenceRemove, requireRole(lead, admin))
 
+	// Side by side: 2 to 4 reports or candidates, a shareable URL and a workbook sheet
+	g.GET("/compare", s.compareShow, anyone)
+	g.GET("/compare.xlsx", s.compareXLSX, anyone)
+
 	// Costs, quotes, scenarios, crossover, recommendation
 	g.GET("/quotes", s.quoteList, anyone)
 	g.POST("/quotes", s.quoteSave, requireRole(finance, admin))

@@ -1,0 +1,200 @@
+package web
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"capplan/planner"
+	"capplan/web/store"
+	"capplan/web/xlsx"
+)
+
+// compareView is the comparison page: the picks, what can be picked, and
+// the side-by-side figures.
+type compareView struct {
+	Picks   []string
+	Choices []compareChoice
+	Result  *planner.SideBySide
+	Err     string
+	Query   string
+}
+
+// compareChoice is one report or candidate that can be compared.
+type compareChoice struct {
+	Key, Label string
+}
+
+// subjectKey names a report ("12") or a candidate of it ("12.c3").
+func subjectKey(reportID, candidateID int64) string {
+	if candidateID == 0 {
+		return strconv.FormatInt(reportID, 10)
+	}
+	return fmt.Sprintf("%d.c%d", reportID, candidateID)
+}
+
+// compareShow is GET /compare?s=KEY&s=KEY...: a shareable comparison of 2 to
+// 4 reports or candidates.
+func (s *Server) compareShow(c echo.Context) error {
+	v, err := s.comparison(c)
+	if err != nil {
+		return err
+	}
+	status := http.StatusOK
+	if v.Err != "" {
+		status = http.StatusUnprocessableEntity
+	}
+	return s.render(c, status, layout(s.page(c, "Comparison"), comparePage(v)), comparePage(v))
+}
+
+// compareXLSX is the comparison as a workbook sheet.
+func (s *Server) compareXLSX(c echo.Context) error {
+	v, err := s.comparison(c)
+	if err != nil {
+		return err
+	}
+	if v.Result == nil {
+		if v.Err == "" {
+			v.Err = "pick 2 to 4 reports or candidates to compare"
+		}
+		return echo.NewHTTPError(http.StatusUnprocessableEntity, v.Err)
+	}
+	var buf bytes.Buffer
+	if err := xlsx.WriteComparison(&buf, *v.Result); err != nil {
+		return err
+	}
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="comparison.xlsx"`)
+	return c.Blob(http.StatusOK, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", buf.Bytes())
+}
+
+// comparison reads the picks and computes them.
+func (s *Server) comparison(c echo.Context) (compareView, error) {
+	ctx := c.Request().Context()
+	v := compareView{Picks: c.QueryParams()["s"]}
+	reports, err := s.store.Reports(ctx)
+	if err != nil {
+		return v, err
+	}
+	for _, r := range reports {
+		v.Choices = append(v.Choices, compareChoice{subjectKey(r.ID, 0), r.Title})
+		cands, err := s.store.Candidates(ctx, r.ID)
+		if err != nil {
+			return v, err
+		}
+		for _, cd := range cands {
+			if cd.Candidate.Baseline {
+				continue
+			}
+			v.Choices = append(v.Choices, compareChoice{subjectKey(r.ID, cd.ID), r.Title + ": candidate " + cd.Candidate.Name})
+		}
+	}
+	if len(v.Picks) == 0 {
+		return v, nil
+	}
+	q := url.Values{"s": v.Picks}
+	v.Query = q.Encode()
+	var subjects []planner.CompareSubject
+	for _, key := range v.Picks {
+		sub, msg, err := s.compareSubject(c, key)
+		if err != nil {
+			return v, err
+		}
+		if msg != "" {
+			v.Err = msg
+			return v, nil
+		}
+		subjects = append(subjects, sub)
+	}
+	sbs, err := planner.Compare(subjects)
+	if err != nil {
+		v.Err = err.Error()
+		return v, nil
+	}
+	v.Result = &sbs
+	return v, nil
+}
+
+// compareSubject computes one pick: a report as it stands, or a candidate
+// of it judged on its own rows under the report's contract.
+func (s *Server) compareSubject(c echo.Context, key string) (planner.CompareSubject, string, error) {
+	ctx := c.Request().Context()
+	rs, cs, isCand := strings.Cut(key, ".c")
+	rid, err := strconv.ParseInt(rs, 10, 64)
+	if err != nil {
+		return planner.CompareSubject{}, fmt.Sprintf("%q names no report or candidate", key), nil
+	}
+	r, err := s.store.Report(ctx, rid)
+	if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return planner.CompareSubject{}, fmt.Sprintf("report %d does not exist", rid), nil
+		}
+		return planner.CompareSubject{}, "", err
+	}
+	in, err := s.inputs(ctx, r)
+	if err != nil {
+		return planner.CompareSubject{}, "", err
+	}
+	name := r.Title
+	if isCand {
+		cid, err := strconv.ParseInt(cs, 10, 64)
+		if err != nil {
+			return planner.CompareSubject{}, fmt.Sprintf("%q names no candidate", key), nil
+		}
+		cands, err := s.store.Candidates(ctx, r.ID)
+		if err != nil {
+			return planner.CompareSubject{}, "", err
+		}
+		var found *store.Candidate
+		for i := range cands {
+			if cands[i].ID == cid {
+				found = &cands[i]
+			}
+		}
+		if found == nil {
+			return planner.CompareSubject{}, fmt.Sprintf("report %d has no candidate %d", rid, cid), nil
+		}
+		rows, err := s.store.Rows(ctx, r.ID)
+		if err != nil {
+			return planner.CompareSubject{}, "", err
+		}
+		in.Rows = nil
+		for _, sr := range rows {
+			if sr.CandidateID == cid {
+				in.Rows = append(in.Rows, sr.Row)
+			}
+		}
+		cd := found.Candidate
+		if cd.Model != "" {
+			in.Contract.BaselineModel = cd.Model
+		}
+		if cd.Artifact != "" {
+			in.Contract.Artifact = cd.Artifact
+		}
+		name = r.Title + ": " + cd.Name
+	}
+	return planner.CompareSubject{Name: name, Contract: in.Contract, Result: planner.Compute(in)}, "", nil
+}
+
+// signedPct is a fraction as a signed percentage: 0.25 -> "+25 %".
+func signedPct(d float64) string { return fmt.Sprintf("%+.0f %%", d*100) }
+
+// compareCandidatesQuery picks the report and up to three of its
+// non-baseline candidates; "" when it has none.
+func compareCandidatesQuery(v reportView) string {
+	q := url.Values{"s": {subjectKey(v.R.ID, 0)}}
+	for _, cd := range v.Candidates {
+		if !cd.Candidate.Baseline && len(q["s"]) < planner.CompareMax {
+			q.Add("s", subjectKey(v.R.ID, cd.ID))
+		}
+	}
+	if len(q["s"]) < planner.CompareMin {
+		return ""
+	}
+	return q.Encode()
+}
