@@ -232,9 +232,9 @@ func TestTrafficHourly(t *testing.T) {
 	if *d.PeakInFlight != 163 || !d.OverAdmission {
 		t.Errorf("peak in flight %v over %v", *d.PeakInFlight, d.OverAdmission)
 	}
-	// expected = 28,119 x 30.4375 = 855,872.06 -> 855,872; share 3,120 / 855,872.06.
+	// expected = 28,119 x 365 / 12 = 855,286.25 -> 855,286; share 3,120 / 855,286.25.
 	exp := d.Proposed[1].Scenario
-	if exp.Name != "expected" || exp.MonthlyRequests != 855872 || !approx(exp.BusyHourShare, 3120/(28119*30.4375)) {
+	if exp.Name != "expected" || exp.MonthlyRequests != 855286 || !approx(exp.BusyHourShare, 3120/(28119*365.0/12)) {
 		t.Errorf("expected scenario = %+v", exp)
 	}
 	if !approx(*d.PromptTokensPerRequest, 1700) || !approx(*d.OutputTokensPerRequest, 420) {

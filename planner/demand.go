@@ -20,8 +20,9 @@ type TrafficBucket struct {
 	OutputTokens *int64    `json:"output_tokens"`
 }
 
-// DaysPerMonth turns daily demand into monthly (365.25 / 12).
-const DaysPerMonth = 30.4375
+// daysPerMonth turns daily demand into monthly: DaysPerMonth (365 / 12),
+// the same month as the cost model's.
+var daysPerMonth = DaysPerMonth.InexactFloat64()
 
 // dayAcc is one calendar day of traffic, by clock hour.
 type dayAcc struct {
@@ -117,7 +118,7 @@ type Demand struct {
 	Requests int64   `json:"requests"`
 	// BusiestHour is the clock hour with the most requests, and
 	// BusyHourShare its requests over the month they imply (the busiest
-	// full day times DaysPerMonth).
+	// full day times daysPerMonth).
 	BusiestHour         string   `json:"busiest_hour"`
 	BusiestHourRequests int64    `json:"busiest_hour_requests"`
 	BusyHourShare       *float64 `json:"busy_hour_share"`
@@ -142,7 +143,7 @@ type Demand struct {
 
 // Result summarises the traffic and proposes low, expected and peak
 // scenarios from full days: low from the quietest day, expected from the
-// mean full day and peak from the busiest day, each times DaysPerMonth, each
+// mean full day and peak from the busiest day, each times daysPerMonth, each
 // with its own busiest hour's share. admission is the limit in force (nil
 // when none).
 func (m *DemandMeter) Result(admission *int, source string) Demand {
@@ -199,22 +200,22 @@ func (m *DemandMeter) Result(admission *int, source string) Demand {
 	}
 	mean := float64(sum) / float64(len(full))
 	busiestMean /= float64(len(full))
-	month := func(perDay float64) int64 { return int64(math.Round(perDay * DaysPerMonth)) }
+	month := func(perDay float64) int64 { return int64(math.Round(perDay * daysPerMonth)) }
 	share := func(hour, perDay float64) float64 {
 		if perDay <= 0 {
 			return 0
 		}
-		return hour / (perDay * DaysPerMonth)
+		return hour / (perDay * daysPerMonth)
 	}
 	peakShare := share(float64(maxHour(high)), float64(high.total))
 	d.BusyHourShare = F(peakShare)
 	d.Proposed = append(d.Proposed,
 		DemandScenario{Scenario: Scenario{Name: "low", MonthlyRequests: month(float64(low.total)), BusyHourShare: share(float64(maxHour(low)), float64(low.total))},
-			Basis: fmt.Sprintf("quietest full day %s: %d requests × %.4g days; its busiest hour %d requests", low.day, low.total, DaysPerMonth, maxHour(low))},
+			Basis: fmt.Sprintf("quietest full day %s: %d requests × %.4g days; its busiest hour %d requests", low.day, low.total, daysPerMonth, maxHour(low))},
 		DemandScenario{Scenario: Scenario{Name: "expected", MonthlyRequests: month(mean), BusyHourShare: share(busiestMean, mean)},
-			Basis: fmt.Sprintf("mean of %d full day(s): %.0f requests a day × %.4g days; mean busiest hour %.0f requests", len(full), mean, DaysPerMonth, busiestMean)},
+			Basis: fmt.Sprintf("mean of %d full day(s): %.0f requests a day × %.4g days; mean busiest hour %.0f requests", len(full), mean, daysPerMonth, busiestMean)},
 		DemandScenario{Scenario: Scenario{Name: "peak", MonthlyRequests: month(float64(high.total)), BusyHourShare: peakShare},
-			Basis: fmt.Sprintf("busiest full day %s: %d requests × %.4g days; its busiest hour %d requests", high.day, high.total, DaysPerMonth, maxHour(high))},
+			Basis: fmt.Sprintf("busiest full day %s: %d requests × %.4g days; its busiest hour %d requests", high.day, high.total, daysPerMonth, maxHour(high))},
 	)
 	if len(full) < 7 {
 		d.Notes = append(d.Notes, fmt.Sprintf("only %d full day(s) of data: a week or more shows the weekly pattern", len(full)))

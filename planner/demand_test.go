@@ -40,12 +40,13 @@ func TestDemandFromTraffic(t *testing.T) {
 		t.Errorf("peak in flight = %v over=%v", d.PeakInFlight, d.OverAdmission)
 	}
 	want := map[string]Scenario{
-		// low: 1,500 x 30.4375 = 45,656.25 -> 45,656; share 350 / 45,656.25
-		"low": {MonthlyRequests: 45656, BusyHourShare: 350 / 45656.25},
-		// expected: mean 2,250 a day -> 68,484.375 -> 68,484; mean busiest hour 525
-		"expected": {MonthlyRequests: 68484, BusyHourShare: 525 / 68484.375},
-		// peak: 3,000 -> 91,312.5 -> 91,313 (half away from zero); 700 / 91,312.5
-		"peak": {MonthlyRequests: 91313, BusyHourShare: 700 / 91312.5},
+		// A month is 365 / 12 days.
+		// low: 1,500 x 30.4167 = 45,625; share 350 / 45,625
+		"low": {MonthlyRequests: 45625, BusyHourShare: 350 / 45625.0},
+		// expected: mean 2,250 a day -> 68,437.5 -> 68,438 (half away from zero); mean busiest hour 525
+		"expected": {MonthlyRequests: 68438, BusyHourShare: 525 / 68437.5},
+		// peak: 3,000 -> 91,250; 700 / 91,250
+		"peak": {MonthlyRequests: 91250, BusyHourShare: 700 / 91250.0},
 	}
 	if len(d.Proposed) != 3 {
 		t.Fatalf("proposed = %+v", d.Proposed)
