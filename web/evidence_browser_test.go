@@ -17,18 +17,26 @@ import (
 	"capplan/web/store"
 )
 
-// TestBrowserEvidenceJourney: the lead imports a GPU log into the demo
-// report and the matrix's headroom comes from it; imports a soak table
-// into a report whose contract asks for a soak and the exit check's soak
-// item turns to pass; opens a comparison of the baseline and its FP8
-// candidate and shares its URL.
-func TestBrowserEvidenceJourney(t *testing.T) {
+// browserLogin logs who in.
+func browserLogin(app *testApp, who string) []chromedp.Action[chromedp.Void] {
+	return []chromedp.Action[chromedp.Void]{
+		chromedp.Navigate(app.srv.URL + "/login"),
+		chromedp.SendKeys(css(`input[name="email"]`), app.users[who].Email),
+		chromedp.SendKeys(css(`input[name="password"]`), testPassword),
+		chromedp.Click(css(`[data-testid="login-submit"]`)),
+		browsertest.WaitText(`h1`, "Reports"),
+	}
+}
+
+// TestBrowserTelemetryIntoDemo: an admin imports a GPU log into the demo
+// report and the matrix's headroom comes from it.
+func TestBrowserTelemetryIntoDemo(t *testing.T) {
 	app := newTestApp(t)
 	demo := demoReport(t, app)
 	ctx := context.Background()
 
 	// A GPU log of the demo's rows with more memory in use than the seeded
-	// one: the 8-stream row's headroom becomes 1 - 73,400 / 81,559 = 10.0 %.
+	// one: each row's headroom becomes 1 - 73,400 / 81,559 = 10.0 %.
 	stored, err := app.store.Rows(ctx, demo.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -44,8 +52,7 @@ func TestBrowserEvidenceJourney(t *testing.T) {
 	for _, r := range rows {
 		cfg.Rows = append(cfg.Rows, telemetrygen.Row{DurationS: *r.DurationS, Watts: 600, MemUsedMiB: 73400, UtilPct: 99, TempC: 60})
 	}
-	dir := t.TempDir()
-	smi := filepath.Join(dir, "smi.csv")
+	smi := filepath.Join(t.TempDir(), "smi.csv")
 	f, err := os.Create(smi)
 	if err != nil {
 		t.Fatal(err)
@@ -54,12 +61,37 @@ func TestBrowserEvidenceJourney(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	soak := filepath.Join(dir, "soak.md")
+
+	bctx := browsertest.New(t)
+	err = chromedp.Do(bctx, append(browserLogin(app, "admin"),
+		chromedp.Navigate(fmt.Sprintf("%s/reports/%d#evidence-telemetry", app.srv.URL, demo.ID)),
+		chromedp.WaitVisible(css(`[data-testid="telemetry-table"]`)),
+		chromedp.Click(css(`[data-testid="evidence-edit-telemetry"] > summary`)),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid="telemetry-start"]').value = "`+DemoTelemetryStart.Format("2006-01-02T15:04:05")+`"`),
+		chromedp.SetUploadFiles(css(`[data-testid="evidence-file-telemetry"]`), []string{smi}),
+		chromedp.Click(css(`[data-testid="evidence-submit-telemetry"]`)),
+		browsertest.WaitText(`[data-testid="flash"]`, "smi.csv"),
+		browsertest.WaitText(`[data-testid="evidence-source-telemetry"]`, "smi.csv"),
+		browsertest.WaitText(`[data-testid="telemetry-table"]`, "10.0 %"),
+	)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := browsertest.ConsoleErrors(bctx); len(errs) > 0 {
+		t.Fatalf("console errors: %v", errs)
+	}
+}
+
+// TestBrowserSoakExitItem: the lead imports a soak table into a report whose
+// contract asks for a six-hour soak, and the exit check's soak item turns
+// from failing to passing.
+func TestBrowserSoakExitItem(t *testing.T) {
+	app := newTestApp(t)
+	ctx := context.Background()
+	soak := filepath.Join(t.TempDir(), "soak.md")
 	if err := os.WriteFile(soak, []byte(DemoSoak), 0o644); err != nil {
 		t.Fatal(err)
 	}
-
-	// A report whose contract asks for a six-hour soak.
 	lead := app.users["lead"]
 	sid, err := app.store.CreateReport(ctx, lead, "Soak test")
 	if err != nil {
@@ -70,7 +102,30 @@ func TestBrowserEvidenceJourney(t *testing.T) {
 	if err := app.store.SaveContract(ctx, store.Edit{ReportID: sid, BaseVersion: 1, UserID: lead.ID, Action: "contract edited", Section: "contract"}, c, nil); err != nil {
 		t.Fatal(err)
 	}
-	cands, err := app.store.Candidates(ctx, demo.ID)
+	bctx := browsertest.New(t)
+	err = chromedp.Do(bctx, append(browserLogin(app, "lead"),
+		chromedp.Navigate(fmt.Sprintf("%s/reports/%d", app.srv.URL, sid)),
+		browsertest.WaitText(`[data-testid="exit-soak"]`, "none imported"),
+		chromedp.Click(css(`[data-testid="evidence-edit-soak"] > summary`)),
+		chromedp.SetUploadFiles(css(`[data-testid="evidence-file-soak"]`), []string{soak}),
+		chromedp.Click(css(`[data-testid="evidence-submit-soak"]`)),
+		// 11,868 / (11,868 + 2) = 99.983 %.
+		browsertest.WaitText(`[data-testid="soak-availability"]`, "99.983 %"),
+		browsertest.WaitText(`[data-testid="no-inflight-loss"]`, "No in-flight loss"),
+		chromedp.WaitVisible(css(`[data-testid="exit-soak"][data-pass="true"]`)),
+	)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBrowserCompareCandidates: a reviewer opens a comparison of the demo's
+// baseline and its FP8 candidate from the report page, and its URL carries
+// the picks so it can be shared.
+func TestBrowserCompareCandidates(t *testing.T) {
+	app := newTestApp(t)
+	demo := demoReport(t, app)
+	cands, err := app.store.Candidates(context.Background(), demo.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,63 +135,18 @@ func TestBrowserEvidenceJourney(t *testing.T) {
 			fp8 = cd.ID
 		}
 	}
-
 	bctx := browsertest.New(t)
-	login := func(who string) []chromedp.Action[chromedp.Void] {
-		return []chromedp.Action[chromedp.Void]{
-			chromedp.Navigate(app.srv.URL + "/login"),
-			chromedp.SendKeys(css(`input[name="email"]`), app.users[who].Email),
-			chromedp.SendKeys(css(`input[name="password"]`), testPassword),
-			chromedp.Click(css(`[data-testid="login-submit"]`)),
-			browsertest.WaitText(`h1`, "Reports"),
-		}
-	}
-	logout := []chromedp.Action[chromedp.Void]{
-		chromedp.Navigate(app.srv.URL + "/reports"),
-		chromedp.Click(css(`[data-testid="logout"]`)),
-		browsertest.WaitText(`h1`, "Log in"),
-	}
-	demoURL := fmt.Sprintf("%s/reports/%d", app.srv.URL, demo.ID)
-	soakURL := fmt.Sprintf("%s/reports/%d", app.srv.URL, sid)
-	steps := []struct {
-		name    string
-		actions []chromedp.Action[chromedp.Void]
-	}{
-		{"the admin imports a GPU log into the demo report", append(append(login("admin"),
-			chromedp.Navigate(demoURL+"#evidence-telemetry"),
-			chromedp.WaitVisible(css(`[data-testid="telemetry-table"]`)),
-			chromedp.Click(css(`[data-testid="evidence-edit-telemetry"] > summary`)),
-			chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid="telemetry-start"]').value = "`+DemoTelemetryStart.Format("2006-01-02T15:04:05")+`"`),
-			chromedp.SetUploadFiles(css(`[data-testid="evidence-file-telemetry"]`), []string{smi}),
-			chromedp.Click(css(`[data-testid="evidence-submit-telemetry"]`)),
-			browsertest.WaitText(`[data-testid="flash"]`, "smi.csv"),
-			browsertest.WaitText(`[data-testid="evidence-source-telemetry"]`, "smi.csv"),
-			browsertest.WaitText(`[data-testid="telemetry-table"]`, "10.0 %"),
-		), logout...)},
-		{"the lead imports a soak and the exit check's soak item passes", append(login("lead"),
-			chromedp.Navigate(soakURL),
-			browsertest.WaitText(`[data-testid="exit-soak"]`, "none imported"),
-			chromedp.Click(css(`[data-testid="evidence-edit-soak"] > summary`)),
-			chromedp.SetUploadFiles(css(`[data-testid="evidence-file-soak"]`), []string{soak}),
-			chromedp.Click(css(`[data-testid="evidence-submit-soak"]`)),
-			browsertest.WaitText(`[data-testid="soak-availability"]`, "99.983 %"),
-			browsertest.WaitText(`[data-testid="no-inflight-loss"]`, "No in-flight loss"),
-			chromedp.WaitVisible(css(`[data-testid="exit-soak"][data-pass="true"]`)),
-		)},
-		{"the lead compares the baseline with its FP8 candidate", []chromedp.Action[chromedp.Void]{
-			chromedp.Navigate(app.srv.URL + "/compare"),
-			chromedp.Click(css(fmt.Sprintf(`[data-testid="compare-pick-%d"]`, demo.ID))),
-			chromedp.Click(css(fmt.Sprintf(`[data-testid="compare-pick-%d.c%d"]`, demo.ID, fp8))),
-			chromedp.Click(css(`[data-testid="compare-submit"]`)),
-			chromedp.WaitVisible(css(`[data-testid="compare-table"]`)),
-			browsertest.WaitText(`[data-testid="compare-differences"]`, "model differs"),
-			browsertest.WaitText(`[data-testid="compare-ceiling"]`, "%)"),
-		}},
-	}
-	for _, s := range steps {
-		if err := chromedp.Do(bctx, s.actions...); err != nil {
-			t.Fatalf("%s: %v", s.name, err)
-		}
+	err = chromedp.Do(bctx, append(browserLogin(app, "reviewer"),
+		chromedp.Navigate(app.srv.URL+"/compare"),
+		chromedp.Click(css(fmt.Sprintf(`[data-testid="compare-pick-%d"]`, demo.ID))),
+		chromedp.Click(css(fmt.Sprintf(`[data-testid="compare-pick-%d.c%d"]`, demo.ID, fp8))),
+		chromedp.Click(css(`[data-testid="compare-submit"]`)),
+		chromedp.WaitVisible(css(`[data-testid="compare-table"]`)),
+		browsertest.WaitText(`[data-testid="compare-differences"]`, "model differs"),
+		browsertest.WaitText(`[data-testid="compare-ceiling"]`, "(+25 %)"),
+	)...)
+	if err != nil {
+		t.Fatal(err)
 	}
 	loc, err := chromedp.Run(bctx, chromedp.Location())
 	if err != nil {
@@ -144,8 +154,5 @@ func TestBrowserEvidenceJourney(t *testing.T) {
 	}
 	if want := fmt.Sprintf("s=%d&s=%d.c%d", demo.ID, demo.ID, fp8); !strings.Contains(loc, want) {
 		t.Errorf("comparison URL %q lacks %q", loc, want)
-	}
-	if errs := browsertest.ConsoleErrors(bctx); len(errs) > 0 {
-		t.Fatalf("console errors: %v", errs)
 	}
 }
