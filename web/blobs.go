@@ -6,25 +6,23 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"capplan/web/store"
 )
 
-// blobs keeps the raw result files, content-addressed by sha256:
-// <dir>/<sha[:2]>/<sha>. A file is written to a temporary file in dir while
-// it is read and hashed, and renamed into place only once it is known
-// good, so a half-written file never carries a content address.
+// blobs keeps the raw result files, content-addressed by sha256 at
+// store.FilePath: <dir>/<sha[:2]>/<sha>. A file is written to a temporary
+// file in dir while it is read and hashed, and renamed into place only once
+// it is known good, so a half-written file never carries a content address.
 type blobs struct{ dir string }
 
 // path is where the file with the given sha256 lives.
 func (b blobs) path(sha string) (string, error) {
-	if len(sha) != 64 {
-		return "", fmt.Errorf("blobs: bad sha256 %q", sha)
+	p, err := store.FilePath(b.dir, sha)
+	if err != nil {
+		return "", fmt.Errorf("blobs: %w", err)
 	}
-	for _, c := range sha {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return "", fmt.Errorf("blobs: bad sha256 %q", sha)
-		}
-	}
-	return filepath.Join(b.dir, sha[:2], sha), nil
+	return p, nil
 }
 
 // temp creates a temporary file in dir for a file being received.

@@ -23,7 +23,9 @@ type command struct {
 var commands = map[string]command{
 	"serve":    {runServe, "start the web app"},
 	"user":     {runUser, "manage accounts: user add --email E --role R"},
-	"backup":   {runBackup, "write a consistent copy of the live database"},
+	"backup":   {runBackup, "write one archive of the database and its raw files: backup -o FILE"},
+	"restore":  {runRestore, "bring back a backup archive: restore FILE --db PATH"},
+	"check":    {runCheck, "verify the database and its raw files; --remove-orphans"},
 	"inspect":  {runInspect, "read benchmark result files and print their rows"},
 	"import":   {runImport, "import result files into a report: import --report ID FILE..."},
 	"envelope": {runEnvelope, "judge result files against an objective; gate CI on the ceiling"},

@@ -144,8 +144,12 @@ func TestUserAddAndBackup(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "role") {
 		t.Errorf("bad role accepted: %v", err)
 	}
-	cp := filepath.Join(dir, "copy.db")
-	if err := run(context.Background(), []string{"backup", "--db", db, "-o", cp}, io.Discard, io.Discard); err != nil {
+	archive := filepath.Join(dir, "backup.tar")
+	if err := run(context.Background(), []string{"backup", "--db", db, "-o", archive}, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	cp := filepath.Join(dir, "restored", "c.db")
+	if err := run(context.Background(), []string{"restore", archive, "--db", cp}, io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	st, err := store.Open(context.Background(), cp)

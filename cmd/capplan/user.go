@@ -63,32 +63,3 @@ func runUser(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	return nil
 }
-
-func runBackup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("backup", "backup [--db FILE] -o COPY.db\n\nWrites a consistent copy of the live database (VACUUM INTO), safe while the\nserver runs. The raw result files are kept in files/ beside the database:\ncopy that folder too.", stderr)
-	dbPath := fs.String("db", defaultDB(), "SQLite database file (env CAPPLAN_DB)")
-	out := fs.String("o", "", "where to write the copy; must not exist (required)")
-	if help, err := parseFlags(fs, args); help || err != nil {
-		return err
-	}
-	if err := noArgs(fs); err != nil {
-		return err
-	}
-	if err := existingDB(*dbPath); err != nil {
-		return err
-	}
-	if *out == "" {
-		fs.Usage()
-		return errors.New("backup: -o is required")
-	}
-	st, err := store.Open(ctx, *dbPath)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if err := st.Backup(ctx, *out); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "wrote %s\n", *out)
-	return nil
-}
