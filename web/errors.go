@@ -37,7 +37,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		status, msg = http.StatusNotFound, "Not found."
 	}
 	if status >= 500 {
-		s.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+		s.logFor(c).Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 	}
 	if strings.HasPrefix(c.Request().URL.Path, "/api/") {
 		c.JSON(status, map[string]string{"error": msg})
@@ -83,7 +83,7 @@ func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 				if p == http.ErrAbortHandler {
 					panic(p)
 				}
-				s.log.Error("panic", "path", c.Request().URL.Path, "panic", p, "stack", string(debug.Stack()))
+				s.logFor(c).Error("panic", "path", c.Request().URL.Path, "panic", p, "stack", string(debug.Stack()))
 				err = fmt.Errorf("panic: %v", p)
 			}
 		}()

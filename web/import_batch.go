@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"capplan/importers"
+	"capplan/web/metrics"
 	"capplan/web/store"
 )
 
@@ -28,6 +29,16 @@ type ImportBatch struct {
 	// Candidate is the candidate whose matrix the files feed; 0 for the
 	// report's main matrix.
 	Candidate int64
+	// OnFile, when set, is told the outcome of each file (one of the
+	// metrics package's outcomes) with its format and size.
+	OnFile func(format, outcome string, bytes int64)
+}
+
+// told passes one file's outcome to OnFile.
+func (b *ImportBatch) told(format, outcome string, bytes int64) {
+	if b.OnFile != nil {
+		b.OnFile(format, outcome, bytes)
+	}
 }
 
 // stagedFile is a parsed file waiting in its temporary file.
@@ -91,10 +102,13 @@ func (b *ImportBatch) Add(name string, r io.Reader) error {
 	f, err := importers.Parse(name, io.TeeReader(r, w), importers.Options{MaxBytes: b.max})
 	switch {
 	case w.err != nil:
+		b.told("", metrics.Refused, w.n)
 		return fmt.Errorf("keeping %s: %w", name, w.err)
 	case errors.Is(err, importers.ErrTooLarge):
+		b.told("", metrics.TooLarge, w.n)
 		return &TooLargeError{File: name, Limit: b.max}
 	case err != nil:
+		b.told("", metrics.Unreadable, w.n)
 		return err
 	}
 	if err := tmp.Close(); err != nil {
@@ -105,6 +119,7 @@ func (b *ImportBatch) Add(name string, r io.Reader) error {
 	}
 	for _, s := range b.files {
 		if s.f.Source.SHA256 == f.Source.SHA256 {
+			b.told(f.Source.Format, metrics.Duplicate, f.Bytes)
 			return &SameFileError{First: s.f.Source.File, Second: name, SHA256: f.Source.SHA256}
 		}
 	}
@@ -143,7 +158,23 @@ func (b *ImportBatch) Commit(ctx context.Context, st *store.Store, e store.Edit)
 	}
 	ids, err := st.AddImports(ctx, e, batch)
 	if err != nil {
+		var dup *store.DuplicateImportError
+		isDup := errors.As(err, &dup)
+		var conflict *store.ConflictError
+		for _, s := range b.files {
+			if errors.As(err, &conflict) {
+				break // a stale version: retried or answered, not an outcome of the file
+			}
+			outcome := metrics.Refused
+			if isDup && dup.First.SHA256 == s.f.Source.SHA256 {
+				outcome = metrics.Duplicate
+			}
+			b.told(s.f.Source.Format, outcome, s.f.Bytes)
+		}
 		return nil, err
+	}
+	for _, s := range b.files {
+		b.told(s.f.Source.Format, metrics.Imported, s.f.Bytes)
 	}
 	out := make([]store.Import, len(batch))
 	var placeErr error

@@ -17,7 +17,9 @@ import (
 
 // newBatch starts an import batch with the server's data folder and limit.
 func (s *Server) newBatch() *ImportBatch {
-	return NewImportBatch(s.cfg.DataDir, s.cfg.MaxUploadBytes)
+	b := NewImportBatch(s.cfg.DataDir, s.cfg.MaxUploadBytes)
+	b.OnFile = s.metrics.Import
+	return b
 }
 
 // badUploadError is a request that is not a usable upload.

@@ -19,6 +19,7 @@ var (
 
 // routes is the table of contents of the app.
 func (s *Server) routes(e *echo.Echo) {
+	e.Use(s.observe) // request id, JSON log line, latency metric
 	e.Use(s.recoverPanics)
 	e.Use(securityHeaders)
 
@@ -29,6 +30,8 @@ func (s *Server) routes(e *echo.Echo) {
 		assets.ServeHTTP(w, r)
 	})))
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok") })
+	e.GET("/readyz", s.readyz)
+	e.GET("/metrics", s.metricsEndpoint())
 
 	g := e.Group("", s.loadSession)
 	anyone := requireRole()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"capplan/web/metrics"
 	"capplan/web/store"
 )
 
@@ -31,6 +32,9 @@ type Config struct {
 	// names the client. Without any, the client is the connection's peer
 	// and the header is ignored (anyone can write it).
 	TrustedProxies []netip.Prefix
+	// MetricsToken, when set, must be sent as "Authorization: Bearer <token>"
+	// to read /metrics.
+	MetricsToken string
 }
 
 // Server holds the handlers' dependencies.
@@ -39,6 +43,8 @@ type Server struct {
 	log    *slog.Logger
 	cfg    Config
 	logins *loginThrottle // failed logins per client address
+	// metrics counts requests and imports for /metrics.
+	metrics *metrics.Metrics
 }
 
 // New returns the application's HTTP handler: the Echo router wrapped in

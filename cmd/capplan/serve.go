@@ -22,13 +22,14 @@ import (
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	start := time.Now()
-	fs := newFlags("serve", "serve [--addr HOST:PORT] [--db FILE] [--no-demo] [--secure-cookies] [--max-upload-mb N] [--trusted-proxy ADDR[,ADDR...]]", stderr)
+	fs := newFlags("serve", "serve [--addr HOST:PORT] [--db FILE] [--no-demo] [--secure-cookies] [--max-upload-mb N] [--trusted-proxy ADDR[,ADDR...]] [--metrics-token T]", stderr)
 	addr := fs.String("addr", env("CAPPLAN_ADDR", "127.0.0.1:8080"), "listen address (env CAPPLAN_ADDR)")
 	dbPath := fs.String("db", defaultDB(), "SQLite database file, created if missing (env CAPPLAN_DB)")
 	noDemo := fs.Bool("no-demo", false, "do not seed the demo report into an empty database")
 	secure := fs.Bool("secure-cookies", env("CAPPLAN_SECURE_COOKIES", "") != "", "mark cookies Secure (behind TLS; env CAPPLAN_SECURE_COOKIES)")
 	maxUpload := fs.Int64("max-upload-mb", 2048, "largest result file accepted, in MB")
 	proxies := fs.String("trusted-proxy", env("CAPPLAN_TRUSTED_PROXY", ""), "reverse proxies (IP addresses or CIDR ranges, comma-separated) whose X-Forwarded-For names the client; without one the header is ignored (env CAPPLAN_TRUSTED_PROXY)")
+	metricsToken := fs.String("metrics-token", env("CAPPLAN_METRICS_TOKEN", ""), "when set, /metrics asks for \"Authorization: Bearer TOKEN\" (env CAPPLAN_METRICS_TOKEN)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -39,7 +40,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("--trusted-proxy: %w", err)
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
+	// Structured logs: one JSON object a line, each request's with its id.
+	log := slog.New(slog.NewJSONHandler(stderr, nil))
 
 	st, err := store.Open(ctx, *dbPath)
 	if err != nil {
@@ -58,7 +60,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return fmt.Errorf("seed demo report: %w", err)
 		}
 	}
-	h := web.New(st, log, web.Config{SecureCookies: *secure, MaxUploadBytes: *maxUpload << 20, DataDir: dataDir, TrustedProxies: trusted})
+	h := web.New(st, log, web.Config{SecureCookies: *secure, MaxUploadBytes: *maxUpload << 20, DataDir: dataDir, TrustedProxies: trusted, MetricsToken: *metricsToken})
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

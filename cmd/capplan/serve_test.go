@@ -124,7 +124,7 @@ func TestServeFirstStartCreatesAdminAndDemo(t *testing.T) {
 func TestServeRandomAdminPasswordIsPrintedOnce(t *testing.T) {
 	t.Setenv("CAPPLAN_ADMIN_PASSWORD", "")
 	_, logs, _ := startServe(t, t.TempDir())
-	if !strings.Contains(logs.String(), "password=") {
+	if !strings.Contains(logs.String(), `"password":"`) {
 		t.Errorf("no generated password in the log:\n%s", logs)
 	}
 }
