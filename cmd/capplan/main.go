@@ -26,6 +26,7 @@ var commands = map[string]command{
 	"backup":   {runBackup, "write one archive of the database and its raw files: backup -o FILE"},
 	"restore":  {runRestore, "bring back a backup archive: restore FILE --db PATH"},
 	"check":    {runCheck, "verify the database and its raw files; --remove-orphans"},
+	"probe":    {runProbe, "ask a running server whether it is ready (GET /readyz); exit 0 when it is"},
 	"inspect":  {runInspect, "read benchmark result files and print their rows"},
 	"import":   {runImport, "import result files into a report: import --report ID FILE..."},
 	"envelope": {runEnvelope, "judge result files against an objective; gate CI on the ceiling"},
