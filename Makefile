@@ -12,8 +12,21 @@ GEN      := ./testdata/gen ./testdata/gen/guidellmgen ./testdata/gen/usagegen ./
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-9s %s\n", $$1, $$2}'
 
-run: ## start the app on ./data/capplan.db with a demo report (http://127.0.0.1:8080)
-	$(GO) run ./cmd/capplan serve --addr $(ADDR)
+# The first build compiles everything, the pure-Go SQLite above all, and
+# takes a few minutes; say so before it starts, and list the packages as
+# they compile (-v) so that progress is visible. Later builds take seconds.
+run: ## build bin/capplan and start it on ./data/capplan.db with a demo report (http://127.0.0.1:8080)
+	@if [ -x bin/capplan ]; then \
+		echo "==> rebuilding bin/capplan (a few seconds when little changed)"; \
+		$(GO) build -o bin/capplan ./cmd/capplan; \
+	else \
+		echo "==> first build of bin/capplan: downloads the modules, then compiles about 350 packages (the standard"; \
+		echo "    library included), the pure-Go SQLite (modernc.org/sqlite) taking the longest: roughly 3 minutes on 2 cores."; \
+		echo "    Each package is named as it compiles; later builds take seconds."; \
+		$(GO) build -v -o bin/capplan ./cmd/capplan; \
+	fi
+	@echo "==> starting capplan on http://$(ADDR) with ./data/capplan.db (Ctrl-C stops it)"
+	./bin/capplan serve --addr $(ADDR)
 
 build: ## build bin/capplan
 	$(GO) build -o bin/capplan ./cmd/capplan

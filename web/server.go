@@ -75,6 +75,9 @@ func (s *Server) echo() *echo.Echo {
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
 	e.IPExtractor = clientAddr(s.cfg.TrustedProxies)
+	if s.metrics == nil {
+		s.metrics = metrics.New(metrics.Probes{DatabaseBytes: s.store.Size, ActiveSessions: s.store.ActiveSessions})
+	}
 	s.routes(e)
 	return e
 }
