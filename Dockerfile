@@ -25,7 +25,8 @@ USER 65532:65532
 # -shm) and files/ (the raw result files, by sha256). The root file system
 # may be read-only.
 VOLUME ["/data"]
-WORKDIR /data
+# The working directory is not writable: nothing may land outside /data.
+WORKDIR /
 ENV CAPPLAN_DB=/data/capplan.db \
     CAPPLAN_ADDR=0.0.0.0:8080
 EXPOSE 8080
