@@ -45,7 +45,7 @@ func TestServeRemovesTempFilesACrashLeft(t *testing.T) {
 	if left := uploadTemps(t, dir); len(left) > 0 {
 		t.Errorf("left after start: %v", left)
 	}
-	if !strings.Contains(logs.String(), "removed temporary upload files") || !strings.Contains(logs.String(), "files=2") {
+	if !strings.Contains(logs.String(), "removed temporary upload files") || !strings.Contains(logs.String(), `"files":2`) {
 		t.Errorf("the removal is not logged:\n%s", logs)
 	}
 	for _, k := range kept {
