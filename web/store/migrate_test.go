@@ -130,10 +130,16 @@ func TestAMigrationMayRebuildATableWithoutCascading(t *testing.T) {
 	// The way SQLite rebuilds a table to change a column: sessions refer to
 	// users with ON DELETE CASCADE, so with foreign keys on, dropping the old
 	// table would delete every session.
-	rebuild := `CREATE TABLE users_new (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE COLLATE NOCASE,
-			name TEXT NOT NULL DEFAULT '', role TEXT NOT NULL, password_hash TEXT NOT NULL, created_at TEXT NOT NULL,
-			failed_logins INTEGER NOT NULL DEFAULT 0, locked_until TEXT NOT NULL DEFAULT '');
-		INSERT INTO users_new SELECT id, email, name, role, password_hash, created_at, failed_logins, locked_until FROM users;
+	var create string
+	if err := st.w.QueryRowContext(ctx, `SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'users'`).Scan(&create); err != nil {
+		t.Fatal(err)
+	}
+	table, ok := strings.CutPrefix(create, "CREATE TABLE users")
+	if !ok {
+		t.Fatalf("users is created as %q", create)
+	}
+	rebuild := "CREATE TABLE users_new" + table + `;
+		INSERT INTO users_new SELECT * FROM users;
 		DROP TABLE users;
 		ALTER TABLE users_new RENAME TO users;`
 	if err := st.migrateFS(ctx, withMigrations(t, map[string]string{"9990_rebuild.sql": rebuild})); err != nil {
