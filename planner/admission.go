@@ -142,7 +142,7 @@ func ProposeAdmission(m []RowResult, e Envelope, o Objective, c Contract, in Adm
 		a.Reasons = append(a.Reasons, "no demonstrated ceiling: nothing to derive max in flight from ("+e.Text+")")
 	} else {
 		a.deriveInFlight(ceil)
-		a.weakEvidence(m, ceil)
+		a.weakEvidence(m, e, ceil)
 	}
 	if a.CeilingInFlight != nil {
 		n := *a.CeilingInFlight
@@ -151,7 +151,7 @@ func ProposeAdmission(m []RowResult, e Envelope, o Objective, c Contract, in Adm
 			n = max(1, int(math.Floor(float64(n)*(1-WeakMargin))))
 			a.Reasons = append(a.Reasons, fmt.Sprintf("evidence is weak (%s): proposing %d, %s below the ceiling's %d", strings.Join(a.WeakEvidence, "; "), n, fmtPct(WeakMargin), *a.CeilingInFlight))
 		} else {
-			a.Reasons = append(a.Reasons, fmt.Sprintf("evidence is adequate (rows of %d s or more, %d or more requests, %d or more rows): max in flight at the ceiling", MinWindowS, MinRowRequests, MinSearchRows))
+			a.Reasons = append(a.Reasons, fmt.Sprintf("evidence is adequate (rows of %d s or more, %d or more requests at the ceiling and at the first failure, %d or more counted rows): max in flight at the ceiling", MinWindowS, MinRowRequests, MinSearchRows))
 		}
 		a.ProposedMaxInFlight = I(n)
 		a.MaxInFlight = I(n)
@@ -170,9 +170,11 @@ func ProposeAdmission(m []RowResult, e Envelope, o Objective, c Contract, in Adm
 	if in.QueueSize != nil {
 		a.QueueSize = *in.QueueSize
 		a.Reasons = append(a.Reasons, fmt.Sprintf("queue size %d as set by the lead", a.QueueSize))
-	} else {
+	} else if mif > 0 {
 		a.QueueSize = mif
 		a.Reasons = append(a.Reasons, fmt.Sprintf("queue size %d: one waiting request per admitted slot keeps the wait to about one request's latency", a.QueueSize))
+	} else {
+		a.Reasons = append(a.Reasons, "queue size: none proposed until there is a max in flight to size it from")
 	}
 	switch {
 	case in.MaxQueueAgeS != nil:
@@ -254,15 +256,23 @@ func LittlesLaw(rate, meanLatencyS float64) (int, string) {
 	return n, fmt.Sprintf("%s req/s x %s s = %s, rounded down to %d", fmtNum(rate), fmtNum(meanLatencyS), fmtNum(l), n)
 }
 
-// weakEvidence lists why the evidence behind the ceiling is weak.
-func (a *Admission) weakEvidence(m []RowResult, ceil *RowResult) {
+// weakEvidence lists why the evidence behind the ceiling is weak: counted
+// rows in the envelope shorter than MinWindowS, a ceiling row or a first
+// failing row with fewer than MinRowRequests completed requests (the
+// failure is what places the ceiling, so its sample matters as much), and
+// fewer than MinSearchRows counted rows.
+func (a *Admission) weakEvidence(m []RowResult, e Envelope, ceil *RowResult) {
 	var short, thin []string
-	judged := 0
-	for _, rr := range m {
-		if !rr.LoadKnown {
+	counted := 0
+	var firstFail *RowResult
+	for i, rr := range m {
+		if !rr.Counted {
 			continue
 		}
-		judged++
+		counted++
+		if firstFail == nil && e.FirstFailure != nil && rr.Load == *e.FirstFailure && rr.Verdict.State != VerdictPass {
+			firstFail = &m[i]
+		}
 		if !rr.InEnvelope {
 			continue
 		}
@@ -273,12 +283,20 @@ func (a *Admission) weakEvidence(m []RowResult, ceil *RowResult) {
 	if n := completed(ceil.Row); n != nil && *n < MinRowRequests {
 		thin = append(thin, fmt.Sprintf("the ceiling row completed %d requests, fewer than %d", *n, MinRowRequests))
 	}
+	if firstFail != nil {
+		if n := completed(firstFail.Row); n != nil && *n < MinRowRequests {
+			thin = append(thin, fmt.Sprintf("the first failing row (%s) completed %d requests, fewer than %d", loadText(firstFail.Row.LoadKind, firstFail.Load), *n, MinRowRequests))
+		}
+		if d := firstFail.Row.DurationS; d != nil && *d < 0.95*MinWindowS {
+			thin = append(thin, fmt.Sprintf("the first failing row (%s) ran %s s, shorter than %d s", loadText(firstFail.Row.LoadKind, firstFail.Load), fmtNum(*d), MinWindowS))
+		}
+	}
 	if len(short) > 0 {
 		a.WeakEvidence = append(a.WeakEvidence, fmt.Sprintf("rows shorter than %d s: %s", MinWindowS, strings.Join(short, ", ")))
 	}
 	a.WeakEvidence = append(a.WeakEvidence, thin...)
-	if judged < MinSearchRows {
-		a.WeakEvidence = append(a.WeakEvidence, fmt.Sprintf("a quick search: only %d rows", judged))
+	if counted < MinSearchRows {
+		a.WeakEvidence = append(a.WeakEvidence, fmt.Sprintf("a quick search: only %d counted %s", counted, plural(counted, "row", "rows")))
 	}
 }
 

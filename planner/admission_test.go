@@ -25,6 +25,7 @@ func TestProposeAdmission(t *testing.T) {
 	tests := []struct {
 		name         string
 		rows         func() []Row
+		contract     func(*Contract) // tweaks to the contract and its objective
 		in           AdmissionInput
 		wantBasis    string
 		wantCeiling  *int
@@ -42,12 +43,28 @@ func TestProposeAdmission(t *testing.T) {
 				rows[i].DurationS = F(30)
 			}
 			return rows
-		}, wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantWeak: 1, wantQueue: 6, wantReason: "rows shorter than 60 s"},
+		}, contract: func(c *Contract) { c.RowDurationS = 30 }, // the contract's rows are short: they count, but weakly
+			wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantWeak: 2, wantQueue: 6, wantReason: "the first failing row (10 concurrent streams) ran 30 s"},
 		{name: "a quick search with few requests", rows: func() []Row {
-			rows := matrix([]float64{4, 8}, []float64{8, 16})
+			rows := matrix([]float64{4, 8}, []float64{8, 24}) // p50 6 s and 18 s
 			rows[0].Successful = I(50)
 			return rows
-		}, wantBasis: "concurrency", wantCeiling: I(4), wantMax: I(3), wantWeak: 2, wantQueue: 3, wantReason: "a quick search: only 2 rows"},
+		}, contract: func(c *Contract) { // a p50 needs 10 requests
+			c.Objective.Percentile, c.Objective.E2EMax, c.Loads = 50, F(15), []float64{4, 8}
+		},
+			wantBasis: "concurrency", wantCeiling: I(4), wantMax: I(3), wantWeak: 2, wantQueue: 3, wantReason: "a quick search: only 2 counted rows"},
+		{name: "a stopped first failure with few requests is weak evidence", rows: func() []Row {
+			rows := strong()
+			rows[4].Successful, rows[4].Attempted, rows[4].DurationS = I(20), I(20), F(12)
+			rows[4].Observed.Stopped = true
+			return rows
+		}, wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantWeak: 2, wantQueue: 6, wantReason: "the first failing row (10 concurrent streams) completed 20 requests, fewer than 100"},
+		// 10 streams with 4 requests is not counted: 8 is then a lower bound.
+		{name: "a row of too few requests does not count, even failing", rows: func() []Row {
+			rows := strong()
+			rows[4].Successful, rows[4].Attempted = I(4), I(4)
+			return rows
+		}, wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(8), wantQueue: 8, wantReason: "evidence is adequate"},
 		{name: "achieved concurrency below the streams", rows: func() []Row {
 			rows := strong()
 			rows[3].AchievedConcurrency = F(5.6)
@@ -73,11 +90,15 @@ func TestProposeAdmission(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rows, c := tt.rows(), testContract()
+			c.Objective = testObjective()
 			if rows[0].LoadKind == LoadRate { // a rate search is contracted as one
 				c.LoadKind, c.Loads = LoadRate, nil
 			}
-			m, e := JudgeMatrix(rows, c, testObjective(), "")
-			a := ProposeAdmission(m, e, testObjective(), c, tt.in)
+			if tt.contract != nil {
+				tt.contract(&c)
+			}
+			m, e := JudgeMatrix(rows, c, c.Objective, "")
+			a := ProposeAdmission(m, e, c.Objective, c, tt.in)
 			if a.Basis != tt.wantBasis {
 				t.Errorf("basis = %s, want %s", a.Basis, tt.wantBasis)
 			}

@@ -30,6 +30,10 @@ type Workload struct {
 	Data         string `json:"data"`    // "synthetic" or "dataset"
 	Prompts      string `json:"prompts"` // "identical" or "varied"
 	Dataset      string `json:"dataset,omitempty"`
+	// Tolerance is how far, as a fraction, a row's mean prompt and output
+	// tokens may be from PromptTokens and OutputTokens and still count;
+	// 0 means DefaultWorkloadTolerance (10 %).
+	Tolerance float64 `json:"tolerance,omitempty"`
 }
 
 // Owners are the people responsible for running the test.

@@ -40,6 +40,9 @@ func (c Contract) Validate() error {
 	if c.Workload.OutputTokens < 0 {
 		es.add("workload.output_tokens", "must be a positive number of tokens")
 	}
+	if t := c.Workload.Tolerance; t < 0 || t >= 1 || math.IsNaN(t) {
+		es.add("workload.tolerance", "must be a share between 0 % and 100 % (empty: 10 %)")
+	}
 	switch c.Workload.Data {
 	case "", "synthetic", "dataset":
 	default:

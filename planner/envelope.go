@@ -46,33 +46,36 @@ type Envelope struct {
 }
 
 // JudgeMatrix evaluates every row against the objective, checks it against
-// the contract (wantModel is the model the rows should have run), orders the
-// rows by load (rows with no known load last) and finds the envelope over
-// the contract's kind of load. The returned rows carry NonMonotone and
-// InEnvelope.
+// the contract (wantModel is the model the rows should have run), decides
+// which rows count (Eligibility), orders the rows (counted rows first, by
+// load; then the rows not counted, by kind and load; rows with no known
+// load last) and finds the envelope over the counted rows. The returned
+// rows carry Counted, NotCounted, NonMonotone and InEnvelope.
 func JudgeMatrix(rows []Row, c Contract, o Objective, wantModel string) ([]RowResult, Envelope) {
+	cc := c
+	cc.Objective = o
 	m := make([]RowResult, len(rows))
 	for i, r := range rows {
 		rr := RowResult{Row: r, Source: r.Source, Incomplete: r.Incomplete}
 		rr.Load, rr.LoadKnown = r.LoadValue()
 		rr.SuccessRate, _ = successRate(r)
 		rr.Verdict = Evaluate(r, o)
-		cc := c
-		cc.Objective = o
 		rr.Warnings = mergeWarnings(r.Warnings, CheckRow(r, cc, wantModel))
 		m[i] = rr
 	}
-	// The rows the envelope counts come first, by load; then rows of other
-	// kinds of load, then rows with no known load.
 	kind := envelopeKind(m, c.LoadKind)
+	for i := range m {
+		m[i].NotCounted = Eligibility(m[i].Row, cc, wantModel, kind)
+		m[i].Counted = len(m[i].NotCounted) == 0
+	}
 	group := func(rr RowResult) int {
 		switch {
+		case rr.Counted:
+			return 0
 		case !rr.LoadKnown:
 			return 2
-		case normKind(rr.Row.LoadKind) != kind:
-			return 1
 		}
-		return 0
+		return 1
 	}
 	sort.SliceStable(m, func(i, j int) bool {
 		if gi, gj := group(m[i]), group(m[j]); gi != gj {
@@ -108,38 +111,40 @@ func envelopeKind(m []RowResult, contract LoadKind) LoadKind {
 	return best
 }
 
-// FindEnvelope finds the demonstrated ceiling of a matrix already ordered by
-// load: the highest load level such that it and every lower level pass. A
-// level passes only if every row at it passes, so a second run at the same
-// load that failed is never outvoted. Only rows of the envelope's kind of
-// load count (kind is the contract's; "" means the rows' most common kind);
-// the others, and rows with no known load, are named in the text. It marks
-// the rows in the envelope and flags each pass above a non-passing level.
+// FindEnvelope finds the demonstrated ceiling of a matrix already ordered
+// by load: the highest load level such that it and every lower level pass.
+// Only counted rows (RowResult.Counted, decided by Eligibility against the
+// contract, of kind kind) take part; the others are named in the text. A
+// level passes only if every counted row at it passes, so a second run at
+// the same load that failed is never outvoted. It marks the rows in the
+// envelope and flags each pass above a non-passing level.
 func FindEnvelope(m []RowResult, kind LoadKind) Envelope {
 	e := Envelope{LoadKind: envelopeKind(m, kind)}
 	var notCounted []string
-	unknown, otherKind := 0, map[LoadKind]int{}
+	why := map[string]int{}
+	var whyOrder []string
 	failed := false
 	for i := 0; i < len(m); {
 		rr := &m[i]
-		if !rr.LoadKnown {
-			unknown++
+		if !rr.Counted {
+			// Each row once, by its first reason; the matrix shows them all.
+			code := "not-counted"
+			if len(rr.NotCounted) > 0 {
+				code = rr.NotCounted[0].Code
+			}
+			if why[code] == 0 {
+				whyOrder = append(whyOrder, code)
+			}
+			why[code]++
 			i++
 			continue
 		}
-		if normKind(rr.Row.LoadKind) != e.LoadKind {
-			otherKind[rr.Row.LoadKind]++
-			i++
-			continue
-		}
-		// The level: every row of the envelope's kind at this load.
+		// The level: every counted row at this load.
 		var level []int
 		j := i
 		for ; j < len(m) && m[j].LoadKnown && m[j].Load == rr.Load; j++ {
-			if normKind(m[j].Row.LoadKind) == e.LoadKind {
+			if m[j].Counted {
 				level = append(level, j)
-			} else {
-				otherKind[m[j].Row.LoadKind]++
 			}
 		}
 		i = j
@@ -174,20 +179,15 @@ func FindEnvelope(m []RowResult, kind LoadKind) Envelope {
 			}
 		}
 	}
-	if unknown > 0 {
-		notCounted = append(notCounted, fmt.Sprintf("%d %s with no known load", unknown, plural(unknown, "row", "rows")))
-	}
-	for _, k := range []LoadKind{LoadConcurrency, LoadSynchronous, LoadRate, LoadThroughput} {
-		if n := otherKind[k]; n > 0 {
-			notCounted = append(notCounted, fmt.Sprintf("%d %s %s", n, k, plural(n, "row", "rows")))
-		}
+	for _, c := range whyOrder {
+		notCounted = append(notCounted, fmt.Sprintf("%d %s %s", why[c], plural(why[c], "row", "rows"), notCountedLabel(c)))
 	}
 	switch {
 	case e.Ceiling == nil && e.FirstFailure == nil:
 		e.State = EnvelopeNoRows
-		e.Text = "no envelope: no rows with a known load"
+		e.Text = "no envelope: no counted rows"
 		if e.LoadKind != "" {
-			e.Text = fmt.Sprintf("no envelope: no %s rows with a known load", e.LoadKind)
+			e.Text = fmt.Sprintf("no envelope: no counted %s rows", e.LoadKind)
 		}
 	case e.Ceiling == nil:
 		e.State = EnvelopeNone
@@ -207,9 +207,31 @@ func FindEnvelope(m []RowResult, kind LoadKind) Envelope {
 		e.Text += fmt.Sprintf("; non-monotone: %s passed above a failing row and do not count", strings.Join(loads, ", "))
 	}
 	if len(notCounted) > 0 {
-		e.Text += "; not counted: " + strings.Join(notCounted, ", ")
+		e.Text += "; not counted (off the contract): " + strings.Join(notCounted, ", ")
 	}
 	return e
+}
+
+// notCountedLabel names a reason a row does not count, for the envelope's
+// sentence.
+func notCountedLabel(code string) string {
+	switch code {
+	case "model-mismatch":
+		return "of another model"
+	case "load-unknown":
+		return "with no known load"
+	case "load-kind-mismatch":
+		return "of another load kind"
+	case "workload-mismatch":
+		return "with a workload outside the contract's tolerance"
+	case "identical-prompts":
+		return "with identical prompts"
+	case "few-requests":
+		return "with too few requests for the percentile"
+	case "short-row":
+		return "shorter than the contract's rows"
+	}
+	return "not matching the contract"
 }
 
 // plural picks the word for n.

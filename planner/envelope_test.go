@@ -54,13 +54,13 @@ func TestEnvelope(t *testing.T) {
 			r := concRow(3, 30)
 			r.LoadKind = LoadRate
 			return append(rows, r)
-		}, wantState: EnvelopeLowerBound, wantCeiling: F(4), wantText: "every counted row passed, so the true ceiling was not reached; not counted: 1 rate row"},
+		}, wantState: EnvelopeLowerBound, wantCeiling: F(4), wantText: "every counted row passed, so the true ceiling was not reached; not counted (off the contract): 1 row of another load kind"},
 		{name: "a row with no known load is not counted, and said so", rows: func() []Row {
 			rows := matrix([]float64{1, 2}, []float64{5, 6})
 			r := concRow(0, 30)
 			r.Load, r.AchievedConcurrency = nil, nil
 			return append(rows, r)
-		}, wantState: EnvelopeLowerBound, wantCeiling: F(2), wantText: "not counted: 1 row with no known load"},
+		}, wantState: EnvelopeLowerBound, wantCeiling: F(2), wantText: "not counted (off the contract): 1 row with no known load"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

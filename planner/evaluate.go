@@ -75,6 +75,12 @@ type RowResult struct {
 	// ("model-mismatch", "tool-mismatch", "workload-mismatch",
 	// "identical-prompts", "few-requests").
 	Warnings []Warning `json:"warnings"`
+	// Counted is true when the row matches the frozen contract and so
+	// counts toward the envelope, admission and capacity; NotCounted gives
+	// each reason it does not (see Eligibility). A row not counted is shown,
+	// never silently dropped.
+	Counted    bool      `json:"counted"`
+	NotCounted []Warning `json:"not_counted"`
 	// NonMonotone is true for a pass above a failure; it does not count.
 	NonMonotone bool `json:"non_monotone"`
 	// InEnvelope is true for the passing rows at or below the ceiling.

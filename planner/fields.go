@@ -220,7 +220,7 @@ var prefixGroups = map[string]map[string]string{
 	},
 	"workload": {
 		"prompt_tokens": "prompt tokens", "output_tokens": "output tokens", "data": "data (synthetic or dataset)",
-		"prompts": "prompts (identical or varied)", "dataset": "dataset",
+		"prompts": "prompts (identical or varied)", "dataset": "dataset", "tolerance": "workload tolerance",
 	},
 	"owners": {
 		"test_owner": "test owner", "observer": "observer", "stop_authority": "stop authority", "window": "test window",

@@ -36,6 +36,7 @@ func contractForm(f url.Values) (planner.Contract, formErrors) {
 			Data:         r.str("workload.data"),
 			Prompts:      r.str("workload.prompts"),
 			Dataset:      r.str("workload.dataset"),
+			Tolerance:    deref(r.percent("workload.tolerance")),
 		},
 		LoadKind:          planner.LoadKind(r.str("load_kind")),
 		RowDurationS:      float("row_duration_s"),

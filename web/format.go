@@ -128,7 +128,16 @@ func workloadText(w planner.Workload) string {
 	if w.Prompts != "" {
 		s += ", " + w.Prompts + " prompts"
 	}
-	return s
+	return s + ", mean tokens within ±" + pctField(w.ToleranceOrDefault()) + " %"
+}
+
+// toleranceField is the workload tolerance for its form field: empty for
+// the default.
+func toleranceField(t float64) string {
+	if t == 0 {
+		return ""
+	}
+	return pctField(t)
 }
 
 func durationText(s float64) string {

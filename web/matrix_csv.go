@@ -37,7 +37,7 @@ func writeMatrixCSV(buf *bytes.Buffer, res planner.Result) error {
 		"success_rate", "duration_s", "request_rate", "output_token_rate",
 		"ttft_p50_s", "ttft_p95_s", "ttft_p99_s", "e2e_p50_s", "e2e_p95_s", "e2e_p99_s", "tpot_" + p + "_s", "itl_" + p + "_s",
 		"peak_memory_gib", "headroom", "oom", "restart", "power_watts", "output_tokens_per_joule", "stopped", "stop_reason",
-		"verdict", "failures", "missing", "in_envelope", "non_monotone", "warnings", "file", "sha256", "row_in_file"}
+		"verdict", "failures", "missing", "in_envelope", "non_monotone", "counted", "not_counted_because", "warnings", "file", "sha256", "row_in_file"}
 	if err := w.Write(head); err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func writeMatrixCSV(buf *bytes.Buffer, res planner.Result) error {
 			csvF(r.Observed.PeakMemoryGiB), csvF(r.Observed.Headroom), strconv.FormatBool(r.Observed.OOM), strconv.FormatBool(r.Observed.Restart),
 			csvF(r.Observed.PowerWatts), csvF(r.OutputTokensPerJoule()), strconv.FormatBool(r.Observed.Stopped), csvText(r.Observed.StopReason),
 			string(rr.Verdict.State), csvText(strings.Join(rr.Verdict.Failures, "; ")), csvText(strings.Join(rr.Verdict.Missing, "; ")),
-			strconv.FormatBool(rr.InEnvelope), strconv.FormatBool(rr.NonMonotone), csvText(strings.Join(warn, "; ")),
+			strconv.FormatBool(rr.InEnvelope), strconv.FormatBool(rr.NonMonotone), strconv.FormatBool(rr.Counted), csvText(rr.NotCountedText()), csvText(strings.Join(warn, "; ")),
 			csvText(rr.Source.File), rr.Source.SHA256, strconv.Itoa(r.Index)}
 		if err := w.Write(line); err != nil {
 			return err

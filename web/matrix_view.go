@@ -173,3 +173,19 @@ func bounded(v reportView, criterion string) bool {
 // codeWords is a warning code in words: "planned-row-missing" reads
 // "planned row missing".
 func codeWords(code string) string { return strings.ReplaceAll(code, "-", " ") }
+
+// otherWarnings are a row's warnings that its not-counted reasons do not
+// already say.
+func otherWarnings(rr planner.RowResult) []planner.Warning {
+	said := map[string]bool{}
+	for _, w := range rr.NotCounted {
+		said[w.Code] = true
+	}
+	var out []planner.Warning
+	for _, w := range rr.Warnings {
+		if !said[w.Code] {
+			out = append(out, w)
+		}
+	}
+	return out
+}

@@ -43,6 +43,7 @@ const (
 	colOOM
 	colRestart
 	colStopped
+	colCounted
 	colSuccessRate
 	colCapacityRate
 	colChkSuccess
@@ -56,6 +57,7 @@ const (
 	colInEnvelope
 	colSummary
 	colNonMonotone
+	colNotCounted
 	colWarnings
 	colFile
 	colSHA
@@ -70,15 +72,16 @@ func (b *book) matrixSheet() {
 		widths[i] = 11
 	}
 	widths[colKind-1], widths[colModel-1] = 12, 28
+	widths[colNotCounted-1] = 40
 	widths[colSummary-1], widths[colWarnings-1], widths[colFile-1], widths[colSHA-1], widths[colPaths-1] = 40, 40, 30, 20, 40
 	s.cols(widths...)
 	b.headers(s, "Load", "Load kind", "Model", "Attempted", "Successful", "Errored", "Incomplete", "Duration", "Requests/s", "Achieved req/s",
 		"Achieved concurrency", "Output tokens/s", "Prompt tokens (mean)", "Output tokens (mean)",
 		"TTFT p50", "TTFT p95", "TTFT p99", "End-to-end p50", "End-to-end p95", "End-to-end p99",
 		"TPOT p50", "TPOT p95", "TPOT p99", "ITL p50", "ITL p95", "ITL p99",
-		"Memory headroom", "Peak memory (GiB)", "Power (W)", "OOM", "Restart", "Stopped",
+		"Memory headroom", "Peak memory (GiB)", "Power (W)", "OOM", "Restart", "Stopped", "Counted",
 		"Success rate", "Request rate for capacity", "Success check", "TTFT check", "End-to-end check", "TPOT check", "ITL check",
-		"Headroom check", "No-OOM check", "Verdict", "In envelope", "Planner's verdict", "Non-monotone", "Warnings", "File", "sha256", "Paths in the file")
+		"Headroom check", "No-OOM check", "Verdict", "In envelope", "Planner's verdict", "Non-monotone", "Not counted because", "Warnings", "File", "sha256", "Paths in the file")
 
 	pctl := func(c50, c95, c99, r int) string {
 		return fmt.Sprintf(`IF(Objective_Percentile=50,%s,IF(Objective_Percentile=95,%s,IF(Objective_Percentile=99,%s,"")))`, rel(c50, r), rel(c95, r), rel(c99, r))
@@ -87,10 +90,11 @@ func (b *book) matrixSheet() {
 		m := pctl(c50, c95, c99, r)
 		return fmt.Sprintf(`IF(%[1]s="","",IF(%[2]s="","missing",IF(%[2]s<=%[1]s,"pass","fail")))`, bound, m)
 	}
-	// A row is in the envelope when every row before it is, it is of the
-	// envelope's kind of load (the planner lists those first), it passes,
-	// and so does every other row at its load: a failing second run at a
-	// load fails the whole level.
+	// A row is in the envelope when every row before it is, it counts
+	// (it matches the contract: the planner decides, and lists counted rows
+	// first), it is of the envelope's kind of load, it passes, and so does
+	// every other counted row at its load: a failing second run at a load
+	// fails the whole level.
 	n := len(b.r.Result.Matrix)
 	envKinds := []string{string(b.r.Result.Envelope.LoadKind)}
 	if b.r.Result.Envelope.LoadKind == planner.LoadConcurrency {
@@ -104,8 +108,8 @@ func (b *book) matrixSheet() {
 		return "OR(" + strings.Join(terms, ",") + ")"
 	}
 	levelOK := func(r int) string {
-		return fmt.Sprintf(`COUNTIFS(%s,%s,%s,%s,%s,"<>pass")=0`,
-			s.rng(colLoad, 2, n+1), rel(colLoad, r), s.rng(colKind, 2, n+1), rel(colKind, r), s.rng(colVerdict, 2, n+1))
+		return fmt.Sprintf(`COUNTIFS(%s,%s,%s,%s,%s,TRUE,%s,"<>pass")=0`,
+			s.rng(colLoad, 2, n+1), rel(colLoad, r), s.rng(colKind, 2, n+1), rel(colKind, r), s.rng(colCounted, 2, n+1), s.rng(colVerdict, 2, n+1))
 	}
 	for i, rr := range b.r.Result.Matrix {
 		r := i + 2
@@ -142,7 +146,7 @@ func (b *book) matrixSheet() {
 			v(b.st.secs, opt(row.TPOT.P50)), v(b.st.secs, opt(row.TPOT.P95)), v(b.st.secs, opt(row.TPOT.P99)),
 			v(b.st.secs, opt(row.ITL.P50)), v(b.st.secs, opt(row.ITL.P95)), v(b.st.secs, opt(row.ITL.P99)),
 			v(b.st.pct, opt(row.Observed.Headroom)), v(b.st.num, opt(row.Observed.PeakMemoryGiB)), v(b.st.num, opt(row.Observed.PowerWatts)),
-			row.Observed.OOM, row.Observed.Restart, row.Observed.Stopped,
+			row.Observed.OOM, row.Observed.Restart, row.Observed.Stopped, rr.Counted,
 			fx(b.st.pct, fmt.Sprintf(`IF(%[1]s="","",IF(%[2]s="","",IF(%[1]s+%[2]s<=0,"",%[1]s/(%[1]s+%[2]s))))`, rel(colSuccessful, r), rel(colErrored, r)), optOrEmpty(rr.SuccessRate)),
 			fx(b.st.rate, fmt.Sprintf(`IF(%s<>"",%s,IF(%s<>"",%s,IF(%s="rate",%s,"")))`, rel(colRequestRate, r), rel(colRequestRate, r), rel(colAchievedRate, r), rel(colAchievedRate, r), rel(colKind, r), rel(colLoad, r)), optOrEmpty(capRate)),
 			fx(0, fmt.Sprintf(`IF(OR(%[1]s="",%[2]s=""),"missing",IF(%[1]s+%[2]s<=0,"fail",IF(%[1]s/(%[1]s+%[2]s)>=Objective_Min_Success,"pass","fail")))`, rel(colSuccessful, r), rel(colErrored, r)), checks["success"]),
@@ -154,8 +158,8 @@ func (b *book) matrixSheet() {
 			fx(0, fmt.Sprintf(`IF(Objective_No_OOM,IF(OR(%s,%s),"fail","pass"),"")`, rel(colOOM, r), rel(colRestart, r)), checks["no_oom"]),
 			fx(b.st.bold, fmt.Sprintf(`IF(%[1]s,"stopped",IF(COUNTIF(%[2]s:%[3]s,"fail")>0,"fail",IF(COUNTIF(%[2]s:%[3]s,"missing")>0,"not-judged","pass")))`,
 				rel(colStopped, r), rel(colChkSuccess, r), rel(colChkOOM, r)), string(rr.Verdict.State)),
-			fx(0, fmt.Sprintf(`AND(%s,%s<>"",%s,%s="pass",%s)`, inEnvPrev, rel(colLoad, r), kindOK(r), rel(colVerdict, r), levelOK(r)), rr.InEnvelope),
-			v(b.st.wrap, rr.Verdict.Summary), yesNo(rr.NonMonotone), v(b.st.wrap, warningsText(rr.Warnings)),
+			fx(0, fmt.Sprintf(`AND(%s,%s<>"",%s,%s,%s="pass",%s)`, inEnvPrev, rel(colLoad, r), rel(colCounted, r), kindOK(r), rel(colVerdict, r), levelOK(r)), rr.InEnvelope),
+			v(b.st.wrap, rr.Verdict.Summary), yesNo(rr.NonMonotone), v(b.st.wrap, rr.NotCountedText()), v(b.st.wrap, warningsText(rr.Warnings)),
 			rr.Source.File, rr.Source.SHA256, v(b.st.wrap, pathsText(row.Paths)),
 		}
 		s.add(cells...)
