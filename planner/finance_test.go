@@ -272,6 +272,9 @@ func mixedInputs(jpy bool) Inputs {
 		in.Quotes = append(in.Quotes, j)
 	}
 	in.Contract.Workload.PromptTokens, in.Contract.Workload.OutputTokens = 2000, 100
+	for i := range in.Rows { // the rows ran the contract's workload, so they count
+		in.Rows[i].PromptTokensMean, in.Rows[i].OutputTokensMean = F(2000), F(100)
+	}
 	return in
 }
 
