@@ -225,12 +225,17 @@ func nonNil[T any](s []T) []T {
 // objectiveInForce takes the contract's objective (the contract as it
 // stands, amendments applied) and records, for each objective amendment,
 // whether it loosened the objective and whether results existed then. An
-// amendment's old value is compared when it parses, else the value before it.
+// amendment's old value is compared when it parses, else the value before
+// it. The report is marked loosened when the objective in force is looser
+// than the one in force when results first existed (the old value of the
+// first objective amendment made after results): restoring that objective
+// clears the mark, while each amendment keeps its own record.
 func (r *Result) objectiveInForce(in Inputs) Objective {
 	cur := in.Contract.Objective
-	var prev *Objective
+	var prev, atResults *Objective
+	var lastLoose *Amendment
 	last := ""
-	for _, a := range in.Amendments {
+	for i, a := range in.Amendments {
 		ar := AmendmentResult{Amendment: a}
 		if a.Field == "objective" {
 			last = a.NewValue
@@ -247,20 +252,33 @@ func (r *Result) objectiveInForce(in Inputs) Objective {
 					old = next // nothing to compare with
 					ar.Details = append(ar.Details, "old value unreadable: "+err.Error())
 				}
+				if a.ResultsExisted && atResults == nil {
+					o := old
+					atResults = &o
+				}
 				loose, details := Loosened(old, next)
 				ar.Loosened = loose
 				ar.Details = append(ar.Details, details...)
 				if loose && a.ResultsExisted {
 					ar.LoosenedAfterResults = true
-					r.ObjectiveLoosened = true
-					for _, d := range details {
-						r.Loosening = append(r.Loosening, fmt.Sprintf("%s (by %s on %s, after results existed: %s)", d, orNone(a.Who), orNone(a.When), orNone(a.Reason)))
-					}
+					lastLoose = &in.Amendments[i]
 				}
 				prev = &next
 			}
 		}
 		r.Amendments = append(r.Amendments, ar)
+	}
+	if atResults != nil {
+		if loose, details := Loosened(*atResults, cur); loose {
+			r.ObjectiveLoosened = true
+			by := ""
+			if lastLoose != nil {
+				by = fmt.Sprintf(" (by %s on %s, after results existed: %s)", orNone(lastLoose.Who), orNone(lastLoose.When), orNone(lastLoose.Reason))
+			}
+			for _, d := range details {
+				r.Loosening = append(r.Loosening, d+by)
+			}
+		}
 	}
 	r.Objective = cur
 	r.ObjectiveText = cur.String()

@@ -13,6 +13,9 @@ import (
 func demoInputs() Inputs {
 	rows := matrix([]float64{1, 2, 4, 8, 10}, []float64{5, 6, 8, 12, 16.2})
 	rows[3].Observed.PowerWatts = F(700)
+	for i := range rows {
+		rows[i].Observed.OOMChecked = true
+	}
 	self := flatSelf("2000", "0")
 	self.LabourHoursPerMonth, self.LabourRate = Fig("10", "h/month", "ops plan", evDate), Fig("80", "EUR/h", "HR", evDate)
 	return Inputs{
@@ -32,8 +35,9 @@ func demoInputs() Inputs {
 			{Name: "peak", MonthlyRequests: 200_000, BusyHourShare: 0.05},
 		},
 		Recommendation: &Recommendation{Decision: "keep", Owner: "A. Lead", ReviewDate: "2027-02-01", Expiry: "2027-06-01",
-			Triggers: []string{"utilisation below 20 %"},
-			Gates:    []NonFinancialGate{{"data location", true, "EU"}, {"capability", true, ""}, {"contract", true, ""}, {"recovery", true, ""}, {"exit", true, ""}}},
+			Triggers:      []string{"utilisation below 20 %"},
+			Justification: "the customer contract keeps prompts on our own hardware",
+			Gates:         []NonFinancialGate{{"data location", true, "EU"}, {"capability", true, ""}, {"contract", true, ""}, {"recovery", true, ""}, {"exit", true, ""}}},
 	}
 }
 

@@ -72,6 +72,9 @@ type Inputs struct {
 	Soak      *Soak           `json:"soak"`
 	Showback  *ShowbackUsage  `json:"showback"`
 	Demand    *Demand         `json:"demand"`
+	// LooseningAccepted is a reviewer's written acceptance of an objective
+	// loosened after results existed; nil when none was given.
+	LooseningAccepted *LooseningAcceptance `json:"loosening_accepted"`
 }
 
 // Amendment is one change to the frozen contract, kept with its reason. An
@@ -114,7 +117,11 @@ type Recommendation struct {
 	// Gates are the non-financial gates: data location, capability,
 	// contract, recovery and exit.
 	Gates []NonFinancialGate `json:"gates"`
-	Notes string             `json:"notes,omitempty"`
+	// Justification says, in writing, why the decision picks the option
+	// that costs more per 1,000 in the expected scenario; the exit check
+	// requires it then.
+	Justification string `json:"justification,omitempty"`
+	Notes         string `json:"notes,omitempty"`
 }
 
 // NonFinancialGate is a requirement price cannot settle (data location,

@@ -58,12 +58,35 @@ type Warning struct {
 type Observed struct {
 	PeakMemoryGiB *float64 `json:"peak_memory_gib"`
 	// Headroom is the free device memory at peak as a fraction (0.12 = 12 %).
-	Headroom   *float64 `json:"headroom"`
-	OOM        bool     `json:"oom"`
-	Restart    bool     `json:"restart"`
+	Headroom *float64 `json:"headroom"`
+	OOM      bool     `json:"oom"`
+	Restart  bool     `json:"restart"`
+	// OOMChecked is true when the lead checked the server and saw neither
+	// an out-of-memory error nor a restart. Without it, and with neither
+	// OOM nor Restart set, whether the row saw one is unknown.
+	OOMChecked bool     `json:"oom_checked,omitempty"`
 	PowerWatts *float64 `json:"power_watts"`
 	Stopped    bool     `json:"stopped"`
 	StopReason string   `json:"stop_reason,omitempty"`
+}
+
+// OOMRecorded reports whether the row records if it saw an out-of-memory
+// error or a restart: either was seen, or the lead checked and saw none.
+func (o Observed) OOMRecorded() bool { return o.OOM || o.Restart || o.OOMChecked }
+
+// oomWords names what the row saw: "out-of-memory error and restart", ...
+func oomWords(o Observed) string {
+	switch {
+	case o.OOM && o.Restart:
+		return "out-of-memory error and restart"
+	case o.OOM:
+		return "out-of-memory error"
+	case o.Restart:
+		return "worker restart"
+	case o.OOMChecked:
+		return "no OOM or restart"
+	}
+	return "OOM or restart not recorded"
 }
 
 // Source says where a row came from: the file and the tool that wrote it.

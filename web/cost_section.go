@@ -59,6 +59,9 @@ func (s *Server) reportQuotes(ctx context.Context, reportID int64) ([]planner.Qu
 	out := make([]planner.Quote, len(qs))
 	for i, q := range qs {
 		out[i] = q.Q
+		if out[i].Currency == "" { // the library's currency column: never priced as the report's
+			out[i].Currency = q.Currency
+		}
 	}
 	return out, nil
 }

@@ -106,11 +106,11 @@ func seedDemoResults(ctx context.Context, st *store.Store, dataDir string, repor
 // side no benchmark client sees. The headroom falls below the objective's
 // 10 % at 10 streams.
 var demoObserved = map[float64]planner.Observed{
-	1:  {PeakMemoryGiB: planner.F(65.6), Headroom: planner.F(0.18), PowerWatts: planner.F(420)},
-	2:  {PeakMemoryGiB: planner.F(66.4), Headroom: planner.F(0.17), PowerWatts: planner.F(480)},
-	4:  {PeakMemoryGiB: planner.F(68.0), Headroom: planner.F(0.15), PowerWatts: planner.F(560)},
-	8:  {PeakMemoryGiB: planner.F(69.6), Headroom: planner.F(0.13), PowerWatts: planner.F(640)},
-	10: {PeakMemoryGiB: planner.F(73.6), Headroom: planner.F(0.08), PowerWatts: planner.F(690)},
+	1:  {PeakMemoryGiB: planner.F(65.6), Headroom: planner.F(0.18), PowerWatts: planner.F(420), OOMChecked: true},
+	2:  {PeakMemoryGiB: planner.F(66.4), Headroom: planner.F(0.17), PowerWatts: planner.F(480), OOMChecked: true},
+	4:  {PeakMemoryGiB: planner.F(68.0), Headroom: planner.F(0.15), PowerWatts: planner.F(560), OOMChecked: true},
+	8:  {PeakMemoryGiB: planner.F(69.6), Headroom: planner.F(0.13), PowerWatts: planner.F(640), OOMChecked: true},
+	10: {PeakMemoryGiB: planner.F(73.6), Headroom: planner.F(0.08), PowerWatts: planner.F(690), OOMChecked: true},
 }
 
 func seedDemoObserved(ctx context.Context, st *store.Store, reportID, userID int64) error {

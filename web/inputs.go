@@ -83,6 +83,7 @@ func (s *Server) inputs(ctx context.Context, r store.Report) (planner.Inputs, er
 		secSoak:           &in.Soak,
 		secShowback:       &in.Showback,
 		secDemand:         &in.Demand,
+		secLoosening:      &in.LooseningAccepted,
 	})
 	if err != nil {
 		return in, fmt.Errorf("report %d: %w", r.ID, err)

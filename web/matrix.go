@@ -57,6 +57,7 @@ func observedForm(r *formReader) planner.Observed {
 		Headroom:      r.percent("headroom"),
 		OOM:           r.check("oom"),
 		Restart:       r.check("restart"),
+		OOMChecked:    r.check("oom_checked"),
 		PowerWatts:    r.float("power_watts"),
 		Stopped:       r.check("stopped"),
 		StopReason:    r.str("stop_reason"),

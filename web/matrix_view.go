@@ -119,8 +119,10 @@ func oomText(o planner.Observed) string {
 		return "OOM"
 	case o.Restart:
 		return "restart"
+	case o.OOMChecked:
+		return "no"
 	}
-	return "no"
+	return "not recorded"
 }
 
 // oomClass colours the OOM cell when the objective checks it.

@@ -57,7 +57,7 @@ func seedReviewReport(t testing.TB, app *testApp) int64 {
 			DurationS: planner.F(60), RequestRate: planner.F(l.rate), PromptTokensMean: planner.F(512), OutputTokensMean: planner.F(256),
 			TTFT:     planner.Stat{P50: planner.F(0.2), P95: planner.F(0.5), P99: planner.F(0.7)},
 			E2E:      planner.Stat{P50: planner.F(l.e2e - 1), P95: planner.F(l.e2e), P99: planner.F(l.e2e + 1)},
-			Observed: planner.Observed{Headroom: planner.F(0.2), PeakMemoryGiB: planner.F(64)},
+			Observed: planner.Observed{Headroom: planner.F(0.2), PeakMemoryGiB: planner.F(64), OOMChecked: true},
 		})
 	}
 	im := store.Import{FileName: "sweep.json", SHA256: strings.Repeat("ab", 32), Format: "guidellm", FormatVersion: "0.5", ToolVersion: "0.5.0", Model: c.BaselineModel, SizeBytes: 1234}

@@ -42,6 +42,7 @@ const (
 	colPower
 	colOOM
 	colRestart
+	colOOMChecked
 	colStopped
 	colCounted
 	colSuccessRate
@@ -79,7 +80,7 @@ func (b *book) matrixSheet() {
 		"Achieved concurrency", "Output tokens/s", "Prompt tokens (mean)", "Output tokens (mean)",
 		"TTFT p50", "TTFT p95", "TTFT p99", "End-to-end p50", "End-to-end p95", "End-to-end p99",
 		"TPOT p50", "TPOT p95", "TPOT p99", "ITL p50", "ITL p95", "ITL p99",
-		"Memory headroom", "Peak memory (GiB)", "Power (W)", "OOM", "Restart", "Stopped", "Counted",
+		"Memory headroom", "Peak memory (GiB)", "Power (W)", "OOM", "Restart", "Checked: no OOM or restart", "Stopped", "Counted",
 		"Success rate", "Request rate for capacity", "Success check", "TTFT check", "End-to-end check", "TPOT check", "ITL check",
 		"Headroom check", "No-OOM check", "Verdict", "In envelope", "Planner's verdict", "Non-monotone", "Not counted because", "Warnings", "File", "sha256", "Paths in the file")
 
@@ -117,6 +118,8 @@ func (b *book) matrixSheet() {
 		checks := map[string]string{}
 		for _, c := range rr.Verdict.Checks {
 			switch {
+			case c.Pass == nil && c.Criterion == "no_oom":
+				checks[c.Criterion] = "unknown" // not recorded: shown, but it does not stop the verdict
 			case c.Pass == nil:
 				checks[c.Criterion] = "missing"
 			default:
@@ -146,7 +149,7 @@ func (b *book) matrixSheet() {
 			v(b.st.secs, opt(row.TPOT.P50)), v(b.st.secs, opt(row.TPOT.P95)), v(b.st.secs, opt(row.TPOT.P99)),
 			v(b.st.secs, opt(row.ITL.P50)), v(b.st.secs, opt(row.ITL.P95)), v(b.st.secs, opt(row.ITL.P99)),
 			v(b.st.pct, opt(row.Observed.Headroom)), v(b.st.num, opt(row.Observed.PeakMemoryGiB)), v(b.st.num, opt(row.Observed.PowerWatts)),
-			row.Observed.OOM, row.Observed.Restart, row.Observed.Stopped, rr.Counted,
+			row.Observed.OOM, row.Observed.Restart, row.Observed.OOMChecked, row.Observed.Stopped, rr.Counted,
 			fx(b.st.pct, fmt.Sprintf(`IF(%[1]s="","",IF(%[2]s="","",IF(%[1]s+%[2]s<=0,"",%[1]s/(%[1]s+%[2]s))))`, rel(colSuccessful, r), rel(colErrored, r)), optOrEmpty(rr.SuccessRate)),
 			fx(b.st.rate, fmt.Sprintf(`IF(%s<>"",%s,IF(%s<>"",%s,IF(%s="rate",%s,"")))`, rel(colRequestRate, r), rel(colRequestRate, r), rel(colAchievedRate, r), rel(colAchievedRate, r), rel(colKind, r), rel(colLoad, r)), optOrEmpty(capRate)),
 			fx(0, fmt.Sprintf(`IF(OR(%[1]s="",%[2]s=""),"missing",IF(%[1]s+%[2]s<=0,"fail",IF(%[1]s/(%[1]s+%[2]s)>=Objective_Min_Success,"pass","fail")))`, rel(colSuccessful, r), rel(colErrored, r)), checks["success"]),
@@ -155,7 +158,7 @@ func (b *book) matrixSheet() {
 			fx(0, latency("Objective_TPOT_Max_S", colTPOT50, colTPOT95, colTPOT99, r), checks["tpot"]),
 			fx(0, latency("Objective_ITL_Max_S", colITL50, colITL95, colITL99, r), checks["itl"]),
 			fx(0, fmt.Sprintf(`IF(Objective_Min_Headroom="","",IF(%[1]s="","missing",IF(%[1]s>=Objective_Min_Headroom,"pass","fail")))`, rel(colHeadroom, r)), checks["headroom"]),
-			fx(0, fmt.Sprintf(`IF(Objective_No_OOM,IF(OR(%s,%s),"fail","pass"),"")`, rel(colOOM, r), rel(colRestart, r)), checks["no_oom"]),
+			fx(0, fmt.Sprintf(`IF(Objective_No_OOM,IF(OR(%s,%s),"fail",IF(%s,"pass","unknown")),"")`, rel(colOOM, r), rel(colRestart, r), rel(colOOMChecked, r)), checks["no_oom"]),
 			fx(b.st.bold, fmt.Sprintf(`IF(%[1]s,"stopped",IF(COUNTIF(%[2]s:%[3]s,"fail")>0,"fail",IF(COUNTIF(%[2]s:%[3]s,"missing")>0,"not-judged","pass")))`,
 				rel(colStopped, r), rel(colChkSuccess, r), rel(colChkOOM, r)), string(rr.Verdict.State)),
 			fx(0, fmt.Sprintf(`AND(%s,%s<>"",%s,%s,%s="pass",%s)`, inEnvPrev, rel(colLoad, r), rel(colCounted, r), kindOK(r), rel(colVerdict, r), levelOK(r)), rr.InEnvelope),
