@@ -250,6 +250,14 @@ type Capacity struct {
 	MaxBoxes int    `json:"max_boxes"`
 	Basis    string `json:"basis"`
 	Reason   string `json:"reason,omitempty"`
+	// Goodput is the ceiling row's goodput when its file carries
+	// per-request records: PerBoxRate is then the ceiling rate times its
+	// share. Without records PerBoxRate is the ceiling rate times the
+	// success rate, which counts successful requests that missed a latency
+	// bound: UpperBound says so, and UpperBoundNote in words.
+	Goodput        *Goodput `json:"goodput"`
+	UpperBound     bool     `json:"upper_bound"`
+	UpperBoundNote string   `json:"upper_bound_note,omitempty"`
 }
 
 var (

@@ -26,13 +26,16 @@ type apiReport struct {
 }
 
 type apiReview struct {
-	State         string             `json:"state"` // draft, in_review or approved
-	ApprovedAt    *time.Time         `json:"approved_at"`
-	ApprovedBy    string             `json:"approved_by,omitempty"`
-	PredecessorID *int64             `json:"predecessor_id"`
-	SuccessorIDs  []int64            `json:"successor_ids"`
-	ExitPass      bool               `json:"exit_pass"`
-	Failing       []planner.ExitItem `json:"failing"`
+	State         string     `json:"state"` // draft, in_review or approved
+	ApprovedAt    *time.Time `json:"approved_at"`
+	ApprovedBy    string     `json:"approved_by,omitempty"`
+	PredecessorID *int64     `json:"predecessor_id"`
+	SuccessorIDs  []int64    `json:"successor_ids"`
+	// SnapshotAt is when the inputs of an approved report were kept; the
+	// report is computed from them ever after. Nil before approval.
+	SnapshotAt *time.Time         `json:"snapshot_at"`
+	ExitPass   bool               `json:"exit_pass"`
+	Failing    []planner.ExitItem `json:"failing"`
 }
 
 type apiReportHeader struct {
@@ -63,7 +66,14 @@ func (s *Server) apiReportShow(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := apiReport{Report: h, RowsIncluded: true, Inputs: in, Result: res, Review: reviewJSON(rv, res)}
+	review := reviewJSON(rv, res)
+	if _, at, ok, err := s.store.Snapshot(ctx, r.ID); err != nil {
+		return err
+	} else if ok {
+		t := at.UTC()
+		review.SnapshotAt = &t
+	}
+	out := apiReport{Report: h, RowsIncluded: true, Inputs: in, Result: res, Review: review}
 	if c.QueryParam("include") != "rows" {
 		out.RowsIncluded = false
 		out.Inputs, out.Result = headline(in, res)

@@ -48,6 +48,7 @@ var routeAccess = map[string]string{
 	"POST /api/v1/reports/:id/results":         "admin lead",
 	"POST /reports/:id/submit":                 "admin lead",
 	"POST /reports/:id/approve":                "admin reviewer",
+	"POST /reports/:id/loosening/accept":       "admin reviewer",
 	"POST /reports/:id/send-back":              "admin reviewer",
 	"POST /reports/:id/revise":                 "admin lead",
 	"POST /reports/:id/comments":               "*",

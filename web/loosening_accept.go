@@ -53,6 +53,7 @@ func (s *Server) reportAcceptLoosening(c echo.Context) error {
 	u := currentUser(c)
 	a := planner.LooseningAcceptance{Objective: v.Result.ObjectiveText, By: u.Display(), At: s.cfg.Now().UTC().Format("2006-01-02"), Text: text}
 	e := s.edit(c, v.R, "loosened objective accepted", "contract")
+	e.Review = true // a reviewer's step, taken while the report is in review
 	e.Before, e.After = strings.Join(v.Result.Loosening, "; "), a.Objective+": "+text
 	if err := s.store.SaveSection(c.Request().Context(), e, secLoosening, a); err != nil {
 		return s.reviewRefused(c, f, err)

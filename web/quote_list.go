@@ -17,6 +17,8 @@ type quotesView struct {
 	CanEdit bool
 	Edit    *store.Quote // the quote being edited; nil for a new one
 	Form    moneyForm
+	// Uses are the reports using the quote being shown.
+	Uses []store.QuoteUse
 }
 
 func canEditQuotes(u *store.User) bool {
@@ -41,7 +43,11 @@ func (s *Server) quoteShow(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := quotesView{CanEdit: canEditQuotes(currentUser(c)), Edit: &q, Form: moneyForm{Vals: quoteValues(q)}}
+	uses, err := s.store.QuoteReports(c.Request().Context(), qid)
+	if err != nil {
+		return err
+	}
+	v := quotesView{CanEdit: canEditQuotes(currentUser(c)), Edit: &q, Form: moneyForm{Vals: quoteValues(q)}, Uses: uses}
 	return s.render(c, http.StatusOK, layout(s.page(c, q.Q.Name+" · API quote"), quotePage(v)), nil)
 }
 

@@ -83,8 +83,13 @@ func (s *Server) reportApprove(c echo.Context) error {
 		return s.showReview(c, http.StatusUnprocessableEntity, f)
 	}
 	e := s.edit(c, v.R, "approved", "review")
-	e.Before, e.After = store.StateInReview.Label(), store.StateApproved.Label()
-	if err := s.store.Transition(c.Request().Context(), e, store.StateApproved, ""); err != nil {
+	e.Before, e.After = store.StateInReview.Label(), store.StateApproved.Label()+" (every input kept as approved, quotes' figures included)"
+	// Every input as approved: the report is computed from it from now on.
+	snap, err := encodeSnapshot(v.In)
+	if err != nil {
+		return err
+	}
+	if err := s.store.Approve(c.Request().Context(), e, snap); err != nil {
 		return s.reviewRefused(c, f, err)
 	}
 	return reviewDone(c, v.R.ID, "Approved. The report is now read-only.")

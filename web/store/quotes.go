@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -120,6 +121,12 @@ func (s *Store) SaveQuote(ctx context.Context, userID int64, q Quote) (int64, er
 			id, _ = res.LastInsertId()
 			return nil
 		}
+		var before string
+		if err := tx.QueryRowContext(ctx, `SELECT data FROM quotes WHERE id = ?`, q.ID).Scan(&before); errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		} else if err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `UPDATE quotes SET name = ?, provider = ?, model = ?, region = ?, currency = ?, terms = ?, source = ?, evidence_date = ?, data = ?,
 			updated_by = ?, updated_at = ? WHERE id = ?`, q.Q.Name, q.Q.Provider, q.Q.Model, q.Region, q.Currency, q.Terms, q.Source, q.EvidenceDate, string(data), userID, now, q.ID)
 		if err != nil {
@@ -128,7 +135,10 @@ func (s *Store) SaveQuote(ctx context.Context, userID int64, q Quote) (int64, er
 		if n, _ := res.RowsAffected(); n == 0 {
 			return ErrNotFound
 		}
-		return nil
+		if before == string(data) {
+			return nil
+		}
+		return noteQuoteEdit(ctx, tx, q.ID, userID, now, q.Q.Name, before, string(data))
 	})
 	return id, err
 }
@@ -169,4 +179,105 @@ func (s *Store) DetachQuote(ctx context.Context, e Edit, quoteID int64) error {
 		}
 		return nil
 	})
+}
+
+// noteQuoteEdit records a library edit in the history of every report that
+// is not approved and uses the quote, with a new version: its figures move
+// with the library, and its readers see why. Approved reports keep their
+// snapshot and are left alone.
+func noteQuoteEdit(ctx context.Context, tx *sql.Tx, quoteID, userID int64, at, name, before, after string) error {
+	rows, err := tx.QueryContext(ctx, `SELECT r.id, r.version FROM report_quotes rq JOIN reports r ON r.id = rq.report_id
+		WHERE rq.quote_id = ? AND r.state <> 'approved' ORDER BY r.id`, quoteID)
+	if err != nil {
+		return fmt.Errorf("store: quote users: %w", err)
+	}
+	type rv struct {
+		id      int64
+		version int
+	}
+	var users []rv
+	for rows.Next() {
+		var u rv
+		if err := rows.Scan(&u.id, &u.version); err != nil {
+			rows.Close()
+			return err
+		}
+		users = append(users, u)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	b, a := quoteDiff(before, after)
+	for _, u := range users {
+		if _, err := tx.ExecContext(ctx, `UPDATE reports SET version = version + 1, updated_at = ? WHERE id = ?`, at, u.id); err != nil {
+			return err
+		}
+		if err := addHistory(ctx, tx, u.id, u.version+1, userID, at, "library quote "+name+" edited", "costs", b, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// quoteDiff names what changed between two stored quotes, one "field:
+// value" line per changed figure on each side.
+func quoteDiff(before, after string) (string, string) {
+	var x, y map[string]any
+	json.Unmarshal([]byte(before), &x)
+	json.Unmarshal([]byte(after), &y)
+	var bl, al []string
+	keys := map[string]bool{}
+	for k := range x {
+		keys[k] = true
+	}
+	for k := range y {
+		keys[k] = true
+	}
+	var ks []string
+	for k := range keys {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	show := func(v any) string {
+		if f, ok := v.(map[string]any); ok && f["amount"] != nil {
+			return fmt.Sprint(f["amount"])
+		}
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	for _, k := range ks {
+		if bs, as := show(x[k]), show(y[k]); bs != as {
+			bl = append(bl, k+": "+bs)
+			al = append(al, k+": "+as)
+		}
+	}
+	return strings.Join(bl, "\n"), strings.Join(al, "\n")
+}
+
+// QuoteReports lists the reports that use a quote, with their review
+// state, by id.
+func (s *Store) QuoteReports(ctx context.Context, quoteID int64) ([]QuoteUse, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT r.id, r.title, r.state FROM report_quotes rq JOIN reports r ON r.id = rq.report_id
+		WHERE rq.quote_id = ? ORDER BY r.id`, quoteID)
+	if err != nil {
+		return nil, fmt.Errorf("store: quote reports: %w", err)
+	}
+	defer rows.Close()
+	var out []QuoteUse
+	for rows.Next() {
+		var u QuoteUse
+		if err := rows.Scan(&u.ReportID, &u.Title, &u.State); err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
+
+// QuoteUse is a report that uses a quote.
+type QuoteUse struct {
+	ReportID int64
+	Title    string
+	State    State
 }

@@ -177,6 +177,10 @@ type Edit struct {
 	Section     string // the report section it touched, e.g. "contract"
 	Before      string // shown in the history
 	After       string
+	// Review is true for the review workflow's own steps (approve, send
+	// back, a reviewer's acceptance), the only changes a report in review
+	// takes.
+	Review bool
 }
 
 // bump checks the base version, increases it and records the history
@@ -205,11 +209,18 @@ func (s *Store) bump(ctx context.Context, tx *sql.Tx, e Edit) (int, error) {
 
 // Update applies fn inside a write transaction after the version check, and
 // records e in the history. It is the one path for changing a report. An
-// approved report is read-only: Update refuses it with a *ReadOnlyError.
+// approved report is read-only: Update refuses it with a *ReadOnlyError. A
+// report in review is read-only too, until it is sent back, except for the
+// review steps themselves (e.Review).
 func (s *Store) Update(ctx context.Context, e Edit, fn func(tx *sql.Tx) error) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		if err := refuseApproved(ctx, tx, e.ReportID); err != nil {
 			return err
+		}
+		if !e.Review {
+			if err := refuseInReview(ctx, tx, e.ReportID); err != nil {
+				return err
+			}
 		}
 		if _, err := s.bump(ctx, tx, e); err != nil {
 			return err

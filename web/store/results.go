@@ -122,8 +122,8 @@ func (s *Store) addImport(ctx context.Context, tx *sql.Tx, e Edit, im Import, ro
 			return 0, err
 		}
 		obs, _ := json.Marshal(r.Observed)
-		if _, err := tx.ExecContext(ctx, `INSERT INTO result_rows (import_id, report_id, idx, data, observed) VALUES (?, ?, ?, ?, ?)`,
-			id, e.ReportID, r.Index, string(data), string(obs)); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO result_rows (import_id, report_id, idx, data, observed, samples) VALUES (?, ?, ?, ?, ?, ?)`,
+			id, e.ReportID, r.Index, string(data), string(obs), encodeSamples(r.Samples)); err != nil {
 			return 0, fmt.Errorf("store: import row %d: %w", r.Index, err)
 		}
 	}
@@ -208,7 +208,7 @@ func (s *Store) RemoveImport(ctx context.Context, e Edit, importID int64) error 
 // Rows returns the rows of the report's live imports, with what the lead
 // typed in about each, in import then file order.
 func (s *Store) Rows(ctx context.Context, reportID int64) ([]StoredRow, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT r.id, r.import_id, COALESCE(i.candidate_id, 0), r.data, r.observed
+	rows, err := s.r.QueryContext(ctx, `SELECT r.id, r.import_id, COALESCE(i.candidate_id, 0), r.data, r.observed, r.samples
 		FROM result_rows r JOIN imports i ON i.id = r.import_id
 		WHERE r.report_id = ? AND i.removed_at = '' ORDER BY i.id, r.idx`, reportID)
 	if err != nil {
@@ -219,7 +219,8 @@ func (s *Store) Rows(ctx context.Context, reportID int64) ([]StoredRow, error) {
 	for rows.Next() {
 		var sr StoredRow
 		var data, obs string
-		if err := rows.Scan(&sr.ID, &sr.ImportID, &sr.CandidateID, &data, &obs); err != nil {
+		var samples []byte
+		if err := rows.Scan(&sr.ID, &sr.ImportID, &sr.CandidateID, &data, &obs, &samples); err != nil {
 			return nil, err
 		}
 		var j storedRowJSON
@@ -230,6 +231,9 @@ func (s *Store) Rows(ctx context.Context, reportID int64) ([]StoredRow, error) {
 		sr.Row.Source = j.Source
 		if err := json.Unmarshal([]byte(obs), &sr.Row.Observed); err != nil {
 			return nil, fmt.Errorf("store: row %d observed: %w", sr.ID, err)
+		}
+		if sr.Row.Samples, err = decodeSamples(samples); err != nil {
+			return nil, fmt.Errorf("store: row %d: %w", sr.ID, err)
 		}
 		out = append(out, sr)
 	}

@@ -46,6 +46,20 @@ type Review struct {
 // Approved reports whether the report is approved, hence read-only.
 func (r Review) Approved() bool { return r.State == StateApproved }
 
+// Snapshot returns the inputs kept when the report was approved and when;
+// ok is false when it has none.
+func (s *Store) Snapshot(ctx context.Context, reportID int64) (inputs []byte, at time.Time, ok bool, err error) {
+	var data, stampAt string
+	err = s.r.QueryRowContext(ctx, `SELECT inputs, at FROM snapshots WHERE report_id = ? ORDER BY id DESC LIMIT 1`, reportID).Scan(&data, &stampAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, time.Time{}, false, nil
+	}
+	if err != nil {
+		return nil, time.Time{}, false, fmt.Errorf("store: snapshot: %w", err)
+	}
+	return []byte(data), parseStamp(stampAt), true, nil
+}
+
 // Comment is a remark on one section of a report.
 type Comment struct {
 	ID      int64
@@ -70,6 +84,34 @@ func (e *ReadOnlyError) Error() string {
 
 // Unwrap makes the refusal a user error.
 func (e *ReadOnlyError) Unwrap() error { return &InputError{Field: "report", Msg: e.Error()} }
+
+// InReviewError refuses a change to a report in review: it is read-only
+// until a reviewer sends it back. It unwraps to an *InputError, so
+// handlers show its text to the user.
+type InReviewError struct{ ReportID int64 }
+
+func (e *InReviewError) Error() string {
+	return fmt.Sprintf("report %d is in review and read-only until a reviewer sends it back", e.ReportID)
+}
+
+// Unwrap makes the refusal a user error.
+func (e *InReviewError) Unwrap() error { return &InputError{Field: "report", Msg: e.Error()} }
+
+// refuseInReview is the review lock, checked by Update before any change
+// other than a review step.
+func refuseInReview(ctx context.Context, tx *sql.Tx, reportID int64) error {
+	var st State
+	if err := tx.QueryRowContext(ctx, `SELECT state FROM reports WHERE id = ?`, reportID).Scan(&st); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		return err
+	}
+	if st == StateInReview {
+		return &InReviewError{ReportID: reportID}
+	}
+	return nil
+}
 
 // Review returns the report's review state and revision links.
 func (s *Store) Review(ctx context.Context, reportID int64) (Review, error) {
@@ -131,6 +173,19 @@ var transitions = map[State]State{
 // is not empty, the comment recorded on the "review" section. Approving
 // records who and when.
 func (s *Store) Transition(ctx context.Context, e Edit, to State, comment string) error {
+	return s.transition(ctx, e, to, comment, nil)
+}
+
+// Approve moves a report in review to approved, as Transition does, and
+// keeps snapshot (every input the report was computed from, as JSON) with
+// it in the same change: an approved report is computed from its snapshot
+// ever after, so later library edits never move it.
+func (s *Store) Approve(ctx context.Context, e Edit, snapshot []byte) error {
+	return s.transition(ctx, e, StateApproved, "", snapshot)
+}
+
+func (s *Store) transition(ctx context.Context, e Edit, to State, comment string, snapshot []byte) error {
+	e.Review = true
 	return s.Update(ctx, e, func(tx *sql.Tx) error {
 		var cur State
 		if err := tx.QueryRowContext(ctx, `SELECT state FROM reports WHERE id = ?`, e.ReportID).Scan(&cur); err != nil {
@@ -148,6 +203,11 @@ func (s *Store) Transition(ctx context.Context, e Edit, to State, comment string
 			_, err := tx.ExecContext(ctx, `UPDATE reports SET state = ?, approved_at = ?, approved_by = ? WHERE id = ?`, to, now, e.UserID, e.ReportID)
 			if err != nil {
 				return fmt.Errorf("store: approve: %w", err)
+			}
+			if snapshot != nil {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO snapshots (report_id, at, inputs) VALUES (?, ?, ?)`, e.ReportID, now, string(snapshot)); err != nil {
+					return fmt.Errorf("store: snapshot: %w", err)
+				}
 			}
 		} else if _, err := tx.ExecContext(ctx, `UPDATE reports SET state = ? WHERE id = ?`, to, e.ReportID); err != nil {
 			return fmt.Errorf("store: state: %w", err)
@@ -276,8 +336,8 @@ func copyReport(ctx context.Context, tx *sql.Tx, from, to int64) error {
 		FROM imports i WHERE report_id = ? AND removed_at = '' ORDER BY id`, to, to, from); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO result_rows (import_id, report_id, idx, data, observed)
-		SELECT ni.id, ?, r.idx, r.data, r.observed FROM result_rows r
+	if _, err := tx.ExecContext(ctx, `INSERT INTO result_rows (import_id, report_id, idx, data, observed, samples)
+		SELECT ni.id, ?, r.idx, r.data, r.observed, r.samples FROM result_rows r
 		JOIN imports oi ON oi.id = r.import_id AND oi.removed_at = ''
 		JOIN imports ni ON ni.report_id = ? AND ni.sha256 = oi.sha256
 		WHERE r.report_id = ? ORDER BY r.id`, to, to, from); err != nil {

@@ -234,7 +234,7 @@ func (b *book) envelopeSheet() {
 		ceilF = fmt.Sprintf(`IF(Ceiling_Rows=0,"",INDEX(%s,Ceiling_Rows))`, m.rng(colLoad, 2, n+1))
 		rateF = fmt.Sprintf(`IF(Ceiling_Rows=0,"",INDEX(%s,Ceiling_Rows))`, m.rng(colCapacityRate, 2, n+1))
 		succF = fmt.Sprintf(`IF(Ceiling_Rows=0,"",INDEX(%s,Ceiling_Rows))`, m.rng(colSuccessRate, 2, n+1))
-		capF = `IF(OR(Ceiling_Rate="",Ceiling_Success_Rate=""),"",Ceiling_Rate*Ceiling_Success_Rate)`
+		capF = `IF(OR(Ceiling_Rate="",Capacity_Share=""),"",Ceiling_Rate*Capacity_Share)`
 	}
 	row := s.next()
 	s.add("Rows in the envelope (the passing rows from the lowest load up)", fx(b.st.int, countF, ceilRows))
@@ -254,6 +254,24 @@ func (b *book) envelopeSheet() {
 	row = s.next()
 	s.add("Success rate at the ceiling", fx(b.st.pct, succF, optOrEmpty(cp.SuccessRate)))
 	b.name("Ceiling_Success_Rate", s, 2, row)
+	// Goodput: the ceiling row's requests on record and those that
+	// succeeded within every latency bound (counted by the planner from
+	// the per-request records, which the workbook does not hold); without
+	// records the success rate stands in and the capacity is an upper bound.
+	var gReq, gGood any = "", ""
+	share := cp.SuccessRate
+	if g := cp.Goodput; g != nil {
+		gReq, gGood, share = g.Requests, g.Good, &g.Share
+	}
+	row = s.next()
+	s.add("Requests at the ceiling on record (per-request)", v(b.st.int, gReq))
+	b.name("Goodput_Requests", s, 2, row)
+	row = s.next()
+	s.add("Of them, succeeded within every latency bound", v(b.st.int, gGood))
+	b.name("Goodput_Good", s, 2, row)
+	row = s.next()
+	s.add("Share counted for capacity", fx(b.st.pct, `IF(N(Goodput_Requests)>0,Goodput_Good/Goodput_Requests,Ceiling_Success_Rate)`, optOrEmpty(share)), v(b.st.wrap, cp.UpperBoundNote))
+	b.name("Capacity_Share", s, 2, row)
 	row = s.next()
 	s.add(excelize_bold(b, "Successful in-objective req/s per box"), fx(b.st.rate, capF, optOrEmpty(cp.PerBoxRate)), v(b.st.wrap, cp.Basis+cp.Reason))
 	b.name("Capacity_Per_Box_Rate", s, 2, row)

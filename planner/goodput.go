@@ -1,0 +1,103 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Goodput is what a row's own requests say about its capacity: of its
+// measured requests with per-request records, how many succeeded within
+// every latency bound of the objective, each on its own (docs/method.md,
+// "Goodput"). At a p95 bound up to 5 % of a passing row's successful
+// requests may miss the bound; goodput leaves them out of the denominator
+// of cost per 1,000 successful in-objective requests.
+type Goodput struct {
+	// Requests is the measured requests on record; Good those that
+	// succeeded within every latency bound; Share is Good / Requests.
+	Requests int     `json:"requests"`
+	Good     int     `json:"good"`
+	Share    float64 `json:"share"`
+	// Failed counts the requests that did not succeed; Missed the
+	// successful ones that missed a bound, by bound label ("TTFT", ...).
+	Failed int            `json:"failed"`
+	Missed map[string]int `json:"missed"`
+	// Bounds names the bounds checked, e.g. "TTFT <= 2 s, end-to-end <= 15 s".
+	Bounds string `json:"bounds"`
+}
+
+// CountGoodput counts the samples that succeeded within every latency
+// bound of o. Errored and incomplete requests are in the denominator, as
+// errors are in the success rate. ok is false, with why, when there are
+// no samples or the samples lack a figure a bound needs (then nothing is
+// counted rather than a guess).
+func CountGoodput(samples []Sample, o Objective) (g Goodput, ok bool, why string) {
+	if len(samples) == 0 {
+		return g, false, "the file holds no per-request records"
+	}
+	type bound struct {
+		label string
+		max   float64
+		value func(Sample) (float64, bool)
+	}
+	var bs []bound
+	if o.TTFTMax != nil {
+		bs = append(bs, bound{"TTFT", *o.TTFTMax, func(s Sample) (float64, bool) { return float64(s.TTFT), Has(s.TTFT) }})
+	}
+	if o.E2EMax != nil {
+		bs = append(bs, bound{"end-to-end", *o.E2EMax, func(s Sample) (float64, bool) { return float64(s.E2E), Has(s.E2E) }})
+	}
+	if o.TPOTMax != nil {
+		bs = append(bs, bound{"TPOT", *o.TPOTMax, Sample.InterToken})
+	}
+	if o.ITLMax != nil {
+		bs = append(bs, bound{"ITL", *o.ITLMax, Sample.InterToken})
+	}
+	var names []string
+	for _, b := range bs {
+		names = append(names, fmt.Sprintf("%s <= %s s", b.label, fmtNum(b.max)))
+	}
+	g = Goodput{Requests: len(samples), Missed: map[string]int{}, Bounds: strings.Join(names, ", ")}
+	for _, s := range samples {
+		if !s.OK {
+			g.Failed++
+			continue
+		}
+		good := true
+		for _, b := range bs {
+			v, known := b.value(s)
+			if !known {
+				return Goodput{}, false, fmt.Sprintf("the per-request records lack the %s a bound needs", b.label)
+			}
+			if v > b.max {
+				g.Missed[b.label]++
+				good = false
+			}
+		}
+		if good {
+			g.Good++
+		}
+	}
+	g.Share = float64(g.Good) / float64(g.Requests)
+	return g, true, ""
+}
+
+// applyGoodput replaces the capacity's aggregate share (the ceiling row's
+// success rate, which counts successful requests that missed a latency
+// bound) with the ceiling row's goodput when its file carries per-request
+// records; otherwise it says that the capacity is an upper bound.
+func applyGoodput(c *Capacity, m []RowResult, e Envelope, o Objective) {
+	if c.PerBoxRate == nil || e.CeilingRow == nil {
+		return
+	}
+	rr := m[*e.CeilingRow]
+	g, ok, why := CountGoodput(rr.Row.Samples, o)
+	if !ok {
+		c.UpperBound = true
+		c.UpperBoundNote = "an upper bound: " + why + ", so the successful requests that missed a latency bound cannot be left out"
+		return
+	}
+	c.Goodput = &g
+	c.PerBoxRate = F(*c.CeilingRate * g.Share)
+	c.Basis = fmt.Sprintf("%s req/s at the ceiling x %s of its requests succeeded within every latency bound (%d of %d: %s) = %s successful in-objective req/s per box",
+		fmtNum(*c.CeilingRate), fmtPct(g.Share), g.Good, g.Requests, g.Bounds, fmtNum(*c.PerBoxRate))
+}

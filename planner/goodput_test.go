@@ -1,0 +1,74 @@
+package planner
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// samples makes n requests that met every bound of testObjective, then
+// the given extra ones.
+func samples(n int, extra ...Sample) []Sample {
+	out := make([]Sample, 0, n+len(extra))
+	for range n {
+		out = append(out, Sample{TTFT: 0.4, E2E: 10, ITL: NoFigure, OutputTokens: 128, OK: true})
+	}
+	return append(out, extra...)
+}
+
+func TestCountGoodput(t *testing.T) {
+	o := testObjective() // TTFT <= 2 s, end-to-end <= 15 s at p95
+	ss := samples(196,
+		Sample{TTFT: 0.4, E2E: 16, ITL: NoFigure, OutputTokens: 128, OK: true},   // missed end-to-end
+		Sample{TTFT: 2.5, E2E: 14, ITL: NoFigure, OutputTokens: 128, OK: true},   // missed TTFT
+		Sample{TTFT: 2.5, E2E: 15.5, ITL: NoFigure, OutputTokens: 128, OK: true}, // missed both
+		Sample{TTFT: NoFigure, E2E: NoFigure, ITL: NoFigure, OutputTokens: NoFigure, OK: false})
+	g, ok, why := CountGoodput(ss, o)
+	if !ok {
+		t.Fatal(why)
+	}
+	if g.Requests != 200 || g.Good != 196 || g.Failed != 1 || g.Missed["end-to-end"] != 2 || g.Missed["TTFT"] != 2 || g.Share != 0.98 {
+		t.Errorf("goodput = %+v", g)
+	}
+	// A bound the records cannot check: nothing is counted.
+	o.ITLMax = F(0.05)
+	ss[0].OutputTokens = NoFigure
+	if _, ok, why := CountGoodput(ss, o); ok || !strings.Contains(why, "lack the ITL") {
+		t.Errorf("ITL unknown: ok %v, %s", ok, why)
+	}
+	if _, ok, _ := CountGoodput(nil, o); ok {
+		t.Error("no samples counted")
+	}
+}
+
+// TestCapacityFromGoodput: the demo's ceiling row (8 streams, 3.2 req/s,
+// 100 % success) with 200 requests on record, of which 4 missed a bound
+// or failed, serves 3.2 x 98 % = 3.136 successful in-objective req/s; the
+// same row without records keeps 3.2 and says it is an upper bound.
+func TestCapacityFromGoodput(t *testing.T) {
+	in := demoInputs()
+	r := Compute(in)
+	if *r.Capacity.PerBoxRate != 3.2 || !r.Capacity.UpperBound || !strings.Contains(r.Capacity.UpperBoundNote, "an upper bound: the file holds no per-request records") {
+		t.Errorf("aggregates: %+v", r.Capacity)
+	}
+	in.Rows[3].Samples = samples(196,
+		Sample{TTFT: 0.4, E2E: 16, ITL: NoFigure, OutputTokens: 128, OK: true},
+		Sample{TTFT: 0.4, E2E: 17, ITL: NoFigure, OutputTokens: 128, OK: true},
+		Sample{TTFT: 3, E2E: 12, ITL: NoFigure, OutputTokens: 128, OK: true},
+		Sample{TTFT: NoFigure, E2E: NoFigure, ITL: NoFigure, OutputTokens: NoFigure, OK: false})
+	r = Compute(in)
+	c := r.Capacity
+	if c.UpperBound || c.Goodput == nil || math.Abs(*c.PerBoxRate-3.136) > 1e-12 {
+		t.Fatalf("goodput capacity: %+v", c)
+	}
+	if !strings.Contains(c.Basis, "3.2 req/s at the ceiling x 98 % of its requests succeeded within every latency bound (196 of 200") {
+		t.Errorf("basis = %q", c.Basis)
+	}
+	// The expected scenario (80,000 a month at a 5 % busy hour: 1.11 req/s)
+	// still needs one box; the crossover's capacity moves with it.
+	for _, s := range r.Scenarios {
+		if s.BoxesNeeded == nil {
+			t.Errorf("%s: no boxes", s.Scenario.Name)
+		}
+	}
+}
