@@ -126,6 +126,10 @@ func sameFigures(path string, was, now any) []string {
 var changedOnPurpose = []struct{ path, why string }{
 	{`\.matrix\[\d+\]\.warnings$`, "later releases check rows for more (too few requests for the percentile, ...)"},
 	{`\.admission\.settings\.gateway\.`, "no gateway settings are proposed without a demonstrated ceiling"},
+	{`\.verdict\.checks\[\d+\]\.pass$`, "an OOM or restart nobody recorded is unknown (null), never a pass"},
+	{`\.exit_check$`, "the exit check guards the method with more items (counted rows, loosening accepted, gates, justification, ceiling memory, currency)"},
+	{`\.exit_pass$`, "an unrecorded OOM/restart at the ceiling now fails the exit check"},
+	{`\.envelope\.first_failure(_reason)?$`, "rows off the contract (too few requests, too short, another model or workload) no longer count toward the envelope"},
 }
 
 // expected reports whether the difference d is one changedOnPurpose allows.
