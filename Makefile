@@ -4,8 +4,8 @@
 GO       ?= go
 FUZZTIME ?= 5000x
 ADDR     ?= 127.0.0.1:8080
-# The generator lives under testdata/, which ./... skips: name it.
-GEN      := ./testdata/gen ./testdata/gen/guidellmgen ./testdata/gen/usagegen ./testdata/usagelog ./testdata/gen/telemetrygen
+# The generator commands live under testdata/, which ./... skips: name them.
+GEN      := ./testdata/gen ./testdata/usagelog
 
 .PHONY: help run build generate test fuzz lint bench
 

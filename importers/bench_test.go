@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"capplan/testdata/gen/guidellmgen"
+	"capplan/web/demogen/guidellmgen"
 )
 
 // benchBytes is the size of the generated report: CAPPLAN_BENCH_BYTES, or

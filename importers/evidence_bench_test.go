@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"capplan/planner"
-	"capplan/testdata/gen/usagegen"
+	"capplan/web/demogen/usagegen"
 )
 
 // BenchmarkShowbackUsageLog streams a generated six-hour two-tenant usage

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"capplan/planner"
-	"capplan/testdata/gen/guidellmgen"
+	"capplan/web/demogen/guidellmgen"
 )
 
 // passes applies the demo objective: success >= 99 %, p95 TTFT <= 2 s,

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"capplan/testdata/gen/guidellmgen"
+	"capplan/web/demogen/guidellmgen"
 )
 
 // repeatReader yields head, then body n times, then tail, without holding

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"capplan/planner"
-	"capplan/testdata/gen/guidellmgen"
+	"capplan/web/demogen/guidellmgen"
 )
 
 // vllmRun is a hand-made vLLM detailed result: n requests, the given

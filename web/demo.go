@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"capplan/planner"
-	"capplan/testdata/gen/guidellmgen"
+	"capplan/web/demogen/guidellmgen"
 	"capplan/web/store"
 )
 

@@ -12,8 +12,8 @@ import (
 
 	"capplan/importers"
 	"capplan/planner"
-	"capplan/testdata/gen/telemetrygen"
-	"capplan/testdata/gen/usagegen"
+	"capplan/web/demogen/telemetrygen"
+	"capplan/web/demogen/usagegen"
 	"capplan/web/store"
 )
 

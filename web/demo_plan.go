@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"capplan/planner"
-	"capplan/testdata/gen/guidellmgen"
+	"capplan/web/demogen/guidellmgen"
 	"capplan/web/store"
 )
 

@@ -11,8 +11,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
-	"capplan/testdata/gen/guidellmgen"
 	"capplan/web/browsertest"
+	"capplan/web/demogen/guidellmgen"
 )
 
 // TestBrowserEnvelopeJourney: a lead opens a report with a frozen contract

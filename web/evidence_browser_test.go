@@ -12,8 +12,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"capplan/planner"
-	"capplan/testdata/gen/telemetrygen"
 	"capplan/web/browsertest"
+	"capplan/web/demogen/telemetrygen"
 	"capplan/web/store"
 )
 

@@ -9,8 +9,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"capplan/testdata/gen/guidellmgen"
 	"capplan/web/browsertest"
+	"capplan/web/demogen/guidellmgen"
 )
 
 // TestBrowserImportUpload: a lead opens a frozen report, drops a generated

@@ -20,7 +20,7 @@ import (
 	"testing"
 
 	"capplan/planner"
-	"capplan/testdata/gen/guidellmgen"
+	"capplan/web/demogen/guidellmgen"
 	"capplan/web/store"
 )
 

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"capplan/testdata/gen/guidellmgen"
+	"capplan/web/demogen/guidellmgen"
 	"capplan/web/store"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"capplan/testdata/gen/guidellmgen"
+	"capplan/web/demogen/guidellmgen"
 )
 
 // writeReport writes a generated GuideLLM report and returns its path.

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"capplan/testdata/gen/guidellmgen"
 	"capplan/web"
+	"capplan/web/demogen/guidellmgen"
 	"capplan/web/store"
 )
 

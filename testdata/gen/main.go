@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"capplan/testdata/gen/guidellmgen"
+	"capplan/web/demogen/guidellmgen"
 )
 
 func main() {

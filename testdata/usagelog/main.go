@@ -9,7 +9,7 @@ import (
 	"io"
 	"os"
 
-	"capplan/testdata/gen/usagegen"
+	"capplan/web/demogen/usagegen"
 )
 
 func main() {
