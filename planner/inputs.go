@@ -90,6 +90,8 @@ type Amendment struct {
 	When     string `json:"when"` // RFC 3339 or YYYY-MM-DD
 	// ResultsExisted is true when rows had already been imported.
 	ResultsExisted bool `json:"results_existed"`
+	// Loosened is true when the amendment loosens the objective (see Amend).
+	Loosened bool `json:"loosened,omitempty"`
 }
 
 // Scenario is one level of monthly demand with the share of it that falls

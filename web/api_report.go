@@ -48,35 +48,28 @@ type apiReportHeader struct {
 
 // apiReportShow serves GET /api/v1/reports/:id to any role's API token.
 func (s *Server) apiReportShow(c echo.Context) error {
-	r, err := s.reportParam(c)
+	id, err := idParam(c, "id")
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	in, res, err := s.compute(ctx, r)
+	rep, err := s.svc.Load(c.Request().Context(), id)
 	if err != nil {
 		return err
 	}
-	h := apiReportHeader{ID: r.ID, Title: r.Title, Version: r.Version, Owner: r.Owner}
-	if r.Frozen() {
-		t := r.FrozenAt.UTC()
+	h := apiReportHeader{ID: rep.ID, Title: rep.Title, Version: rep.Version, Owner: rep.Owner}
+	if rep.Frozen() {
+		t := rep.FrozenAt.UTC()
 		h.FrozenAt = &t
 	}
-	rv, err := s.store.Review(ctx, r.ID)
-	if err != nil {
-		return err
-	}
-	review := reviewJSON(rv, res)
-	if _, at, ok, err := s.store.Snapshot(ctx, r.ID); err != nil {
-		return err
-	} else if ok {
-		t := at.UTC()
+	review := reviewJSON(rep.Review, rep.Result)
+	if !rep.SnapshotAt.IsZero() {
+		t := rep.SnapshotAt.UTC()
 		review.SnapshotAt = &t
 	}
-	out := apiReport{Report: h, RowsIncluded: true, Inputs: in, Result: res, Review: review}
+	out := apiReport{Report: h, RowsIncluded: true, Inputs: rep.In, Result: rep.Result, Review: review}
 	if c.QueryParam("include") != "rows" {
 		out.RowsIncluded = false
-		out.Inputs, out.Result = headline(in, res)
+		out.Inputs, out.Result = headline(rep.In, rep.Result)
 	}
 	return c.JSON(http.StatusOK, out)
 }

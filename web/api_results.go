@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"capplan/planner"
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
@@ -51,7 +52,7 @@ func (s *Server) apiResults(c echo.Context) error {
 	files := batch.Files()
 	var ims []store.Import
 	if err == nil {
-		ims, err = CommitLatest(ctx, s.store, batch, r.ID, currentUser(c).ID)
+		ims, err = reports.CommitLatest(ctx, s.store, batch, r.ID, currentUser(c).ID)
 	}
 	if err != nil {
 		drainUpload(c.Request())

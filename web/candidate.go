@@ -1,10 +1,9 @@
 package web
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -60,7 +59,6 @@ func (s *Server) candidateSave(c echo.Context, cid int64) error {
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
 	var prev planner.Candidate
 	if cid != 0 {
 		cur, err := s.candidate(c, r.ID, cid)
@@ -75,26 +73,19 @@ func (s *Server) candidateSave(c echo.Context, cid int64) error {
 	}
 	fr := newFormReader(form)
 	next := candidateForm(fr)
-	key := "new"
+	key, action := "new", "candidate "+next.Name+" added"
 	if cid != 0 {
-		key = itoa64(cid)
+		key, action = itoa64(cid), "candidate "+next.Name+" edited"
 	}
-	f := sectionForm{Key: key, Form: form, Errs: fr.errs}
-	if len(fr.errs) > 0 {
-		return s.sectionAnswer(c, http.StatusUnprocessableEntity, "candidates", candidatesFor, f)
-	}
-	action := "candidate " + next.Name + " added"
-	if cid != 0 {
-		action = "candidate " + next.Name + " edited"
-	}
-	e := s.historyEdit(c, r, action, "candidates", prev, next)
-	_, err = s.store.SaveCandidate(ctx, e, cid, next)
-	var ie *store.InputError
-	if errors.As(err, &ie) {
-		f.Errs[ie.Field] = ie.Msg
-		return s.sectionAnswer(c, http.StatusUnprocessableEntity, "candidates", candidatesFor, f)
-	}
-	return s.saveAnswer(c, r, err, "candidates", candidatesFor, f, candidatesSwap)
+	return s.saveSection(c, r, sectionSave{
+		Anchor: "candidates", Key: key, Form: form, Errs: fr.errs, Prev: prev, Next: next, Changed: cid == 0,
+		Edit: s.edit(c, r, action, "candidates"),
+		Save: func(ctx context.Context, e store.Edit) error {
+			_, err := s.store.SaveCandidate(ctx, e, cid, next)
+			return err
+		},
+		Again: candidatesFor, Swap: swapOf(candidatesSwap),
+	})
 }
 
 // candidateRemove removes a candidate without imports.
@@ -111,15 +102,14 @@ func (s *Server) candidateRemove(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	e := s.historyEdit(c, r, "candidate "+cur.Name+" removed", "candidates", cur.Candidate, nil)
-	err = s.store.RemoveCandidate(c.Request().Context(), e, cid)
-	f := sectionForm{Key: itoa64(cid)}
-	var ie *store.InputError
-	if errors.As(err, &ie) {
-		f.Form, f.Errs = url.Values{}, formErrors{ie.Field: ie.Msg}
-		return s.sectionAnswer(c, http.StatusUnprocessableEntity, "candidates", candidatesFor, f)
-	}
-	return s.saveAnswer(c, r, err, "candidates", candidatesFor, f, candidatesSwap)
+	return s.saveSection(c, r, sectionSave{
+		Anchor: "candidates", Key: itoa64(cid), Prev: cur.Candidate, Changed: true,
+		Edit: s.edit(c, r, "candidate "+cur.Name+" removed", "candidates"),
+		Save: func(ctx context.Context, e store.Edit) error {
+			return s.store.RemoveCandidate(ctx, e, cid)
+		},
+		Again: candidatesFor, Swap: swapOf(candidatesSwap),
+	})
 }
 
 // candidate finds one of the report's candidates.
@@ -219,14 +209,6 @@ func envelopeClass(e planner.Envelope) string {
 		return "warn"
 	}
 	return "fail"
-}
-
-// loadCandidates puts the report's stored candidates (with their ids) in
-// the view; their figures are in v.Result.Candidates.
-func (s *Server) loadCandidates(c echo.Context, v *reportView) error {
-	var err error
-	v.Candidates, err = s.store.Candidates(c.Request().Context(), v.R.ID)
-	return err
 }
 
 // idRow is a judged row with its stored id.

@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"capplan/planner"
+	"capplan/web/reports"
 )
 
 // readFields reads a record's registry fields from a form: a Figure from
@@ -113,9 +114,9 @@ func selfHostedValues(v url.Values, s planner.SelfHostedCosts) {
 }
 
 // settingsForm reads the report settings form.
-func settingsForm(f url.Values) (reportSettings, formErrors) {
+func settingsForm(f url.Values) (reports.Settings, formErrors) {
 	errs := formErrors{}
-	s := reportSettings{
+	s := reports.Settings{
 		Currency:   strings.ToUpper(strings.TrimSpace(f.Get("currency"))),
 		TokenBasis: strings.TrimSpace(f.Get("token_basis")),
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
@@ -31,6 +32,12 @@ func (s *Server) costReport(c echo.Context) (store.Report, error) {
 	return r, nil
 }
 
+// canEditCosts: the report's editors and finance change costs, quotes and
+// demand scenarios.
+func canEditCosts(r store.Report, u *store.User) bool {
+	return u != nil && (r.CanEdit(*u) || u.Role == store.RoleFinance)
+}
+
 // costsSwap is what a saved cost change swaps: the costs, and the sections
 // computed from them, and the history.
 func costsSwap(v reportView) templ.Component {
@@ -50,15 +57,17 @@ func (s *Server) costSettingsSave(c echo.Context) error {
 		return err
 	}
 	next, errs := settingsForm(form)
-	var prev reportSettings
-	if _, err := s.store.Section(c.Request().Context(), r.ID, secSettings, &prev); err != nil {
+	var prev reports.Settings
+	if _, err := s.store.Section(c.Request().Context(), r.ID, reports.SecSettings, &prev); err != nil {
 		return err
 	}
-	return s.finishSection(c, r, sectionSave{
-		anchor: "costs", render: costsSectionAlone, swap: costsSwap,
-		errs: errs, form: form, before: prev, after: next,
-		edit: s.edit(c, r, "cost settings changed", "costs"),
-		save: func(ctx context.Context, e store.Edit) error { return s.store.SaveSection(ctx, e, secSettings, next) },
+	return s.saveSection(c, r, sectionSave{
+		Anchor: "costs", Form: form, Errs: errs, Prev: prev, Next: next,
+		Edit: s.edit(c, r, "cost settings changed", "costs"),
+		Save: func(ctx context.Context, e store.Edit) error {
+			return s.store.SaveSection(ctx, e, reports.SecSettings, next)
+		},
+		Again: costsAgain, Swap: swapOf(costsSwap),
 	})
 }
 
@@ -78,11 +87,13 @@ func (s *Server) costSelfHostedSave(c echo.Context) error {
 		return err
 	}
 	next, errs := readSelfHostedForm(form, in.Currency)
-	return s.finishSection(c, r, sectionSave{
-		anchor: "costs", render: costsSectionAlone, swap: costsSwap,
-		errs: errs, form: form, before: in.SelfHosted, after: next,
-		edit: s.edit(c, r, "self-hosted costs changed", "costs"),
-		save: func(ctx context.Context, e store.Edit) error { return s.store.SaveSection(ctx, e, secSelfHosted, next) },
+	return s.saveSection(c, r, sectionSave{
+		Anchor: "costs", Form: form, Errs: errs, Prev: in.SelfHosted, Next: next,
+		Edit: s.edit(c, r, "self-hosted costs changed", "costs"),
+		Save: func(ctx context.Context, e store.Edit) error {
+			return s.store.SaveSection(ctx, e, reports.SecSelfHosted, next)
+		},
+		Again: costsAgain, Swap: swapOf(costsSwap),
 	})
 }
 
@@ -105,11 +116,12 @@ func (s *Server) quoteAttach(c echo.Context) error {
 	} else {
 		name = q.Q.Name
 	}
-	e := s.edit(c, r, "quote attached: "+name, "costs")
+	e := s.edit(c, r, "quote attached: "+name, "quotes")
 	e.After = name
-	return s.finishSection(c, r, sectionSave{
-		anchor: "costs", render: costsSectionAlone, swap: costsSwap, errs: errs, form: form, edit: e,
-		save: func(ctx context.Context, e store.Edit) error { return s.store.AttachQuote(ctx, e, qid) },
+	return s.saveSection(c, r, sectionSave{
+		Anchor: "costs", Form: form, Errs: errs, Edit: e, Changed: true,
+		Save:  func(ctx context.Context, e store.Edit) error { return s.store.AttachQuote(ctx, e, qid) },
+		Again: costsAgain, Swap: swapOf(costsSwap),
 	})
 }
 
@@ -128,11 +140,11 @@ func (s *Server) quoteDetach(c echo.Context) error {
 		return err
 	}
 	form, _ := c.FormParams()
-	e := s.edit(c, r, "quote detached: "+q.Q.Name, "costs")
+	e := s.edit(c, r, "quote detached: "+q.Q.Name, "quotes")
 	e.Before = q.Q.Name
-	return s.finishSection(c, r, sectionSave{
-		anchor: "costs", render: costsSectionAlone, swap: costsSwap, form: form, edit: e,
-		save: func(ctx context.Context, e store.Edit) error {
+	return s.saveSection(c, r, sectionSave{
+		Anchor: "costs", Form: form, Edit: e, Changed: true, Again: costsAgain, Swap: swapOf(costsSwap),
+		Save: func(ctx context.Context, e store.Edit) error {
 			err := s.store.DetachQuote(ctx, e, qid)
 			if err == store.ErrNotFound {
 				return echo.NewHTTPError(404, fmt.Sprintf("Quote %q is not attached to this report.", q.Q.Name))
@@ -142,7 +154,7 @@ func (s *Server) quoteDetach(c echo.Context) error {
 	})
 }
 
-// costsSectionAlone is the costs section with its forms as typed.
-func costsSectionAlone(v reportView, fs moneyForm) templ.Component {
-	return costsSection(v, fs, false)
+// costsAgain is the costs section with its forms as typed.
+func costsAgain(v reportView, f sectionForm) templ.Component {
+	return costsSection(v, f.money(), false)
 }

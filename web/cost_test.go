@@ -421,8 +421,15 @@ func TestQuoteAttachDetachInHistory(t *testing.T) {
 func TestCostConflictKeepsTypedValues(t *testing.T) {
 	app := newTestApp(t)
 	id := moneyReport(t, app)
+	// Finance saves the self-hosted costs first, from the same version 2.
+	first := workedCosts(today)
+	first.Set("self_hosted.purchase_price", "30000")
+	first.Set("version", "2")
+	if res, _ := do(t, app.client("finance"), http.MethodPost, fmt.Sprintf("%s/reports/%d/costs", app.srv.URL, id), first); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("first save: %d", res.StatusCode)
+	}
 	costs := workedCosts(today)
-	costs.Set("version", "1") // stale: the contract save made it 2
+	costs.Set("version", "2") // stale: finance's save changed the same section
 	res, body := do(t, app.client("lead"), http.MethodPost, fmt.Sprintf("%s/reports/%d/costs", app.srv.URL, id), costs)
 	if res.StatusCode != http.StatusConflict || !strings.Contains(body, `data-testid="conflict"`) || !strings.Contains(body, `value="24000"`) {
 		t.Errorf("stale save: %d\n%.300s", res.StatusCode, body)

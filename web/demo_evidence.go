@@ -14,6 +14,7 @@ import (
 	"capplan/planner"
 	"capplan/web/demogen/telemetrygen"
 	"capplan/web/demogen/usagegen"
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
@@ -72,6 +73,12 @@ const DemoSoak = `| Hour | Requests | 429 | Failed | In SLO | TTFT p99 | TPOT p9
 | 2 | 8 | 8 | 0 | 47 / 47 | 17 s |
 | 3 | 5 | 5 | 0 | 29 / 29 | 12 s |
 `
+
+// SeedDemo adds the demo report (see reports.SeedDemo) with its operations
+// evidence: telemetry, soak and usage log.
+func SeedDemo(ctx context.Context, st *store.Store, dataDir string) error {
+	return reports.SeedDemoWith(ctx, st, dataDir, seedDemoEvidence)
+}
 
 // seedDemoEvidence imports the demo's telemetry, soak and usage log.
 func seedDemoEvidence(ctx context.Context, st *store.Store, reportID, userID int64) error {

@@ -1,13 +1,15 @@
 package web
 
 import (
-	"net/http"
+	"context"
 	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"capplan/planner"
+	"capplan/web/reports"
+	"capplan/web/store"
 )
 
 // admissionForm reads the lead's admission choices; an empty field keeps
@@ -37,22 +39,22 @@ func (s *Server) admissionSave(c echo.Context) error {
 	}
 	fr := newFormReader(form)
 	a := admissionForm(fr)
-	f := sectionForm{Key: "admission", Form: form, Errs: fr.errs}
-	if len(fr.errs) > 0 {
-		return s.sectionAnswer(c, http.StatusUnprocessableEntity, "envelope", envelopeFor, f)
-	}
-	ctx := c.Request().Context()
 	var prev planner.AdmissionInput
-	if _, err := s.store.Section(ctx, r.ID, secAdmission, &prev); err != nil {
+	if _, err := s.store.Section(c.Request().Context(), r.ID, reports.SecAdmission, &prev); err != nil {
 		return err
 	}
 	action := "admission settings saved"
 	if a.OverrideMaxInFlight != nil {
 		action = "admission limit overridden: " + a.OverrideReason
 	}
-	e := s.historyEdit(c, r, action, secAdmission, prev, a)
-	err = s.store.SaveSection(ctx, e, secAdmission, a)
-	return s.saveAnswer(c, r, err, "envelope", envelopeFor, f, envelopeSwap)
+	return s.saveSection(c, r, sectionSave{
+		Anchor: "envelope", Key: "admission", Form: form, Errs: fr.errs, Prev: prev, Next: a,
+		Edit: s.edit(c, r, action, reports.SecAdmission),
+		Save: func(ctx context.Context, e store.Edit) error {
+			return s.store.SaveSection(ctx, e, reports.SecAdmission, a)
+		},
+		Again: envelopeFor, Swap: swapOf(envelopeSwap),
+	})
 }
 
 // envelopeFor is the envelope section with a form state.

@@ -51,8 +51,14 @@ func TestAdmissionOverrideNeedsAReason(t *testing.T) {
 func TestStaleAdmissionSaveIsAConflict(t *testing.T) {
 	app := newTestApp(t)
 	id, _ := seedMatrix(t, app)
+	// Another editor saves the admission settings first, from the same version.
+	base := reportVersion(t, app, id)
+	if res, _ := do(t, app.client("lead"), "POST", fmt.Sprintf("%s/reports/%d/admission", app.srv.URL, id),
+		url.Values{"version": {base}, "queue_size": {"6"}}); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("first save: %d", res.StatusCode)
+	}
 	res, body := do(t, app.client("lead"), "POST", fmt.Sprintf("%s/reports/%d/admission", app.srv.URL, id),
-		url.Values{"version": {"1"}, "queue_size": {"4"}}, "HX-Request", "true")
+		url.Values{"version": {base}, "queue_size": {"4"}}, "HX-Request", "true")
 	if res.StatusCode != http.StatusConflict || !strings.Contains(body, `data-testid="conflict"`) || !strings.Contains(body, `value="4"`) {
 		t.Errorf("stale save: %d\n%.300s", res.StatusCode, body)
 	}

@@ -15,15 +15,16 @@ import (
 
 	"capplan/importers"
 	"capplan/planner"
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
 // Report sections holding operations evidence, each a planner input type.
 const (
-	secTelemetry = "telemetry" // planner.TelemetryInput
-	secSoak      = "soak"      // planner.Soak
-	secShowback  = "showback"  // planner.ShowbackUsage
-	secDemand    = "demand"    // planner.Demand
+	secTelemetry = reports.SecTelemetry // planner.TelemetryInput
+	secSoak      = reports.SecSoak      // planner.Soak
+	secShowback  = reports.SecShowback  // planner.ShowbackUsage
+	secDemand    = reports.SecDemand    // planner.Demand
 )
 
 // evidenceKinds are the evidence uploads, by the path segment that names them.
@@ -95,10 +96,11 @@ func (s *Server) evidenceSave(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusNotFound, "no such evidence: "+kind)
 	}
 	ctx := c.Request().Context()
-	in, res, err := s.compute(ctx, r)
+	rep, err := s.svc.Load(ctx, r.ID)
 	if err != nil {
 		return err
 	}
+	in, res := rep.In, rep.Result
 	opt := importers.EvidenceOptions{MaxBytes: s.cfg.MaxUploadBytes}
 	var doc any
 	var summary string
@@ -183,7 +185,7 @@ func (s *Server) evidenceSave(c echo.Context) error {
 		return s.sectionAnswer(c, http.StatusConflict, "evidence", evidenceFor, sectionForm{Key: kind, Form: fields, Conflict: ce})
 	}
 	if err != nil {
-		return userError(err)
+		return err
 	}
 	return redirectFlash(c, fmt.Sprintf("/reports/%d#evidence-%s", r.ID, kind), summary)
 }
@@ -271,7 +273,7 @@ func (s *Server) evidenceRemove(c echo.Context) error {
 	ctx := c.Request().Context()
 	e := s.historyEdit(c, r, kind+" removed", sec, nil, nil)
 	if err := s.store.SaveSection(ctx, e, sec, nil); err != nil {
-		return userError(err)
+		return err
 	}
 	return redirectFlash(c, fmt.Sprintf("/reports/%d#evidence-%s", r.ID, kind), kind+" removed")
 }
@@ -295,9 +297,9 @@ func (s *Server) demandAccept(c echo.Context) error {
 	for i, p := range in.Demand.Proposed {
 		scs[i] = p.Scenario
 	}
-	e := s.historyEdit(c, r, "scenarios taken from production traffic ("+in.Demand.Source+")", secScenarios, in.Scenarios, scs)
-	if err := s.store.SaveSection(ctx, e, secScenarios, scs); err != nil {
-		return userError(err)
+	e := s.historyEdit(c, r, "scenarios taken from production traffic ("+in.Demand.Source+")", reports.SecScenarios, in.Scenarios, scs)
+	if err := s.store.SaveSection(ctx, e, reports.SecScenarios, scs); err != nil {
+		return err
 	}
 	return redirectFlash(c, fmt.Sprintf("/reports/%d#scenarios", r.ID), "scenarios taken from production traffic")
 }

@@ -14,6 +14,7 @@ import (
 	"capplan/planner"
 	"capplan/web/browsertest"
 	"capplan/web/demogen/telemetrygen"
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
@@ -97,7 +98,7 @@ func TestBrowserSoakExitItem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := DemoContract()
+	c := reports.DemoContract()
 	c.SoakHours = 6
 	if err := app.store.SaveContract(ctx, store.Edit{ReportID: sid, BaseVersion: 1, UserID: lead.ID, Action: "contract edited", Section: "contract"}, c, nil); err != nil {
 		t.Fatal(err)

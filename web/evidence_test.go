@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"capplan/planner"
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
@@ -64,16 +65,11 @@ func demoReport(t testing.TB, app *testApp) store.Report {
 func apiResult(t testing.TB, app *testApp, id int64) planner.Result {
 	t.Helper()
 	ctx := context.Background()
-	r, err := app.store.Report(ctx, id)
+	rep, err := reports.New(app.store, "", time.Now).Load(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{store: app.store, cfg: Config{Now: time.Now}}
-	_, res, err := s.compute(ctx, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return rep.Result
 }
 
 // The demo carries telemetry, a soak with drains and a two-tenant

@@ -1,20 +1,22 @@
 package web
 
 import (
-	"capplan/planner"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/shopspring/decimal"
+
+	"capplan/planner"
+	"capplan/web/reports"
 )
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
+func plural(n int, one, many string) string { return reports.Plural(n, one, many) }
+
+// byteSize formats a size for people: 2 GiB, 300 MiB, 12 KiB, 900 bytes.
+func byteSize(n int64) string { return reports.ByteSize(n) }
 
 func sortedKeys[V any](m map[string]V) []string {
 	ks := make([]string, 0, len(m))
@@ -164,3 +166,97 @@ func stopText(c planner.Contract) string {
 // fieldLabel names a form field as people read it ("Success rate at
 // least"), not by its key ("objective.min_success").
 func fieldLabel(key string) string { return planner.FieldLabel(key) }
+
+// moneyText shows an amount as the planner displays it (planner.DisplayMoney:
+// cents, or 3 significant figures when cents show fewer): 2,000.00, 0.00578.
+func moneyText(m planner.Money) string { return m.Display() }
+
+// exactTitle is the tooltip of a displayed amount: its exact value.
+func exactTitle(m planner.Money) string { return "exact: " + m.Exact.String() }
+
+// optExactTitle is exactTitle of an optional amount, "" when absent.
+func optExactTitle(m *planner.Money) string {
+	if m == nil {
+		return ""
+	}
+	return exactTitle(*m)
+}
+
+// optMoney shows an optional amount, "—" when absent.
+func optMoneyText(m *planner.Money) string {
+	if m == nil {
+		return "—"
+	}
+	return moneyText(*m)
+}
+
+// decText shows an exact decimal as the planner computed it.
+func decText(d *decimal.Decimal) string {
+	if d == nil {
+		return "—"
+	}
+	return groupDigits(d.String())
+}
+
+// count shows a whole number with thousands separators.
+func countText(n int64) string { return groupDigits(fmt.Sprint(n)) }
+
+// groupDigits puts thousands separators into a plain decimal number.
+func groupDigits(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	intPart, frac, hasFrac := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, r := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if hasFrac {
+		return sign + b.String() + "." + frac
+	}
+	return sign + b.String()
+}
+
+// rate shows a rate with up to two decimals.
+func rateText(v float64) string { return groupDigits(decimal.NewFromFloat(v).Round(2).String()) }
+
+// optRate shows an optional rate.
+func optRateText(v *float64) string {
+	if v == nil {
+		return "—"
+	}
+	return rateText(*v)
+}
+
+// evidenceText cites one input: amount, unit, source and date.
+func evidenceText(e planner.Evidence) string {
+	s := e.Amount
+	if e.Unit != "" {
+		s += " " + e.Unit
+	}
+	if e.Source != "" {
+		s += ", " + e.Source
+	}
+	if e.EvidenceDate != "" {
+		s += ", " + e.EvidenceDate
+	}
+	return s
+}
+
+// evidenceStatus names what is wrong with a piece of evidence the planner
+// flagged: "stale: 120 days old, …" for an old date, the problem alone
+// ("no evidence date", "malformed evidence date") when there is no date to
+// be old by.
+func evidenceStatus(e planner.Evidence) string {
+	switch {
+	case e.AgeDays == nil && e.Problem != "":
+		return e.Problem
+	case e.Problem != "":
+		return "stale: " + e.Problem
+	}
+	return "stale"
+}

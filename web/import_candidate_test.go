@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"capplan/planner"
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
@@ -67,10 +68,11 @@ func TestImportIntoCandidateMatrix(t *testing.T) {
 		t.Fatalf("rows = %+v, want one row of candidate %d", rows, cid)
 	}
 	// The candidate's rows feed the candidate, not the report's matrix.
-	in, err := (&Server{store: app.store, cfg: Config{Now: time.Now}}).inputs(ctx, r)
+	rep, err := reports.New(app.store, "", time.Now).Load(ctx, r.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
+	in := rep.In
 	if len(in.Rows) != 0 {
 		t.Errorf("main matrix has %d rows, want 0", len(in.Rows))
 	}

@@ -28,7 +28,7 @@ func (s *Server) importFile(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f, err := (blobs{dir: s.cfg.DataDir}).open(im.SHA256)
+	f, err := s.svc.OpenRaw(im.SHA256)
 	if errors.Is(err, fs.ErrNotExist) {
 		return echo.NewHTTPError(http.StatusNotFound, "The raw file of "+im.FileName+" is not in the data folder.")
 	}

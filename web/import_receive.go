@@ -11,13 +11,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"capplan/importers"
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
 // newBatch starts an import batch with the server's data folder and limit.
-func (s *Server) newBatch() *ImportBatch {
-	b := NewImportBatch(s.cfg.DataDir, s.cfg.MaxUploadBytes)
+func (s *Server) newBatch() *reports.ImportBatch {
+	b := reports.NewImportBatch(s.cfg.DataDir, s.cfg.MaxUploadBytes)
 	b.OnFile = s.metrics.Import
 	return b
 }
@@ -27,11 +27,14 @@ type badUploadError struct{ msg string }
 
 func (e *badUploadError) Error() string { return e.msg }
 
+// ErrorKind makes it a 400.
+func (e *badUploadError) ErrorKind() reports.Kind { return reports.KindBadRequest }
+
 // receiveMultipart streams a multipart/form-data body: each part of the
 // field "files" goes straight through batch.Add, one after the other, so
 // no file is held whole in memory. The form's "version" field, when
 // present, is returned (0 when absent).
-func receiveMultipart(c echo.Context, batch *ImportBatch) (version int, err error) {
+func receiveMultipart(c echo.Context, batch *reports.ImportBatch) (version int, err error) {
 	mr, err := c.Request().MultipartReader()
 	if err != nil {
 		return 0, &badUploadError{"expected a multipart/form-data upload with the files in the field \"files\": " + err.Error()}
@@ -67,7 +70,7 @@ func receiveMultipart(c echo.Context, batch *ImportBatch) (version int, err erro
 
 // receiveRaw takes a request body that is the file itself, named by the
 // query parameter "name".
-func receiveRaw(c echo.Context, batch *ImportBatch) error {
+func receiveRaw(c echo.Context, batch *reports.ImportBatch) error {
 	name := strings.TrimSpace(c.QueryParam("name"))
 	if name == "" {
 		return &badUploadError{"name: required for a raw upload: POST the file as the body with ?name=FILE, or send multipart/form-data with the field \"files\""}
@@ -88,40 +91,32 @@ func drainUpload(r *http.Request) {
 	io.Copy(io.Discard, io.LimitReader(r.Body, 64<<20))
 }
 
-// importFailure sorts an import error into an HTTP status and a message
-// for people; dup is the first import when the file was already imported.
-// Status 500 means the error is not the user's doing.
+// importFailure is the status (of the error's kind, as everywhere) and a
+// message for people of an import error; dup is the first import when the
+// file was already imported. Status 500 means the error is not the user's
+// doing.
 func importFailure(err error) (status int, msg string, dup *store.Import) {
 	var (
-		tooLarge *TooLargeError
-		parse    *importers.Error
-		bad      *badUploadError
-		same     *SameFileError
 		dupErr   *store.DuplicateImportError
 		conflict *store.ConflictError
 		input    *store.InputError
 		readOnly *store.ReadOnlyError
 	)
+	status = kindStatus[reports.KindOf(err)]
 	switch {
-	case errors.As(err, &tooLarge):
-		return http.StatusRequestEntityTooLarge, err.Error(), nil
-	case errors.As(err, &bad), errors.Is(err, errNoFiles):
-		return http.StatusBadRequest, err.Error(), nil
-	case errors.As(err, &same):
-		return http.StatusConflict, err.Error(), nil
+	case status >= 500:
+		return status, "", nil
 	case errors.As(err, &dupErr):
 		first := dupErr.First
-		return http.StatusConflict, err.Error(), &first
+		return status, err.Error(), &first
 	case errors.As(err, &conflict):
-		return http.StatusConflict, capitalize(conflict.Error()) + ". Reload the page to see the changes.", nil
-	case errors.As(err, &readOnly):
+		return status, capitalize(conflict.Error()) + ". Reload the page to see the changes.", nil
+	case errors.As(err, &readOnly): // the upload form's answer to an approved report, as its other refusals
 		return http.StatusConflict, capitalize(readOnly.Error()) + ".", nil
 	case errors.As(err, &input):
-		return http.StatusUnprocessableEntity, input.Msg, nil
-	case errors.As(err, &parse):
-		return http.StatusUnprocessableEntity, err.Error(), nil
+		return status, input.Msg, nil
 	}
-	return http.StatusInternalServerError, "", nil
+	return status, err.Error(), nil
 }
 
 // importedSummary says what a successful import added.

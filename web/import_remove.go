@@ -5,6 +5,8 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+
+	"capplan/web/reports"
 )
 
 // importRemove takes an import's rows out of the report; the record and
@@ -24,9 +26,9 @@ func (s *Server) importRemove(c echo.Context) error {
 		return err
 	}
 	e := s.edit(c, r, "import removed", "imports")
-	e.Before = describeImport(im, im.Rows)
+	e.Before = reports.DescribeImport(im, im.Rows)
 	if err := s.store.RemoveImport(ctx, e, im.ID); err != nil {
-		return userError(err)
+		return err
 	}
 	if !isPartial(c.Request()) {
 		return redirect(c, fmt.Sprintf("/reports/%d#imports", r.ID))

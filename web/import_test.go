@@ -21,6 +21,7 @@ import (
 
 	"capplan/planner"
 	"capplan/web/demogen/guidellmgen"
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
@@ -63,7 +64,7 @@ func frozenReport(t testing.TB, app *testApp) store.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := app.store.SaveContract(ctx, store.Edit{ReportID: id, BaseVersion: 1, UserID: lead.ID, Action: "contract edited", Section: "contract"}, DemoContract(), nil); err != nil {
+	if err := app.store.SaveContract(ctx, store.Edit{ReportID: id, BaseVersion: 1, UserID: lead.ID, Action: "contract edited", Section: "contract"}, reports.DemoContract(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := app.store.Freeze(ctx, store.Edit{ReportID: id, BaseVersion: 2, UserID: lead.ID, Action: "contract frozen", Section: "contract"}); err != nil {
@@ -461,12 +462,12 @@ func TestImportBatchGenerated(t *testing.T) {
 	if err := guidellmgen.Write(&buf, guidellmgen.Config{}); err != nil {
 		t.Fatal(err)
 	}
-	b := NewImportBatch(dir, 0)
+	b := reports.NewImportBatch(dir, 0)
 	defer b.Close()
 	if err := b.Add(`C:\runs\demo.json`, &buf); err != nil {
 		t.Fatal(err)
 	}
-	ims, err := CommitLatest(context.Background(), app.store, b, r.ID, app.users["lead"].ID)
+	ims, err := reports.CommitLatest(context.Background(), app.store, b, r.ID, app.users["lead"].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -501,7 +502,7 @@ func walkImport(t testing.TB, app *testApp, reportID int64) walkFixture {
 	}
 	ctx := context.Background()
 	lead := app.users["lead"]
-	if err := app.store.SaveContract(ctx, store.Edit{ReportID: reportID, BaseVersion: 1, UserID: lead.ID, Action: "contract edited"}, DemoContract(), nil); err != nil {
+	if err := app.store.SaveContract(ctx, store.Edit{ReportID: reportID, BaseVersion: 1, UserID: lead.ID, Action: "contract edited"}, reports.DemoContract(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := app.store.Freeze(ctx, store.Edit{ReportID: reportID, BaseVersion: 2, UserID: lead.ID, Action: "contract frozen"}); err != nil {

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"capplan/planner"
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
@@ -45,34 +45,26 @@ type importOutcome struct {
 	Dup *store.Import // the first import of a refused duplicate
 }
 
-// importsView gathers the report's imports with their rows; warnings come
+// importsViewOf gathers the report's imports with their rows; warnings come
 // from res, the report's computed Result.
-func (s *Server) importsView(ctx context.Context, r store.Report, res planner.Result, canEdit bool) (importsView, error) {
-	v := importsView{ReportID: r.ID, Version: r.Version, CanEdit: canEdit, Frozen: r.Frozen()}
-	ims, err := s.store.Imports(ctx, r.ID)
-	if err != nil {
-		return v, err
-	}
-	rows, err := s.store.Rows(ctx, r.ID)
-	if err != nil {
-		return v, err
-	}
+func importsViewOf(rep *reports.Report, res planner.Result, canEdit bool) importsView {
+	v := importsView{ReportID: rep.ID, Version: rep.Version, CanEdit: canEdit, Frozen: rep.Frozen()}
 	judged := map[string][]planner.Warning{}
 	for _, rr := range res.Matrix {
 		judged[importRowKey(rr.Source.SHA256, rr.Row.Index)] = rr.Warnings
 	}
 	byImport := map[int64][]importRow{}
-	for _, sr := range rows {
+	for _, sr := range rep.Rows {
 		ir := importRow{ID: sr.ID, Row: sr.Row, Warnings: sr.Row.Warnings}
 		if w, ok := judged[importRowKey(sr.Row.Source.SHA256, sr.Row.Index)]; ok && sr.CandidateID == 0 {
 			ir.Warnings = w
 		}
 		byImport[sr.ImportID] = append(byImport[sr.ImportID], ir)
 	}
-	for _, im := range ims {
+	for _, im := range rep.Imports {
 		v.Imports = append(v.Imports, importItem{Import: im, Table: byImport[im.ID]})
 	}
-	return v, nil
+	return v
 }
 
 func importRowKey(sha string, idx int) string { return sha + "/" + strconv.Itoa(idx) }

@@ -7,12 +7,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"capplan/planner"
+	"capplan/web/reports"
 )
-
-// secLoosening is the report section holding a reviewer's written
-// acceptance of an objective loosened after results (a
-// planner.LooseningAcceptance).
-const secLoosening = "loosening_acceptance"
 
 // looseningUnaccepted reports whether the objective was loosened after
 // results and no reviewer has accepted the objective in force.
@@ -55,7 +51,7 @@ func (s *Server) reportAcceptLoosening(c echo.Context) error {
 	e := s.edit(c, v.R, "loosened objective accepted", "contract")
 	e.Review = true // a reviewer's step, taken while the report is in review
 	e.Before, e.After = strings.Join(v.Result.Loosening, "; "), a.Objective+": "+text
-	if err := s.store.SaveSection(c.Request().Context(), e, secLoosening, a); err != nil {
+	if err := s.store.SaveSection(c.Request().Context(), e, reports.SecLoosening, a); err != nil {
 		return s.reviewRefused(c, f, err)
 	}
 	return reviewDone(c, v.R.ID, "Loosened objective accepted in writing.")

@@ -28,7 +28,7 @@ func TestLoosenedObjectiveBlocksApprovalUntilAccepted(t *testing.T) {
 	old := c.Objective.String()
 	c.Objective.E2EMax = planner.F(20)
 	e := store.Edit{ReportID: r.ID, BaseVersion: r.Version, UserID: demoAdmin.ID, Action: "contract amended", Section: "contract"}
-	if err := app.store.SaveContract(ctx, e, c, []store.Amendment{{Field: "objective", Old: old, New: c.Objective.String(),
+	if err := app.store.SaveContract(ctx, e, c, []planner.Amendment{{Field: "objective", OldValue: old, NewValue: c.Objective.String(),
 		Reason: "10 streams misses by a second", Loosened: true, ResultsExisted: true}}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,12 @@
 package web
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"capplan/planner"
@@ -101,56 +102,39 @@ func (s *Server) rowObserved(c echo.Context) error {
 	fr := newFormReader(form)
 	o := observedForm(fr)
 	key := itoa64(rid)
-	f := sectionForm{Key: key, Form: form, Errs: fr.errs}
-	if len(fr.errs) > 0 {
-		return s.rowFormAnswer(c, http.StatusUnprocessableEntity, rid, prev.CandidateID, f)
-	}
 	load := "row " + key
 	if l, ok := prev.Row.LoadValue(); ok {
 		load = "load " + strconv.FormatFloat(l, 'f', -1, 64)
 	}
-	e := s.historyEdit(c, r, fmt.Sprintf("observed figures of %s (%s)", load, prev.Row.Source.File), "matrix", prev.Row.Observed, o)
-	err = s.store.SetObserved(ctx, e, rid, o)
-	var ce *store.ConflictError
-	switch {
-	case errors.As(err, &ce):
-		f.Conflict = ce
-		return s.rowFormAnswer(c, http.StatusConflict, rid, prev.CandidateID, f)
-	case err != nil:
-		return userError(err)
-	}
-	anchor := rowAnchor(prev.CandidateID)
-	if !isPartial(c.Request()) {
-		return redirect(c, fmt.Sprintf("/reports/%d#%s", r.ID, anchor))
-	}
-	v, err := s.loadReport(c)
-	if err != nil {
-		return err
-	}
-	rr, _, ok := v.judgedRow(rid)
-	if !ok { // the row is in no matrix shown: reload the page
-		return redirect(c, fmt.Sprintf("/reports/%d#%s", r.ID, anchor))
-	}
-	return s.render(c, http.StatusOK, nil, rowSavedSwap(v, rr, key))
-}
-
-// rowFormAnswer shows a row's form again with its refusals or conflict:
-// the form alone for htmx, else the page with the section the row is in.
-func (s *Server) rowFormAnswer(c echo.Context, status int, rid, cid int64, f sectionForm) error {
-	v, err := s.loadReport(c)
-	if err != nil {
-		return err
-	}
-	section := matrixSection(v, f, false)
+	cid := prev.CandidateID
+	section := "matrix"
 	if cid != 0 {
-		section = candidatesSection(v, f, false)
+		section = "candidates"
 	}
-	page := layout(s.page(c, v.R.Title), sectionPage(v, section))
-	rr, _, ok := v.judgedRow(rid)
-	if !ok {
-		return s.render(c, status, page, section)
-	}
-	return s.render(c, status, page, observedRowForm(v, f, rr, f.Key))
+	return s.saveSection(c, r, sectionSave{
+		Anchor: rowAnchor(cid), Key: key, Form: form, Errs: fr.errs, Prev: prev.Row.Observed, Next: o,
+		Edit: s.edit(c, r, fmt.Sprintf("observed figures of %s (%s)", load, prev.Row.Source.File), section),
+		Save: func(ctx context.Context, e store.Edit) error { return s.store.SetObserved(ctx, e, rid, o) },
+		// A refused or stale row: the section the row is in, for htmx the
+		// row's form alone.
+		Again: func(v reportView, f sectionForm) templ.Component {
+			if cid != 0 {
+				return candidatesSection(v, f, false)
+			}
+			return matrixSection(v, f, false)
+		},
+		Partial: func(v reportView, f sectionForm) (templ.Component, bool) {
+			rr, _, ok := v.judgedRow(rid)
+			return observedRowForm(v, f, rr, key), ok
+		},
+		// Saved: the row's form, the judged parts out of band; other rows'
+		// forms keep what is typed in them. A row in no matrix shown
+		// reloads the page.
+		Swap: func(v reportView) (templ.Component, bool) {
+			rr, _, ok := v.judgedRow(rid)
+			return rowSavedSwap(v, rr, key), ok
+		},
+	})
 }
 
 // rowAnchor is where a row of the report's matrix (cid 0) or of

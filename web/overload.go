@@ -1,12 +1,14 @@
 package web
 
 import (
-	"net/http"
+	"context"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"capplan/planner"
+	"capplan/web/reports"
+	"capplan/web/store"
 )
 
 // overloadOutcomes are the choices of what came back above the limit.
@@ -49,18 +51,18 @@ func (s *Server) overloadSave(c echo.Context) error {
 	}
 	fr := newFormReader(form)
 	t := overloadForm(fr)
-	f := sectionForm{Key: "overload", Form: form, Errs: fr.errs}
-	if len(fr.errs) > 0 {
-		return s.sectionAnswer(c, http.StatusUnprocessableEntity, "overload", overloadFor, f)
-	}
-	ctx := c.Request().Context()
 	var prev planner.OverloadTest
-	if _, err := s.store.Section(ctx, r.ID, secOverload, &prev); err != nil {
+	if _, err := s.store.Section(c.Request().Context(), r.ID, reports.SecOverload, &prev); err != nil {
 		return err
 	}
-	e := s.historyEdit(c, r, "overload test recorded", secOverload, prev, t)
-	err = s.store.SaveSection(ctx, e, secOverload, t)
-	return s.saveAnswer(c, r, err, "overload", overloadFor, f, overloadSwap)
+	return s.saveSection(c, r, sectionSave{
+		Anchor: "overload", Key: "overload", Form: form, Errs: fr.errs, Prev: prev, Next: t,
+		Edit: s.edit(c, r, "overload test recorded", reports.SecOverload),
+		Save: func(ctx context.Context, e store.Edit) error {
+			return s.store.SaveSection(ctx, e, reports.SecOverload, t)
+		},
+		Again: overloadFor, Swap: swapOf(overloadSwap),
+	})
 }
 
 // overloadFor is the overload section with a form state.

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"capplan/web/demogen/guidellmgen"
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
@@ -35,7 +36,7 @@ func newPerfApp(tb testing.TB, bigRows int) *perfApp {
 	if _, err := app.store.CreateUser(ctx, "admin", "Admin", store.RoleAdmin, testPassword); err != nil {
 		tb.Fatal(err)
 	}
-	if err := SeedDemo(ctx, app.store, tb.TempDir()); err != nil {
+	if err := reports.SeedDemo(ctx, app.store, tb.TempDir()); err != nil {
 		tb.Fatal(err)
 	}
 	p := &perfApp{testApp: app, demo: 1}
@@ -57,7 +58,7 @@ func seedBigReport(tb testing.TB, app *testApp, n int) int64 {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := app.store.SaveContract(ctx, store.Edit{ReportID: id, BaseVersion: 1, UserID: lead.ID, Action: "contract edited"}, DemoContract(), nil); err != nil {
+	if err := app.store.SaveContract(ctx, store.Edit{ReportID: id, BaseVersion: 1, UserID: lead.ID, Action: "contract edited"}, reports.DemoContract(), nil); err != nil {
 		tb.Fatal(err)
 	}
 	if err := app.store.Freeze(ctx, store.Edit{ReportID: id, BaseVersion: 2, UserID: lead.ID, Action: "contract frozen"}); err != nil {
@@ -69,12 +70,12 @@ func seedBigReport(tb testing.TB, app *testApp, n int) int64 {
 	}
 	pr, pw := io.Pipe()
 	go func() { pw.CloseWithError(guidellmgen.Write(pw, guidellmgen.Config{Loads: loads, RequestsPerRow: 8})) }()
-	batch := NewImportBatch(tb.TempDir(), 0)
+	batch := reports.NewImportBatch(tb.TempDir(), 0)
 	defer batch.Close()
 	if err := batch.Add("many-rows.json", pr); err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := CommitLatest(ctx, app.store, batch, id, lead.ID); err != nil {
+	if _, err := reports.CommitLatest(ctx, app.store, batch, id, lead.ID); err != nil {
 		tb.Fatal(err)
 	}
 	return id
@@ -252,7 +253,7 @@ func TestReportViewsKeepHeapBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := SeedDemo(ctx, st, t.TempDir()); err != nil {
+	if err := reports.SeedDemo(ctx, st, t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
 	h := New(st, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{DataDir: t.TempDir()})

@@ -6,6 +6,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
@@ -24,18 +25,18 @@ func (s *Server) recommendationSave(c echo.Context) error {
 		return err
 	}
 	next, errs := readRecommendationForm(form)
-	return s.finishSection(c, r, sectionSave{
-		anchor: "recommendation", render: recommendationSectionAlone, swap: recommendationSwap,
-		errs: errs, form: form, before: in.Recommendation, after: next,
-		edit: s.edit(c, r, "recommendation changed", "recommendation"),
-		save: func(ctx context.Context, e store.Edit) error {
-			return s.store.SaveSection(ctx, e, secRecommendation, next)
+	return s.saveSection(c, r, sectionSave{
+		Anchor: "recommendation", Form: form, Errs: errs, Prev: in.Recommendation, Next: next,
+		Edit: s.edit(c, r, "recommendation changed", "recommendation"),
+		Save: func(ctx context.Context, e store.Edit) error {
+			return s.store.SaveSection(ctx, e, reports.SecRecommendation, next)
 		},
+		Again: recommendationAgain, Swap: swapOf(recommendationSwap),
 	})
 }
 
-func recommendationSectionAlone(v reportView, fs moneyForm) templ.Component {
-	return recommendationSection(v, fs, false)
+func recommendationAgain(v reportView, f sectionForm) templ.Component {
+	return recommendationSection(v, f.money(), false)
 }
 
 func recommendationSwap(v reportView) templ.Component {

@@ -86,11 +86,17 @@ func (s *Server) setVersionHeader(c echo.Context) error {
 	if err != nil || !strings.HasPrefix(c.Path(), "/reports/:id") {
 		return nil
 	}
-	r, err := s.store.Report(c.Request().Context(), id)
-	if err != nil {
-		return err
+	version := 0
+	if rep, ok := s.loadedReport(c); ok && rep.ID == id {
+		version = rep.Version
+	} else {
+		r, err := s.store.Report(c.Request().Context(), id)
+		if err != nil {
+			return err
+		}
+		version = r.Version
 	}
-	c.Response().Header().Set("X-Report-Version", strconv.Itoa(r.Version))
+	c.Response().Header().Set("X-Report-Version", strconv.Itoa(version))
 	// Sections that follow the whole report (the exit check) reload
 	// themselves on this event.
 	c.Response().Header().Set("HX-Trigger", "report-changed")

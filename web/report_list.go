@@ -50,7 +50,7 @@ func (s *Server) reportRename(c echo.Context) error {
 	e := s.edit(c, r, "renamed", "report")
 	e.Before, e.After = r.Title, c.FormValue("title")
 	if err := s.store.RenameReport(c.Request().Context(), e, c.FormValue("title")); err != nil {
-		return userError(err)
+		return err
 	}
 	return redirect(c, fmt.Sprintf("/reports/%d", r.ID))
 }
@@ -86,32 +86,7 @@ func (s *Server) reportEditors(c echo.Context) error {
 	e := s.edit(c, r, "editors changed", "report")
 	e.Before, e.After = strings.Join(before, ", "), strings.Join(names, ", ")
 	if err := s.store.SetEditors(c.Request().Context(), e, ids); err != nil {
-		return userError(err)
+		return err
 	}
 	return redirect(c, fmt.Sprintf("/reports/%d", r.ID))
-}
-
-// edit starts the history record of a change by the current user, based
-// on the version the form was opened at (or the report's, when absent).
-func (s *Server) edit(c echo.Context, r store.Report, action, section string) store.Edit {
-	base := r.Version
-	if v, err := strconv.Atoi(c.FormValue("version")); err == nil {
-		base = v
-	}
-	return store.Edit{ReportID: r.ID, BaseVersion: base, UserID: currentUser(c).ID, Action: action, Section: section}
-}
-
-// userError turns a refused input into a 422 that names it; conflicts
-// become 409; other errors pass through.
-func userError(err error) error {
-	var ce *store.ConflictError
-	switch {
-	case err == nil:
-		return nil
-	case asConflict(err, &ce):
-		return echo.NewHTTPError(http.StatusConflict, capitalize(ce.Error())+". Reload the page to see the changes.")
-	case isUserError(err):
-		return echo.NewHTTPError(http.StatusUnprocessableEntity, capitalize(err.Error()))
-	}
-	return err
 }

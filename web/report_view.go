@@ -1,47 +1,74 @@
 package web
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
+	"capplan/planner"
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
-// loadReport reads the :id report, its amendments and history.
+// loadReport reads the :id report whole (one read transaction, see
+// reports.Service.Load) and shapes it for the current user.
 func (s *Server) loadReport(c echo.Context) (reportView, error) {
 	id, err := idParam(c, "id")
 	if err != nil {
 		return reportView{}, err
 	}
-	ctx := c.Request().Context()
-	r, err := s.store.Report(ctx, id)
+	gen := s.store.Generation()
+	rep, err := s.svc.Load(c.Request().Context(), id)
 	if err != nil {
 		return reportView{}, err
 	}
-	v := reportView{R: r, CanEdit: r.CanEdit(*currentUser(c))}
-	if v.Amendments, err = s.store.Amendments(ctx, id); err != nil {
-		return reportView{}, err
+	c.Set(loadedKey, loaded{gen: gen, rep: rep})
+	return viewOf(rep, currentUser(c)), nil
+}
+
+// loadedKey names the report a request has read, kept so that the answer
+// (the version header, the error page's way back) need not read it again.
+const loadedKey = "capplan.report"
+
+type loaded struct {
+	gen uint64 // the store's write generation when it was read
+	rep *reports.Report
+}
+
+// loadedReport is the report this request read, while no write by this
+// server has happened since.
+func (s *Server) loadedReport(c echo.Context) (*reports.Report, bool) {
+	l, ok := c.Get(loadedKey).(loaded)
+	if !ok || l.gen != s.store.Generation() {
+		return nil, false
 	}
-	if v.History, err = s.store.History(ctx, id); err != nil {
-		return reportView{}, err
+	return l.rep, true
+}
+
+// viewOf shapes a loaded report for user u: what they may do with it.
+func viewOf(rep *reports.Report, u *store.User) reportView {
+	v := reportView{R: rep.Report, In: rep.In, Result: rep.Result, CanEdit: rep.CanEdit(*u),
+		Amendments: rep.Amendments, History: rep.History,
+		Quotes: rep.Quotes, QuoteLibrary: rep.Library,
+		Review: rep.Review, Comments: rep.Comments, Candidates: rep.Candidates}
+	v.Imports = importsViewOf(rep, v.Result, v.CanEdit)
+	v.CanEditCosts = canEditCosts(v.R, u)
+	v.CanReview = u.Role == store.RoleReviewer || u.Role == store.RoleAdmin
+	v.CanRevise = v.CanEdit && v.Review.Approved() && len(v.Review.Successors) == 0
+	if v.Review.Approved() {
+		v.CanEdit, v.CanEditCosts = false, false
 	}
-	if v.In, v.Result, err = s.compute(ctx, r); err != nil {
-		return reportView{}, err
+	return v
+}
+
+// inputs is the planner's inputs of report r as stored now.
+func (s *Server) inputs(ctx context.Context, r store.Report) (planner.Inputs, error) {
+	rep, err := s.svc.Load(ctx, r.ID)
+	if err != nil {
+		return planner.Inputs{}, err
 	}
-	if v.Imports, err = s.importsView(ctx, r, v.Result, v.CanEdit); err != nil {
-		return reportView{}, err
-	}
-	if err := s.loadQuotes(c, &v); err != nil {
-		return reportView{}, err
-	}
-	if err := s.loadReview(c, &v); err != nil {
-		return reportView{}, err
-	}
-	if err := s.loadCandidates(c, &v); err != nil {
-		return reportView{}, err
-	}
-	return v, nil
+	return rep.In, nil
 }
 
 // reportParam reads the report named by the :id path parameter.

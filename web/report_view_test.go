@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
@@ -39,7 +40,7 @@ func TestLongMatrixShowsTheContractLevelsAndAllOnRequest(t *testing.T) {
 	u := fmt.Sprintf("%s/reports/%d", app.srv.URL, id)
 	lead := app.client("lead")
 	_, page := do(t, lead, "GET", u, nil)
-	levels := len(DemoContract().Loads)
+	levels := len(reports.DemoContract().Loads)
 	if got := strings.Count(page, `data-testid="matrix-row-`); got != levels {
 		t.Errorf("collapsed matrix shows %d rows, want the %d at the contract's levels", got, levels)
 	}

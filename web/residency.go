@@ -1,8 +1,8 @@
 package web
 
 import (
+	"context"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 
@@ -10,6 +10,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"capplan/planner"
+	"capplan/web/reports"
+	"capplan/web/store"
 )
 
 // routeField names one field of route i in the residency form; the names
@@ -66,22 +68,22 @@ func (s *Server) residencySave(c echo.Context) error {
 	}
 	fr := newFormReader(form)
 	routes := routesForm(fr)
-	f := sectionForm{Key: "routes", Form: form, Errs: fr.errs}
-	if len(fr.errs) > 0 {
-		return s.sectionAnswer(c, http.StatusUnprocessableEntity, "residency", residencyFor, f)
-	}
-	ctx := c.Request().Context()
 	var prev []planner.Route
-	if _, err := s.store.Section(ctx, r.ID, secRoutes, &prev); err != nil {
+	if _, err := s.store.Section(c.Request().Context(), r.ID, reports.SecRoutes, &prev); err != nil {
 		return err
 	}
 	names := make([]string, len(routes))
 	for i, rt := range routes {
 		names[i] = rt.Name
 	}
-	e := s.historyEdit(c, r, "residency plan saved: "+dash(strings.Join(names, ", ")), secRoutes, routeMap(prev), routeMap(routes))
-	err = s.store.SaveSection(ctx, e, secRoutes, routes)
-	return s.saveAnswer(c, r, err, "residency", residencyFor, f, residencySwap)
+	return s.saveSection(c, r, sectionSave{
+		Anchor: "residency", Key: "routes", Form: form, Errs: fr.errs, Prev: routeMap(prev), Next: routeMap(routes),
+		Edit: s.edit(c, r, "residency plan saved: "+dash(strings.Join(names, ", ")), reports.SecRoutes),
+		Save: func(ctx context.Context, e store.Edit) error {
+			return s.store.SaveSection(ctx, e, reports.SecRoutes, routes)
+		},
+		Again: residencyFor, Swap: swapOf(residencySwap),
+	})
 }
 
 // routeMap keys routes by name so the history diff names the route.

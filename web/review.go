@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -10,29 +9,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"capplan/planner"
+	"capplan/web/reports"
 	"capplan/web/store"
 )
-
-// loadReview adds the review state, the comments and what the current user
-// may do in the workflow to v. An approved report is read-only, so nobody
-// may edit it.
-func (s *Server) loadReview(c echo.Context, v *reportView) error {
-	ctx := c.Request().Context()
-	var err error
-	if v.Review, err = s.store.Review(ctx, v.R.ID); err != nil {
-		return err
-	}
-	if v.Comments, err = s.store.Comments(ctx, v.R.ID); err != nil {
-		return err
-	}
-	u := currentUser(c)
-	v.CanReview = u.Role == store.RoleReviewer || u.Role == store.RoleAdmin
-	v.CanRevise = v.CanEdit && v.Review.Approved() && len(v.Review.Successors) == 0
-	if v.Review.Approved() {
-		v.CanEdit, v.CanEditCosts = false, false
-	}
-	return nil
-}
 
 // readOnly refuses a change to an approved report with the reason.
 func (s *Server) readOnly(ctx context.Context, reportID int64) error {
@@ -85,7 +64,7 @@ func (s *Server) reportApprove(c echo.Context) error {
 	e := s.edit(c, v.R, "approved", "review")
 	e.Before, e.After = store.StateInReview.Label(), store.StateApproved.Label()+" (every input kept as approved, quotes' figures included)"
 	// Every input as approved: the report is computed from it from now on.
-	snap, err := encodeSnapshot(v.In)
+	snap, err := reports.EncodeSnapshot(v.In)
 	if err != nil {
 		return err
 	}
@@ -153,12 +132,12 @@ func reviewFormOf(ctx context.Context) reviewForm {
 // refused (a stale page, a state that moved on) like showReview; other
 // errors go to the error handler.
 func (s *Server) reviewRefused(c echo.Context, f reviewForm, err error) error {
-	var he *echo.HTTPError
-	if !errors.As(userError(err), &he) || (he.Code != http.StatusConflict && he.Code != http.StatusUnprocessableEntity) {
+	status, msg := errorStatus(err)
+	if status != http.StatusConflict && status != http.StatusUnprocessableEntity {
 		return err
 	}
-	f.Err, _ = he.Message.(string)
-	return s.showReview(c, he.Code, f)
+	f.Err = msg
+	return s.showReview(c, status, f)
 }
 
 // showReview re-renders the report (for htmx, its review bar) with the
@@ -186,7 +165,7 @@ func (s *Server) reportRevise(c echo.Context) error {
 	}
 	next, err := s.store.Revise(ctx, *u, r.ID)
 	if err != nil {
-		return userError(err)
+		return err
 	}
 	return reviewDone(c, next, fmt.Sprintf("Revision started from report %d.", r.ID))
 }
@@ -217,7 +196,7 @@ func (s *Server) reportComment(c echo.Context) error {
 		return err
 	}
 	if err := s.store.AddComment(ctx, id, currentUser(c).ID, section, c.FormValue("comment")); err != nil {
-		return userError(err)
+		return err
 	}
 	if isPartial(c.Request()) {
 		v, err := s.loadReport(c)

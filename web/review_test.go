@@ -16,6 +16,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"capplan/planner"
+	"capplan/web/reports"
 	"capplan/web/store"
 	"capplan/web/xlsx"
 )
@@ -44,7 +45,7 @@ func seedReviewReport(t testing.TB, app *testApp) int64 {
 			t.Fatal(err)
 		}
 	}
-	c := DemoContract()
+	c := reports.DemoContract()
 	must(st.SaveContract(ctx, edit("contract"), c, nil))
 	must(st.Freeze(ctx, edit("freeze")))
 
@@ -66,21 +67,21 @@ func seedReviewReport(t testing.TB, app *testApp) int64 {
 
 	date := time.Now().UTC().Format("2006-01-02")
 	fig := func(a, unit string) *planner.Figure { return planner.Fig(a, unit, "test evidence", date) }
-	must(st.SaveSection(ctx, edit("overload"), secOverload, planner.OverloadTest{Sent: "20 streams for 60 s", Outcome: planner.OverloadRejected429,
+	must(st.SaveSection(ctx, edit("overload"), reports.SecOverload, planner.OverloadTest{Sent: "20 streams for 60 s", Outcome: planner.OverloadRejected429,
 		RetryAfter: true, WorkerHealthy: true, Recovered: true, Date: date}))
-	must(st.SaveSection(ctx, edit("costs"), secSelfHosted, planner.SelfHostedCosts{
+	must(st.SaveSection(ctx, edit("costs"), reports.SecSelfHosted, planner.SelfHostedCosts{
 		EquipmentMode: "purchase", PurchasePrice: fig("36000", "EUR"), DepreciationMonths: 36,
 		PowerWatts: fig("0", "W"), PowerPricePerKWh: fig("0.30", "EUR/kWh"),
 		Facilities: fig("0", "EUR/month"), Hosting: fig("400", "EUR/month"), Support: fig("0", "EUR/month"), Software: fig("0", "EUR/month"),
 		Monitoring: fig("0", "EUR/month"), Backup: fig("0", "EUR/month"),
 		LabourHoursPerMonth: fig("10", "h/month"), LabourRate: fig("60", "EUR/h"), DowntimeAllowance: fig("0", "EUR/month"),
 	}))
-	must(st.SaveSection(ctx, edit("scenarios"), secScenarios, []planner.Scenario{
+	must(st.SaveSection(ctx, edit("scenarios"), reports.SecScenarios, []planner.Scenario{
 		{Name: "low", MonthlyRequests: 40_000, BusyHourShare: 0.1},
 		{Name: "expected", MonthlyRequests: 80_000, BusyHourShare: 0.1},
 		{Name: "peak", MonthlyRequests: 200_000, BusyHourShare: 0.1},
 	}))
-	must(st.SaveSection(ctx, edit("recommendation"), secRecommendation, planner.Recommendation{Decision: "keep", ReviewDate: time.Now().AddDate(0, 3, 0).Format("2006-01-02"),
+	must(st.SaveSection(ctx, edit("recommendation"), reports.SecRecommendation, planner.Recommendation{Decision: "keep", ReviewDate: time.Now().AddDate(0, 3, 0).Format("2006-01-02"),
 		Gates: []planner.NonFinancialGate{{Name: "data location", Pass: true}, {Name: "capability", Pass: true}, {Name: "contract", Pass: true},
 			{Name: "recovery", Pass: true}, {Name: "exit", Pass: true}}}))
 	_, err = st.SaveCandidate(ctx, edit("candidate"), 0, planner.Candidate{Name: "baseline", Baseline: true, Model: c.BaselineModel,
@@ -100,12 +101,12 @@ func fixRecommendation(t testing.TB, app *testApp, id int64) {
 	ctx := context.Background()
 	r, _ := app.store.Report(ctx, id)
 	var rec planner.Recommendation
-	if _, err := app.store.Section(ctx, id, secRecommendation, &rec); err != nil {
+	if _, err := app.store.Section(ctx, id, reports.SecRecommendation, &rec); err != nil {
 		t.Fatal(err)
 	}
 	rec.Owner = "A. Lead"
 	e := store.Edit{ReportID: id, BaseVersion: r.Version, UserID: app.users["lead"].ID, Action: "recommendation", Section: "recommendation"}
-	if err := app.store.SaveSection(ctx, e, secRecommendation, rec); err != nil {
+	if err := app.store.SaveSection(ctx, e, reports.SecRecommendation, rec); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -245,11 +246,10 @@ func TestReviewWorkflow(t *testing.T) {
 	if err != nil || rv.PredecessorID != id || rv.State != store.StateDraft {
 		t.Fatalf("revision %d: %+v %v", next, rv, err)
 	}
-	s := &Server{store: app.store, cfg: Config{Now: time.Now}}
-	r1, _ := app.store.Report(context.Background(), id)
-	r2, _ := app.store.Report(context.Background(), next)
-	_, res1, _ := s.compute(context.Background(), r1)
-	_, res2, _ := s.compute(context.Background(), r2)
+	svc := reports.New(app.store, "", time.Now)
+	rep1, _ := svc.Load(context.Background(), id)
+	rep2, _ := svc.Load(context.Background(), next)
+	r2, res1, res2 := rep2.Report, rep1.Result, rep2.Result
 	if !res2.ExitPass || len(res2.Matrix) != len(res1.Matrix) || *res2.Envelope.Ceiling != 8 || len(res2.Quotes) != 1 {
 		t.Fatalf("the revision lost data: exit %v, %d rows, %d quotes", res2.ExitPass, len(res2.Matrix), len(res2.Quotes))
 	}
@@ -335,7 +335,7 @@ func TestExportXLSX(t *testing.T) {
 	}
 	// The command line's export writes the same workbook.
 	var buf bytes.Buffer
-	if err := ExportXLSX(context.Background(), app.store, id, time.Now(), &buf); err != nil || buf.Len() == 0 {
+	if err := reports.New(app.store, "", time.Now).Export(context.Background(), id, &buf); err != nil || buf.Len() == 0 {
 		t.Fatalf("ExportXLSX: %v", err)
 	}
 }
@@ -343,12 +343,12 @@ func TestExportXLSX(t *testing.T) {
 func TestExportFailureIsAnErrorPage(t *testing.T) {
 	app := newTestApp(t)
 	id, _ := app.store.CreateReport(context.Background(), app.users["lead"], "Broken export")
-	old := writeXLSX
-	writeXLSX = func(w io.Writer, r xlsx.Report) error {
+	old := reports.WriteXLSX
+	reports.WriteXLSX = func(w io.Writer, r xlsx.Report) error {
 		w.Write([]byte("PK half a file"))
 		return errors.New("disk full")
 	}
-	t.Cleanup(func() { writeXLSX = old })
+	t.Cleanup(func() { reports.WriteXLSX = old })
 	res, body := do(t, app.client("lead"), "GET", fmt.Sprintf("%s/reports/%d/export.xlsx", app.srv.URL, id), nil)
 	if res.StatusCode != http.StatusInternalServerError || strings.Contains(body, "PK half") || !strings.Contains(res.Header.Get("Content-Type"), "text/html") {
 		t.Fatalf("failed export: %d %s %q", res.StatusCode, res.Header.Get("Content-Type"), body[:min(len(body), 80)])

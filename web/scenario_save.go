@@ -6,6 +6,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
@@ -26,16 +27,18 @@ func (s *Server) scenariosSave(c echo.Context) error {
 		return err
 	}
 	next, errs := readScenarioForm(form)
-	return s.finishSection(c, r, sectionSave{
-		anchor: "scenarios", render: scenariosSectionAlone, swap: scenariosSwap,
-		errs: errs, form: form, before: in.Scenarios, after: next,
-		edit: s.edit(c, r, "demand scenarios changed", "scenarios"),
-		save: func(ctx context.Context, e store.Edit) error { return s.store.SaveSection(ctx, e, secScenarios, next) },
+	return s.saveSection(c, r, sectionSave{
+		Anchor: "scenarios", Form: form, Errs: errs, Prev: in.Scenarios, Next: next,
+		Edit: s.edit(c, r, "demand scenarios changed", "scenarios"),
+		Save: func(ctx context.Context, e store.Edit) error {
+			return s.store.SaveSection(ctx, e, reports.SecScenarios, next)
+		},
+		Again: scenariosAgain, Swap: swapOf(scenariosSwap),
 	})
 }
 
-func scenariosSectionAlone(v reportView, fs moneyForm) templ.Component {
-	return scenariosSection(v, fs, false)
+func scenariosAgain(v reportView, f sectionForm) templ.Component {
+	return scenariosSection(v, f.money(), false)
 }
 
 // scenariosSwap is what saved scenarios swap: the scenarios, the crossover

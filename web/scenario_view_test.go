@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
@@ -23,7 +24,7 @@ func TestDemoCostHalfPresentation(t *testing.T) {
 	if _, err := app.store.CreateUser(context.Background(), "admin", "Admin", store.RoleAdmin, testPassword); err != nil {
 		t.Fatal(err)
 	}
-	if err := SeedDemo(context.Background(), app.store, t.TempDir()); err != nil {
+	if err := reports.SeedDemo(context.Background(), app.store, t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
 	reports, err := app.store.Reports(context.Background())

@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"capplan/web/metrics"
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
@@ -40,6 +41,7 @@ type Config struct {
 // Server holds the handlers' dependencies.
 type Server struct {
 	store  *store.Store
+	svc    *reports.Service // report loading, imports, export, review steps
 	log    *slog.Logger
 	cfg    Config
 	logins *loginThrottle // failed logins per client address
@@ -56,7 +58,7 @@ func New(st *store.Store, log *slog.Logger, cfg Config) http.Handler {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	s := &Server{store: st, log: log, cfg: cfg, logins: newLoginThrottle()}
+	s := &Server{store: st, svc: reports.New(st, cfg.DataDir, cfg.Now), log: log, cfg: cfg, logins: newLoginThrottle()}
 	e := s.echo()
 	// CSRF: browsers send Sec-Fetch-Site (or Origin) with every request;
 	// state-changing requests from another origin are refused. Requests

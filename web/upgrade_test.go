@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
@@ -30,7 +31,7 @@ var upgradeDay = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 // first import had no Result).
 func upgradeDoc(ctx context.Context, t *testing.T, st *store.Store) []map[string]any {
 	t.Helper()
-	s := &Server{store: st, cfg: Config{Now: func() time.Time { return upgradeDay }}}
+	svc := reports.New(st, "", func() time.Time { return upgradeDay })
 	reports, err := st.Reports(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -49,10 +50,11 @@ func upgradeDoc(ctx context.Context, t *testing.T, st *store.Store) []map[string
 		for _, h := range hist {
 			hs = append(hs, map[string]any{"version": h.Version, "action": h.Action, "section": h.Section, "user": h.User, "at": h.At})
 		}
-		_, res, err := s.compute(ctx, r)
+		rep, err := svc.Load(ctx, r.ID)
 		if err != nil {
 			t.Fatalf("report %d: %v", r.ID, err)
 		}
+		res := rep.Result
 		doc = append(doc, map[string]any{"id": r.ID, "title": r.Title, "version": r.Version, "frozen": r.Frozen(),
 			"contract": r.Contract, "history": hs, "result": res})
 	}

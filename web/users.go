@@ -63,7 +63,7 @@ func (s *Server) userSetRole(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusUnprocessableEntity, "role: you cannot change your own role; ask another admin")
 	}
 	if err := s.store.SetRole(c.Request().Context(), id, store.Role(c.FormValue("role"))); err != nil {
-		return userError(err)
+		return err
 	}
 	return redirectFlash(c, "/users", "Role changed.")
 }
@@ -74,7 +74,7 @@ func (s *Server) userResetPassword(c echo.Context) error {
 		return err
 	}
 	if err := s.store.SetPassword(c.Request().Context(), id, c.FormValue("password")); err != nil {
-		return userError(err)
+		return err
 	}
 	return redirectFlash(c, "/users", "Password reset; their sessions are ended.")
 }
@@ -118,7 +118,7 @@ func (s *Server) accountPassword(c echo.Context) error {
 func (s *Server) tokenCreate(c echo.Context) error {
 	tok, err := s.store.CreateAPIToken(c.Request().Context(), currentUser(c).ID, strings.TrimSpace(c.FormValue("name")))
 	if err != nil {
-		return userError(err)
+		return err
 	}
 	return s.renderAccount(c, http.StatusOK, tok, nil, "")
 }

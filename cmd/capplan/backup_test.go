@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"capplan/web"
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
@@ -45,7 +46,7 @@ func seededInstall(t *testing.T) (dbPath, token string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.SaveContract(ctx, store.Edit{ReportID: id, BaseVersion: 1, UserID: admin.ID, Action: "contract edited"}, web.DemoContract(), nil); err != nil {
+	if err := st.SaveContract(ctx, store.Edit{ReportID: id, BaseVersion: 1, UserID: admin.ID, Action: "contract edited"}, reports.DemoContract(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.Freeze(ctx, store.Edit{ReportID: id, BaseVersion: 2, UserID: admin.ID, Action: "contract frozen"}); err != nil {

@@ -9,7 +9,7 @@ import (
 	"os"
 	"time"
 
-	"capplan/web"
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
@@ -39,7 +39,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	defer st.Close()
 	// Built whole before anything is written: a failure leaves no file.
 	var buf bytes.Buffer
-	if err := web.ExportXLSX(ctx, st, *id, time.Now(), &buf); err != nil {
+	if err := reports.New(st, "", time.Now).Export(ctx, *id, &buf); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
 	if *out == "-" {

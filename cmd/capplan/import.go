@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"capplan/web"
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
@@ -61,7 +61,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("import: %s (%s) may not edit report %d", u.Email, u.Role, r.ID)
 	}
 
-	batch := web.NewImportBatch(*dataDir, *maxMB<<20)
+	batch := reports.NewImportBatch(*dataDir, *maxMB<<20)
 	defer batch.Close()
 	for _, path := range fs.Args() {
 		if err := addFile(batch, path); err != nil {
@@ -69,7 +69,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	files := batch.Files()
-	ims, err := web.CommitLatest(ctx, st, batch, r.ID, u.ID)
+	ims, err := reports.CommitLatest(ctx, st, batch, r.ID, u.ID)
 	if err != nil {
 		return fmt.Errorf("import: %w; nothing was imported", err)
 	}
@@ -91,7 +91,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 // addFile streams one file into the batch.
-func addFile(batch *web.ImportBatch, path string) error {
+func addFile(batch *reports.ImportBatch, path string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"capplan/web"
 	"capplan/web/demogen/guidellmgen"
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
@@ -43,7 +43,7 @@ func importDB(t *testing.T) (path string, reportID int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.SaveContract(ctx, store.Edit{ReportID: id, BaseVersion: 1, UserID: lead.ID, Action: "contract edited"}, web.DemoContract(), nil); err != nil {
+	if err := st.SaveContract(ctx, store.Edit{ReportID: id, BaseVersion: 1, UserID: lead.ID, Action: "contract edited"}, reports.DemoContract(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.Freeze(ctx, store.Edit{ReportID: id, BaseVersion: 2, UserID: lead.ID, Action: "contract frozen"}); err != nil {

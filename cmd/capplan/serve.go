@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"capplan/web"
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
@@ -131,7 +132,7 @@ func trackRequests(wg *sync.WaitGroup, h http.Handler) http.Handler {
 
 // removeTempFiles deletes what uploads cut short left in the data folder.
 func removeTempFiles(log *slog.Logger, dataDir string) {
-	n, size, err := web.RemoveTempFiles(dataDir)
+	n, size, err := reports.RemoveTempFiles(dataDir)
 	if err != nil {
 		log.Warn("removing temporary upload files", "dir", dataDir, "err", err)
 	}

@@ -27,9 +27,12 @@ var ErrConflict = errors.New("conflict")
 type Store struct {
 	path string
 	w    *sql.DB   // exactly one connection: every write goes through it
-	r    *readPool // read pool, with prepared statements cached
+	pool *readPool // read pool, with prepared statements cached
+	// r is what the read methods query: the pool, or one read transaction
+	// inside View.
+	r reader
 	// gen counts committed writes; caches of derived views key on it.
-	gen atomic.Uint64
+	gen *atomic.Uint64
 	now func() time.Time
 }
 
@@ -71,7 +74,8 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("store: open readers: %w", err)
 	}
 	r.SetMaxOpenConns(8)
-	s := &Store{path: path, w: w, r: newReadPool(r), now: time.Now}
+	pool := newReadPool(r)
+	s := &Store{path: path, w: w, pool: pool, r: pool, gen: new(atomic.Uint64), now: time.Now}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -81,7 +85,20 @@ func Open(ctx context.Context, path string) (*Store, error) {
 
 // Close closes both handles.
 func (s *Store) Close() error {
-	return errors.Join(s.r.Close(), s.w.Close())
+	return errors.Join(s.pool.Close(), s.w.Close())
+}
+
+// View runs fn with a store whose read methods all see one snapshot of the
+// database: a read transaction, so a page assembled from many queries never
+// mixes data from before and after a concurrent write. Only read methods
+// may be called on the store fn gets.
+func (s *Store) View(ctx context.Context, fn func(r *Store) error) error {
+	tx, err := s.pool.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("store: begin read: %w", err)
+	}
+	defer tx.Rollback()
+	return fn(&Store{path: s.path, w: s.w, pool: s.pool, r: txReader{tx: tx, pool: s.pool}, gen: s.gen, now: s.now})
 }
 
 // SetClock replaces the clock (tests).

@@ -74,19 +74,29 @@ type Amendment struct {
 	At             time.Time
 }
 
-// ConflictError is returned when a save is based on a stale version: it
-// carries the changes made since, so the user can see what moved.
+// ConflictError is returned when a save is based on a stale version of
+// its section: it carries the changes made to that section since, so the
+// user can see what moved.
 type ConflictError struct {
+	Section       string // the section that changed; "" for the whole report
 	Base, Current int
 	Since         []Change
 }
 
 func (e *ConflictError) Error() string {
-	return fmt.Sprintf("the report changed since you opened it (your version %d, now %d)", e.Base, e.Current)
+	if e.Section == "" || WholeReport(e.Section) {
+		return fmt.Sprintf("the report changed since you opened it (your version %d, now %d)", e.Base, e.Current)
+	}
+	return fmt.Sprintf("this part of the report (%s) changed since you opened it (your version %d, now %d)", e.Section, e.Base, e.Current)
 }
 
 // Unwrap makes errors.Is(err, ErrConflict) true.
 func (e *ConflictError) Unwrap() error { return ErrConflict }
+
+// WholeReport reports whether a change to section is judged against the
+// whole report rather than the section alone: a review step (approving
+// means approving everything seen) and changes that name no section.
+func WholeReport(section string) bool { return section == "" || section == "review" }
 
 // CreateReport creates an empty report owned by owner.
 func (s *Store) CreateReport(ctx context.Context, owner User, title string) (int64, error) {
@@ -183,8 +193,12 @@ type Edit struct {
 	Review bool
 }
 
-// bump checks the base version, increases it and records the history
-// entry, all inside tx. It returns the new version.
+// bump checks the base version, increases the report's version and
+// records the history entry, all inside tx. It returns the new version.
+//
+// Concurrency is per section: a save based on version b is refused only
+// when its own section changed after b (or, for a whole-report change such
+// as a review step, when anything did). Saves of other sections merge.
 func (s *Store) bump(ctx context.Context, tx *sql.Tx, e Edit) (int, error) {
 	var cur int
 	if err := tx.QueryRowContext(ctx, `SELECT version FROM reports WHERE id = ?`, e.ReportID).Scan(&cur); err != nil {
@@ -194,15 +208,30 @@ func (s *Store) bump(ctx context.Context, tx *sql.Tx, e Edit) (int, error) {
 		return 0, err
 	}
 	if e.BaseVersion != cur {
-		since, err := changesSince(ctx, tx, e.ReportID, e.BaseVersion)
-		if err != nil {
-			return 0, err
+		stale := e.BaseVersion > cur || WholeReport(e.Section)
+		if !stale {
+			var changed int
+			err := tx.QueryRowContext(ctx, `SELECT version FROM section_versions WHERE report_id = ? AND section = ?`, e.ReportID, e.Section).Scan(&changed)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return 0, err
+			}
+			stale = changed > e.BaseVersion
 		}
-		return 0, &ConflictError{Base: e.BaseVersion, Current: cur, Since: since}
+		if stale {
+			since, err := changesSince(ctx, tx, e.ReportID, e.BaseVersion, e.Section)
+			if err != nil {
+				return 0, err
+			}
+			return 0, &ConflictError{Section: e.Section, Base: e.BaseVersion, Current: cur, Since: since}
+		}
 	}
 	now := stamp(s.now())
 	if _, err := tx.ExecContext(ctx, `UPDATE reports SET version = version + 1, updated_at = ? WHERE id = ?`, now, e.ReportID); err != nil {
 		return 0, err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO section_versions (report_id, section, version) VALUES (?, ?, ?)
+		ON CONFLICT (report_id, section) DO UPDATE SET version = excluded.version`, e.ReportID, e.Section, cur+1); err != nil {
+		return 0, fmt.Errorf("store: section version: %w", err)
 	}
 	return cur + 1, addHistory(ctx, tx, e.ReportID, cur+1, e.UserID, now, e.Action, e.Section, e.Before, e.After)
 }
@@ -232,8 +261,9 @@ func (s *Store) Update(ctx context.Context, e Edit, fn func(tx *sql.Tx) error) e
 	})
 }
 
-// SaveContract replaces the contract, with its amendments when frozen.
-func (s *Store) SaveContract(ctx context.Context, e Edit, c planner.Contract, amend []Amendment) error {
+// SaveContract replaces the contract, with its amendments when frozen
+// (planner.Amend decides what they are and refuses them without a reason).
+func (s *Store) SaveContract(ctx context.Context, e Edit, c planner.Contract, amend []planner.Amendment) error {
 	body, err := json.Marshal(c)
 	if err != nil {
 		return err
@@ -243,11 +273,8 @@ func (s *Store) SaveContract(ctx context.Context, e Edit, c planner.Contract, am
 			return fmt.Errorf("store: save contract: %w", err)
 		}
 		for _, a := range amend {
-			if strings.TrimSpace(a.Reason) == "" {
-				return inputErr("reason", "required to amend a frozen contract")
-			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO amendments (report_id, field, old_value, new_value, reason, loosened, results_existed, user_id, at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.ReportID, a.Field, a.Old, a.New, a.Reason, a.Loosened, a.ResultsExisted, e.UserID, stamp(s.now())); err != nil {
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.ReportID, a.Field, a.OldValue, a.NewValue, a.Reason, a.Loosened, a.ResultsExisted, e.UserID, stamp(s.now())); err != nil {
 				return fmt.Errorf("store: amendment: %w", err)
 			}
 		}
@@ -322,8 +349,13 @@ func (s *Store) History(ctx context.Context, reportID int64) ([]Change, error) {
 	return queryChanges(ctx, s.r, `WHERE h.report_id = ? ORDER BY h.id DESC`, reportID)
 }
 
-func changesSince(ctx context.Context, tx *sql.Tx, reportID int64, version int) ([]Change, error) {
-	return queryChanges(ctx, tx, `WHERE h.report_id = ? AND h.version > ? ORDER BY h.id`, reportID, version)
+// changesSince lists the changes after version: to section only, unless
+// section is judged against the whole report.
+func changesSince(ctx context.Context, tx *sql.Tx, reportID int64, version int, section string) ([]Change, error) {
+	if WholeReport(section) {
+		return queryChanges(ctx, tx, `WHERE h.report_id = ? AND h.version > ? ORDER BY h.id`, reportID, version)
+	}
+	return queryChanges(ctx, tx, `WHERE h.report_id = ? AND h.version > ? AND h.section = ? ORDER BY h.id`, reportID, version, section)
 }
 
 type querier interface {

@@ -37,6 +37,14 @@ func (p *readPool) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	return st, nil
 }
 
+// cached returns the prepared statement for query when there is one.
+func (p *readPool) cached(query string) (*sql.Stmt, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	st, ok := p.stmts[query]
+	return st, ok
+}
+
 // QueryContext runs a cached statement.
 func (p *readPool) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	st, err := p.stmt(ctx, query)
@@ -66,4 +74,34 @@ func (p *readPool) Close() error {
 	p.stmts = nil
 	p.mu.Unlock()
 	return errors.Join(append(errs, p.DB.Close())...)
+}
+
+// reader is what the read methods query: the pool or a read transaction.
+type reader interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// txReader runs queries inside one read transaction, with the pool's
+// prepared statement when it has one. It never prepares on the pool: that
+// needs a second connection while the transaction holds one, and with
+// every connection held by a transaction waiting to prepare, none would
+// ever be free.
+type txReader struct {
+	tx   *sql.Tx
+	pool *readPool
+}
+
+func (t txReader) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st, ok := t.pool.cached(query); ok {
+		return t.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	}
+	return t.tx.QueryContext(ctx, query, args...)
+}
+
+func (t txReader) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st, ok := t.pool.cached(query); ok {
+		return t.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+	}
+	return t.tx.QueryRowContext(ctx, query, args...)
 }

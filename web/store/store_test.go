@@ -25,13 +25,13 @@ func TestMigrationsApplyOnceAndBackupIsConsistent(t *testing.T) {
 		t.Fatalf("%d migrations recorded", applied)
 	}
 	var mode string
-	st.r.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode)
+	st.pool.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode)
 	var fk int
 	st.w.QueryRowContext(ctx, `PRAGMA foreign_keys`).Scan(&fk)
 	if mode != "wal" || fk != 1 {
 		t.Errorf("journal_mode=%s foreign_keys=%d", mode, fk)
 	}
-	if _, err := st.r.ExecContext(ctx, `DELETE FROM users`); err == nil {
+	if _, err := st.pool.ExecContext(ctx, `DELETE FROM users`); err == nil {
 		t.Error("the read pool accepted a write")
 	}
 	u, err := st.CreateUser(ctx, "a@example.com", "A", RoleLead, "a long password")
@@ -93,5 +93,41 @@ func TestUpdateRefusesStaleVersion(t *testing.T) {
 	r, _ := st.Report(ctx, id)
 	if r.Title != "S" {
 		t.Errorf("title %q", r.Title)
+	}
+}
+
+// A View reads one snapshot: a write committed while it runs is not seen
+// by its later reads.
+func TestViewReadsOneSnapshot(t *testing.T) {
+	ctx := context.Background()
+	st, err := Open(ctx, filepath.Join(t.TempDir(), "v.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	u, _ := st.CreateUser(ctx, "a@example.com", "A", RoleLead, "a long password")
+	id, _ := st.CreateReport(ctx, u, "Before")
+	err = st.View(ctx, func(r *Store) error {
+		first, err := r.Report(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err := st.RenameReport(ctx, Edit{ReportID: id, BaseVersion: 1, UserID: u.ID, Action: "renamed", Section: "report"}, "After"); err != nil {
+			return err
+		}
+		again, err := r.Report(ctx, id)
+		if err != nil {
+			return err
+		}
+		if first.Title != "Before" || again.Title != "Before" {
+			t.Errorf("inside the view: %q then %q, want Before twice", first.Title, again.Title)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := st.Report(ctx, id); r.Title != "After" {
+		t.Errorf("after the view: %q", r.Title)
 	}
 }

@@ -1,4 +1,4 @@
-package web
+package reports
 
 import (
 	"context"
@@ -22,11 +22,11 @@ func TestSeedDemoImportsResults(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	reports, _ := st.Reports(ctx)
-	if len(reports) != 1 {
-		t.Fatalf("%d reports", len(reports))
+	list, _ := st.Reports(ctx)
+	if len(list) != 1 {
+		t.Fatalf("%d reports", len(list))
 	}
-	ims, _ := st.Imports(ctx, reports[0].ID)
+	ims, _ := st.Imports(ctx, list[0].ID)
 	// The baseline run feeds the matrix; the FP8 candidate has its own.
 	if len(ims) != 2 || ims[0].FileName != DemoResultsFile || ims[0].Rows != 5 || ims[0].User != "Admin" || ims[0].CandidateID != 0 || ims[1].CandidateID == 0 {
 		t.Fatalf("imports %+v", ims)
@@ -34,12 +34,11 @@ func TestSeedDemoImportsResults(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ims[0].SHA256[:2], ims[0].SHA256)); err != nil {
 		t.Errorf("raw file: %v", err)
 	}
-	r, _ := st.Report(ctx, reports[0].ID)
-	s := &Server{store: st, cfg: Config{Now: time.Now}}
-	_, res, err := s.compute(ctx, r)
+	rep, err := New(st, dir, time.Now).Load(ctx, list[0].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
+	res := rep.Result
 	if c := res.Envelope.Ceiling; c == nil || *c != 8 {
 		t.Errorf("demo envelope %+v, want the ceiling at 8 streams", res.Envelope)
 	}
@@ -57,3 +56,16 @@ func TestSeedDemoImportsResults(t *testing.T) {
 		t.Errorf("demo candidates have no decision")
 	}
 }
+
+// mustOpenDB opens a fresh database file for one test.
+func mustOpenDB(tb testing.TB) *store.Store {
+	tb.Helper()
+	st, err := store.Open(context.Background(), tb.TempDir()+"/capplan.db")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	return st
+}
+
+const testPassword = "a long enough password"

@@ -1,14 +1,12 @@
-package web
+package reports
 
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
 	"capplan/planner"
-	"capplan/web/demogen/guidellmgen"
 	"capplan/web/store"
 )
 
@@ -40,10 +38,10 @@ func seedDemoPlan(ctx context.Context, st *store.Store, dataDir string, reportID
 		return planner.Fig(amount, unit, source, day(daysAgo))
 	}
 
-	if err := save(secSettings, "cost settings changed", reportSettings{Currency: "EUR", TokenBasis: "contract", MaxBoxes: 2, StaleAfterDays: 90}); err != nil {
+	if err := save(SecSettings, "cost settings changed", Settings{Currency: "EUR", TokenBasis: "contract", MaxBoxes: 2, StaleAfterDays: 90}); err != nil {
 		return err
 	}
-	if err := save(secOverload, "overload test recorded", planner.OverloadTest{
+	if err := save(SecOverload, "overload test recorded", planner.OverloadTest{
 		Sent:    "20 concurrent streams for 120 s against the admission limit of 8",
 		Outcome: planner.OverloadRejected429, RetryAfter: true, WorkerHealthy: true, Recovered: true,
 		Date:  day(9),
@@ -51,7 +49,7 @@ func seedDemoPlan(ctx context.Context, st *store.Store, dataDir string, reportID
 	}); err != nil {
 		return err
 	}
-	if err := save(secRoutes, "residency changed", []planner.Route{{
+	if err := save(SecRoutes, "residency changed", []planner.Route{{
 		Name: "support-chat", Model: "meta-llama/Llama-3.1-8B-Instruct", Residency: "resident",
 		MemoryBudgetGiB: planner.F(70), AdmittedConcurrency: planner.I(8),
 		QueuePolicy: "queue 8 for at most 30 s, then 429 with Retry-After", Owner: "A. Lead",
@@ -59,7 +57,7 @@ func seedDemoPlan(ctx context.Context, st *store.Store, dataDir string, reportID
 	}}); err != nil {
 		return err
 	}
-	if err := save(secSelfHosted, "self-hosted costs changed", planner.SelfHostedCosts{
+	if err := save(SecSelfHosted, "self-hosted costs changed", planner.SelfHostedCosts{
 		EquipmentMode:       "purchase",
 		PurchasePrice:       fig("32000", "EUR", "server invoice 2026-118", 40),
 		DepreciationMonths:  36,
@@ -78,7 +76,7 @@ func seedDemoPlan(ctx context.Context, st *store.Store, dataDir string, reportID
 	}); err != nil {
 		return err
 	}
-	if err := save(secScenarios, "scenarios changed", []planner.Scenario{
+	if err := save(SecScenarios, "scenarios changed", []planner.Scenario{
 		{Name: "low", MonthlyRequests: 20_000, BusyHourShare: 0.08},
 		{Name: "expected", MonthlyRequests: 35_000, BusyHourShare: 0.08},
 		{Name: "peak", MonthlyRequests: 60_000, BusyHourShare: 0.08},
@@ -91,7 +89,7 @@ func seedDemoPlan(ctx context.Context, st *store.Store, dataDir string, reportID
 	if err := seedDemoCandidates(ctx, st, dataDir, reportID, userID, day); err != nil {
 		return err
 	}
-	return save(secRecommendation, "recommendation changed", planner.Recommendation{
+	return save(SecRecommendation, "recommendation changed", planner.Recommendation{
 		Decision: "stop", Owner: "A. Lead", ReviewDate: now.AddDate(0, 3, 0).Format("2006-01-02"), Expiry: now.AddDate(0, 6, 0).Format("2006-01-02"),
 		Triggers: []string{
 			"utilisation of the box below 30 % for a month",
@@ -177,20 +175,8 @@ func seedDemoCandidates(ctx context.Context, st *store.Store, dataDir string, re
 		}
 	}
 	// The FP8 run: the same workload, saturating later.
-	pr, pw := io.Pipe()
-	go func() {
-		pw.CloseWithError(guidellmgen.Write(pw, guidellmgen.Config{Model: "meta-llama/Llama-3.1-8B-Instruct-FP8", Seed: 2, Saturation: 12}))
-	}()
-	batch := NewImportBatch(dataDir, 0)
-	defer batch.Close()
-	batch.Candidate = fp8
-	err := batch.Add("guidellm-demo-fp8-benchmarks.json", pr)
-	pr.CloseWithError(io.ErrClosedPipe)
-	if err != nil {
-		return fmt.Errorf("demo fp8 results: %w", err)
-	}
-	if _, err := CommitLatest(ctx, st, batch, reportID, userID); err != nil {
-		return err
+	if err := importDemoFile(ctx, st, dataDir, DemoFP8ResultsFile, reportID, userID, fp8); err != nil {
+		return fmt.Errorf("demo fp8: %w", err)
 	}
 	rows, err := st.Rows(ctx, reportID)
 	if err != nil {

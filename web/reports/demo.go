@@ -1,4 +1,4 @@
-package web
+package reports
 
 import (
 	"context"
@@ -51,6 +51,15 @@ func DemoContract() planner.Contract {
 // SeedDemo adds the demo report, owned by the first admin, when the
 // database holds no report yet. dataDir is where raw result files go.
 func SeedDemo(ctx context.Context, st *store.Store, dataDir string) error {
+	return SeedDemoWith(ctx, st, dataDir, nil)
+}
+
+// DemoStep adds to the demo report once its results and observed figures
+// are in (the HTTP side adds the operations evidence it imports).
+type DemoStep func(ctx context.Context, st *store.Store, reportID, userID int64) error
+
+// SeedDemoWith is SeedDemo with extra run after the results are imported.
+func SeedDemoWith(ctx context.Context, st *store.Store, dataDir string, extra DemoStep) error {
 	reports, err := st.Reports(ctx)
 	if err != nil || len(reports) > 0 {
 		return err
@@ -71,33 +80,64 @@ func SeedDemo(ctx context.Context, st *store.Store, dataDir string) error {
 	if err := st.Freeze(ctx, e); err != nil {
 		return err
 	}
-	return seedDemoResults(ctx, st, dataDir, id, owner.ID)
+	return seedDemoResults(ctx, st, dataDir, id, owner.ID, extra)
 }
 
 // DemoResultsFile is the name of the demo report's generated result file.
 const DemoResultsFile = "guidellm-demo-benchmarks.json"
 
-// seedDemoResults imports a generated GuideLLM report (loads 1, 2, 4, 8
-// and 10 streams; 10 fails the demo objective) through the same import
-// path as an upload, streamed from the generator.
-func seedDemoResults(ctx context.Context, st *store.Store, dataDir string, reportID, userID int64) error {
+// DemoFP8ResultsFile is the name of the demo's FP8 candidate run.
+const DemoFP8ResultsFile = "guidellm-demo-fp8-benchmarks.json"
+
+// demoFiles are the generator settings of the demo's GuideLLM result files.
+var demoFiles = map[string]guidellmgen.Config{
+	DemoResultsFile:    {},
+	DemoFP8ResultsFile: {Model: "meta-llama/Llama-3.1-8B-Instruct-FP8", Seed: 2, Saturation: 12},
+}
+
+// openDemoFile streams one of the demo's result files from the generator;
+// closing it stops the generator.
+func openDemoFile(name string) (io.ReadCloser, error) {
+	cfg, ok := demoFiles[name]
+	if !ok {
+		return nil, fmt.Errorf("no demo file %q", name)
+	}
 	pr, pw := io.Pipe()
-	go func() { pw.CloseWithError(guidellmgen.Write(pw, guidellmgen.Config{})) }()
-	batch := NewImportBatch(dataDir, 0)
-	defer batch.Close()
-	err := batch.Add(DemoResultsFile, pr)
-	pr.CloseWithError(io.ErrClosedPipe) // stop the generator if the import gave up early
+	go func() { pw.CloseWithError(guidellmgen.Write(pw, cfg)) }()
+	return pr, nil
+}
+
+// importDemoFile imports one demo result file (into candidate, or the main
+// matrix when 0) through the same import path as an upload.
+func importDemoFile(ctx context.Context, st *store.Store, dataDir, name string, reportID, userID, candidate int64) error {
+	f, err := openDemoFile(name)
 	if err != nil {
 		return fmt.Errorf("demo results: %w", err)
 	}
-	if _, err = CommitLatest(ctx, st, batch, reportID, userID); err != nil {
+	defer f.Close()
+	batch := NewImportBatch(dataDir, 0)
+	defer batch.Close()
+	batch.Candidate = candidate
+	if err := batch.Add(name, f); err != nil {
+		return fmt.Errorf("demo results: %w", err)
+	}
+	_, err = CommitLatest(ctx, st, batch, reportID, userID)
+	return err
+}
+
+// seedDemoResults imports the demo's GuideLLM report (loads 1, 2, 4, 8
+// and 10 streams; 10 fails the demo objective) and fills in the rest.
+func seedDemoResults(ctx context.Context, st *store.Store, dataDir string, reportID, userID int64, extra DemoStep) error {
+	if err := importDemoFile(ctx, st, dataDir, DemoResultsFile, reportID, userID, 0); err != nil {
 		return err
 	}
 	if err := seedDemoObserved(ctx, st, reportID, userID); err != nil {
 		return err
 	}
-	if err := seedDemoEvidence(ctx, st, reportID, userID); err != nil {
-		return err
+	if extra != nil {
+		if err := extra(ctx, st, reportID, userID); err != nil {
+			return err
+		}
 	}
 	return seedDemoPlan(ctx, st, dataDir, reportID, userID)
 }

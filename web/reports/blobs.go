@@ -1,4 +1,4 @@
-package web
+package reports
 
 import (
 	"errors"
@@ -104,4 +104,10 @@ func (b blobs) open(sha string) (*os.File, error) {
 		return nil, fs.ErrNotExist
 	}
 	return os.Open(p)
+}
+
+// OpenRaw opens the raw result file with this sha256 as it was imported; a
+// file missing from the data folder is fs.ErrNotExist.
+func (s *Service) OpenRaw(sha string) (*os.File, error) {
+	return blobs{dir: s.DataDir}.open(sha)
 }

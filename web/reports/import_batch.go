@@ -1,4 +1,4 @@
-package web
+package reports
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"capplan/importers"
@@ -72,7 +73,7 @@ type TooLargeError struct {
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("%s is larger than the upload limit of %s (%d bytes)", e.File, byteSize(e.Limit), e.Limit)
+	return fmt.Sprintf("%s is larger than the upload limit of %s (%d bytes)", e.File, ByteSize(e.Limit), e.Limit)
 }
 
 // SameFileError refuses a batch that holds one file twice.
@@ -135,7 +136,7 @@ func (b *ImportBatch) Add(name string, r io.Reader) error {
 // the order added. A failed Commit stores nothing and may be retried.
 func (b *ImportBatch) Commit(ctx context.Context, st *store.Store, e store.Edit) ([]store.Import, error) {
 	if len(b.files) == 0 {
-		return nil, errNoFiles
+		return nil, ErrNoFiles
 	}
 	if e.Action == "" {
 		e.Action = "results imported"
@@ -151,7 +152,7 @@ func (b *ImportBatch) Commit(ctx context.Context, st *store.Store, e store.Edit)
 		}
 		batch[i] = store.ImportWithRows{Import: importRecord(e.ReportID, s.f), Rows: s.f.Rows}
 		batch[i].Import.CandidateID = b.Candidate
-		lines = append(lines, describeImport(batch[i].Import, len(s.f.Rows)))
+		lines = append(lines, DescribeImport(batch[i].Import, len(s.f.Rows)))
 	}
 	if e.After == "" {
 		e.After = strings.Join(lines, "\n")
@@ -213,12 +214,10 @@ func importRecord(reportID int64, f *importers.File) store.Import {
 	}
 }
 
-// describeImport is one line of the history about an import.
-func describeImport(im store.Import, rows int) string {
-	return fmt.Sprintf("%s (%s %s, %s, sha256 %s…)", im.FileName, im.Format, im.FormatVersion, plural(rows, "row", "rows"), im.SHA256[:12])
+// DescribeImport is one line of the history about an import.
+func DescribeImport(im store.Import, rows int) string {
+	return fmt.Sprintf("%s (%s %s, %s, sha256 %s…)", im.FileName, im.Format, im.FormatVersion, Plural(rows, "row", "rows"), im.SHA256[:12])
 }
-
-var errNoFiles = errors.New("no file received: choose one or more result files")
 
 // cleanFileName keeps the base name of what a client called the file.
 func cleanFileName(name string) string {
@@ -256,8 +255,8 @@ func (r *recordingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// byteSize formats a size for people: 2 GiB, 300 MiB, 12 KiB, 900 bytes.
-func byteSize(n int64) string {
+// ByteSize formats a size for people: 2 GiB, 300 MiB, 12 KiB, 900 bytes.
+func ByteSize(n int64) string {
 	switch {
 	case n >= 1<<30 && n%(1<<30) == 0:
 		return fmt.Sprintf("%d GiB", n>>30)
@@ -268,7 +267,7 @@ func byteSize(n int64) string {
 	case n >= 1<<10:
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
-	return plural(int(n), "byte", "bytes")
+	return Plural(int(n), "byte", "bytes")
 }
 
 // CommitLatest commits the batch into the report as the given user, based
@@ -287,4 +286,12 @@ func CommitLatest(ctx context.Context, st *store.Store, batch *ImportBatch, repo
 		}
 		return ims, err
 	}
+}
+
+// Plural counts n things: "1 row", "3 rows".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -1,0 +1,63 @@
+// Package reports is capplan's application services: what a report is
+// made of and what can be done with one, without HTTP. It reads a report
+// and everything planner.Compute needs in one read transaction, imports
+// batches of result files, writes the XLSX export, seeds the demo and
+// takes the review steps. The web handlers and the command line both call
+// it; it imports neither Echo nor templ (a test holds it so).
+package reports
+
+import (
+	"time"
+
+	"capplan/web/store"
+)
+
+// Service holds what the services need: the store, the folder of raw
+// result files and the clock.
+type Service struct {
+	Store   *store.Store
+	DataDir string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// New returns the services over st, keeping raw result files in dataDir.
+func New(st *store.Store, dataDir string, now func() time.Time) *Service {
+	if now == nil {
+		now = time.Now
+	}
+	return &Service{Store: st, DataDir: dataDir, Now: now}
+}
+
+func (s *Service) now() time.Time {
+	if s.Now == nil {
+		return time.Now()
+	}
+	return s.Now()
+}
+
+// Report sections stored as JSON documents of the planner's input types.
+// Each name is also the section's concurrency key: a save is refused as
+// stale only when the same section changed meanwhile.
+const (
+	SecAdmission      = "admission"            // planner.AdmissionInput
+	SecOverload       = "overload"             // planner.OverloadTest
+	SecRoutes         = "routes"               // []planner.Route
+	SecSelfHosted     = "self_hosted"          // planner.SelfHostedCosts
+	SecScenarios      = "scenarios"            // []planner.Scenario
+	SecRecommendation = "recommendation"       // planner.Recommendation
+	SecSettings       = "settings"             // Settings
+	SecTelemetry      = "telemetry"            // planner.TelemetryInput
+	SecSoak           = "soak"                 // planner.Soak
+	SecShowback       = "showback"             // planner.ShowbackUsage
+	SecDemand         = "demand"               // planner.Demand
+	SecLoosening      = "loosening_acceptance" // planner.LooseningAcceptance
+)
+
+// Settings are the report-wide choices for the money side.
+type Settings struct {
+	Currency       string `json:"currency"`
+	TokenBasis     string `json:"token_basis"`
+	MaxBoxes       int    `json:"max_boxes"`
+	StaleAfterDays int    `json:"stale_after_days"`
+}

@@ -1,0 +1,182 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"capplan/planner"
+	"capplan/web/store"
+)
+
+// sectionSave is one post of a report section's form. Every section of a
+// report is saved through it, by saveSection: the handler decodes the form
+// and has planner validate it (Errs, by field); saveSection then skips a
+// save that changes nothing, saves through Save (Store.Update: the
+// section's version check and its history entry) and answers. A refusal
+// (422) shows the form again as typed with its errors, a stale save (409)
+// as typed with what changed in the section meanwhile; both come as the
+// section alone for htmx, else as a page with the section and a way back
+// to the report. A success swaps the updated sections in for htmx, else
+// redirects to the section.
+type sectionSave struct {
+	Anchor string     // the section's id on the report page
+	Key    string     // which of the section's forms: a row or candidate id, "new"; "" when it has one
+	Form   url.Values // the form as posted
+	Errs   formErrors // what decoding and planner validation refused, by field
+
+	Edit       store.Edit // the change: section, action and base version (see Server.edit)
+	Prev, Next any        // the section before and after, for the history; alike means nothing to save
+	Changed    bool       // save even when Prev and Next print alike (or there are none)
+
+	Save func(ctx context.Context, e store.Edit) error
+
+	// Again is the section showing a refused or stale form.
+	Again func(v reportView, f sectionForm) templ.Component
+	// Partial, when set, is what htmx gets instead of Again: a smaller part
+	// (a row's form); nil ok means Again.
+	Partial func(v reportView, f sectionForm) (templ.Component, bool)
+	// Page, when set, is the full page of a refusal instead of the report's
+	// section page (the contract has a page of its own).
+	Page func(v reportView, f sectionForm) templ.Component
+	// Swap is what htmx gets after a save; nil ok redirects instead.
+	Swap func(v reportView) (templ.Component, bool)
+	// PushURL is the address htmx shows after a save ("" keeps it).
+	PushURL string
+}
+
+// saveSection runs the pipeline for one section save of report r.
+func (s *Server) saveSection(c echo.Context, r store.Report, ss sectionSave) error {
+	f := sectionForm{Key: ss.Key, Form: ss.Form, Errs: ss.Errs}
+	if f.Form == nil {
+		f.Form = url.Values{}
+	}
+	if len(ss.Errs) > 0 {
+		return s.sectionRefused(c, http.StatusUnprocessableEntity, ss, f)
+	}
+	e := ss.Edit
+	if ss.Prev != nil || ss.Next != nil {
+		e.Before, e.After = diffJSON(ss.Prev, ss.Next)
+		if e.Before == "" && e.After == "" && !ss.Changed {
+			return s.sectionSaved(c, r, ss) // nothing changed: nothing to save
+		}
+	}
+	err := ss.Save(c.Request().Context(), e)
+	var ce *store.ConflictError
+	switch {
+	case errors.As(err, &ce):
+		f.Conflict = ce
+		return s.sectionRefused(c, http.StatusConflict, ss, f)
+	case err != nil:
+		if errs := fieldErrorsOf(err); errs != nil {
+			f.Errs = errs
+			return s.sectionRefused(c, http.StatusUnprocessableEntity, ss, f)
+		}
+		return err
+	}
+	return s.sectionSaved(c, r, ss)
+}
+
+// sectionRefused shows the section's form again with f at status.
+func (s *Server) sectionRefused(c echo.Context, status int, ss sectionSave, f sectionForm) error {
+	v, err := s.loadReport(c)
+	if err != nil {
+		return err
+	}
+	section := ss.Again(v, f)
+	partial := section
+	if ss.Partial != nil {
+		if p, ok := ss.Partial(v, f); ok {
+			partial = p
+		}
+	}
+	page := sectionPage(v, section)
+	if ss.Page != nil {
+		page = ss.Page(v, f)
+	}
+	return s.render(c, status, layout(s.page(c, v.R.Title), page), partial)
+}
+
+// sectionSaved answers a save: the updated sections for htmx, else a
+// redirect to the section.
+func (s *Server) sectionSaved(c echo.Context, r store.Report, ss sectionSave) error {
+	to := fmt.Sprintf("/reports/%d#%s", r.ID, ss.Anchor)
+	if !isPartial(c.Request()) || ss.Swap == nil {
+		return redirect(c, to)
+	}
+	v, err := s.loadReport(c)
+	if err != nil {
+		return err
+	}
+	swap, ok := ss.Swap(v)
+	if !ok {
+		return redirect(c, to)
+	}
+	if ss.PushURL != "" {
+		c.Response().Header().Set("HX-Push-Url", ss.PushURL)
+	}
+	return s.render(c, http.StatusOK, nil, swap)
+}
+
+// swapOf is a Swap that always swaps comp.
+func swapOf(comp func(v reportView) templ.Component) func(v reportView) (templ.Component, bool) {
+	return func(v reportView) (templ.Component, bool) { return comp(v), true }
+}
+
+// fieldErrorsOf is a refusal of the store or the planner as errors by
+// field (planner.FieldErrors, a *planner.FieldError, a *store.InputError),
+// or nil when err names no field.
+func fieldErrorsOf(err error) formErrors {
+	var fes planner.FieldErrors
+	var fe *planner.FieldError
+	var ie *store.InputError
+	var ro *store.ReadOnlyError
+	switch {
+	case errors.As(err, &ro):
+		return nil // not about a field: the error page says it
+	case errors.As(err, &fes):
+		out := formErrors{}
+		for _, e := range fes {
+			if _, seen := out[e.Field]; !seen {
+				out[e.Field] = e.Message
+			}
+		}
+		return out
+	case errors.As(err, &fe):
+		return formErrors{fe.Field: fe.Message}
+	case errors.As(err, &ie):
+		return formErrors{ie.Field: ie.Msg}
+	}
+	return nil
+}
+
+// edit starts the history record of a change by the current user, based
+// on the version the form was opened at (or the report's, when absent).
+func (s *Server) edit(c echo.Context, r store.Report, action, section string) store.Edit {
+	base := r.Version
+	if v, err := strconv.Atoi(c.FormValue("version")); err == nil {
+		base = v
+	}
+	return store.Edit{ReportID: r.ID, BaseVersion: base, UserID: currentUser(c).ID, Action: action, Section: section}
+}
+
+// sectionAnswer shows a section with a form state at status, as
+// saveSection's refusals do (for the evidence uploads, which stream a file
+// and answer themselves).
+func (s *Server) sectionAnswer(c echo.Context, status int, anchor string,
+	section func(v reportView, f sectionForm) templ.Component, f sectionForm) error {
+	return s.sectionRefused(c, status, sectionSave{Anchor: anchor, Again: section}, f)
+}
+
+// historyEdit is s.edit with the change described field by field.
+func (s *Server) historyEdit(c echo.Context, r store.Report, action, section string, before, after any) store.Edit {
+	e := s.edit(c, r, action, section)
+	e.Before, e.After = diffJSON(before, after)
+	return e
+}
