@@ -26,7 +26,7 @@ func (s *Server) costReport(c echo.Context) (store.Report, error) {
 	if !canEditCosts(r, currentUser(c)) {
 		return store.Report{}, errForbidden
 	}
-	if err := s.readOnly(c.Request().Context(), r.ID); err != nil {
+	if err := s.svc.ReadOnly(c.Request().Context(), r.ID); err != nil {
 		return store.Report{}, err
 	}
 	return r, nil

@@ -32,7 +32,7 @@ func (s *Server) reportAcceptLoosening(c echo.Context) error {
 	}
 	f := reviewForm{Action: "accept-loosening"}
 	if v.Review.Approved() {
-		return s.reviewRefused(c, f, s.readOnly(c.Request().Context(), v.R.ID))
+		return s.reviewRefused(c, f, s.svc.ReadOnly(c.Request().Context(), v.R.ID))
 	}
 	text := strings.TrimSpace(c.FormValue("text"))
 	switch {

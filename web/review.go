@@ -13,17 +13,11 @@ import (
 	"capplan/web/store"
 )
 
-// readOnly refuses a change to an approved report with the reason.
-func (s *Server) readOnly(ctx context.Context, reportID int64) error {
-	rv, err := s.store.Review(ctx, reportID)
-	if err != nil {
-		return err
-	}
-	if rv.Approved() {
-		e := &store.ReadOnlyError{ReportID: reportID, ApprovedBy: rv.ApprovedBy, ApprovedAt: rv.ApprovedAt}
-		return echo.NewHTTPError(http.StatusConflict, capitalize(e.Error())+".")
-	}
-	return nil
+// reviewStep is the review step the current user asks for on report r,
+// from the version their page showed.
+func (s *Server) reviewStep(c echo.Context, r store.Report) reports.Step {
+	return reports.Step{ReportID: r.ID, BaseVersion: s.edit(c, r, "", "").BaseVersion, User: *currentUser(c),
+		Confirmed: c.FormValue("confirm") != "", Comment: c.FormValue("comment")}
 }
 
 // reportSubmit sends a draft for review (editors).
@@ -32,46 +26,25 @@ func (s *Server) reportSubmit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	e := s.edit(c, r, "submitted for review", "review")
-	e.Before, e.After = store.StateDraft.Label(), store.StateInReview.Label()
-	if err := s.store.Transition(c.Request().Context(), e, store.StateInReview, ""); err != nil {
+	if err := s.svc.Submit(c.Request().Context(), s.reviewStep(c, r)); err != nil {
 		return s.reviewRefused(c, reviewForm{Action: "submit"}, err)
 	}
 	return reviewDone(c, r.ID, "Submitted for review.")
 }
 
-// reportApprove approves a report in review (reviewers, admins); refused
-// while any exit-check item fails, and unless the reviewer confirms
-// (approving makes the report read-only). A refusal shows the report again
-// with the reason in its review bar.
+// reportApprove approves a report in review (reviewers, admins). The
+// service refuses it while any exit-check item fails and unless the
+// reviewer confirms; a refusal shows the report again with the reason in
+// its review bar.
 func (s *Server) reportApprove(c echo.Context) error {
-	v, err := s.loadReport(c)
+	r, err := s.reportParam(c)
 	if err != nil {
 		return err
 	}
-	f := reviewForm{Action: "approve"}
-	if v.Review.Approved() {
-		return s.reviewRefused(c, f, s.readOnly(c.Request().Context(), v.R.ID))
+	if err := s.svc.Approve(c.Request().Context(), s.reviewStep(c, r)); err != nil {
+		return s.reviewRefused(c, reviewForm{Action: "approve"}, err)
 	}
-	if failing := failingItems(v.Result.ExitCheck); len(failing) > 0 {
-		f.Err = "The report cannot be approved while exit-check items fail: " + strings.Join(failing, "; ") + "."
-		return s.showReview(c, http.StatusUnprocessableEntity, f)
-	}
-	if c.FormValue("confirm") == "" {
-		f.Err = "Confirm: tick “I have read the exit check” to approve; an approved report is read-only for everyone."
-		return s.showReview(c, http.StatusUnprocessableEntity, f)
-	}
-	e := s.edit(c, v.R, "approved", "review")
-	e.Before, e.After = store.StateInReview.Label(), store.StateApproved.Label()+" (every input kept as approved, quotes' figures included)"
-	// Every input as approved: the report is computed from it from now on.
-	snap, err := reports.EncodeSnapshot(v.In)
-	if err != nil {
-		return err
-	}
-	if err := s.store.Approve(c.Request().Context(), e, snap); err != nil {
-		return s.reviewRefused(c, f, err)
-	}
-	return reviewDone(c, v.R.ID, "Approved. The report is now read-only.")
+	return reviewDone(c, r.ID, "Approved. The report is now read-only.")
 }
 
 // reportSendBack returns a report in review to its authors with a comment
@@ -82,20 +55,9 @@ func (s *Server) reportSendBack(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	f := reviewForm{Action: "send-back", Comment: c.FormValue("comment")}
-	if err := s.readOnly(ctx, r.ID); err != nil {
-		return s.reviewRefused(c, f, err)
-	}
-	comment := strings.TrimSpace(f.Comment)
-	if comment == "" {
-		f.Err = "Comment: required when sending a report back; say what must change before it can be approved."
-		return s.showReview(c, http.StatusUnprocessableEntity, f)
-	}
-	e := s.edit(c, r, "sent back", "review")
-	e.Before, e.After = store.StateInReview.Label(), "sent back: "+comment
-	if err := s.store.Transition(ctx, e, store.StateDraft, comment); err != nil {
-		return s.reviewRefused(c, f, err)
+	st := s.reviewStep(c, r)
+	if err := s.svc.SendBack(c.Request().Context(), st); err != nil {
+		return s.reviewRefused(c, reviewForm{Action: "send-back", Comment: st.Comment}, err)
 	}
 	return reviewDone(c, r.ID, "Sent back to the authors.")
 }
@@ -154,20 +116,15 @@ func (s *Server) showReview(c echo.Context, status int, f reviewForm) error {
 
 // reportRevise starts a new revision of an approved report (its editors).
 func (s *Server) reportRevise(c echo.Context) error {
-	r, err := s.reportParam(c)
+	id, err := idParam(c, "id")
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	u := currentUser(c)
-	if !r.CanEdit(*u) {
-		return errForbidden
-	}
-	next, err := s.store.Revise(ctx, *u, r.ID)
+	next, err := s.svc.Revise(c.Request().Context(), *currentUser(c), id)
 	if err != nil {
 		return err
 	}
-	return reviewDone(c, next, fmt.Sprintf("Revision started from report %d.", r.ID))
+	return reviewDone(c, next, fmt.Sprintf("Revision started from report %d.", id))
 }
 
 // commentSections are the sections a comment may be about.
@@ -206,17 +163,6 @@ func (s *Server) reportComment(c echo.Context) error {
 		return s.render(c, http.StatusOK, nil, commentsWithHistory(v))
 	}
 	return redirect(c, fmt.Sprintf("/reports/%d#comments", id))
-}
-
-// failingItems names each failing exit-check item with what is missing.
-func failingItems(items []planner.ExitItem) []string {
-	var out []string
-	for _, it := range items {
-		if !it.Pass {
-			out = append(out, it.Label+" ("+it.Detail+")")
-		}
-	}
-	return out
 }
 
 // reviewJSON is the review state as the API shows it.
