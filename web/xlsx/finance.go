@@ -72,6 +72,34 @@ func (b *book) financeSheet() {
 		b.name(p+"Tax_Rate", s, 2, row)
 	}
 
+	cats := []string{}
+	for _, l := range res.SelfHosted.Lines {
+		cats = append(cats, l.Category)
+	}
+	cats = append(cats, "per_request")
+	taxed := false
+	for _, cat := range cats {
+		if !b.shTaxed(cat) {
+			continue
+		}
+		if !taxed {
+			taxed = true
+			s.add()
+			s.add(excelize_bold(b, "Tax on self-hosted cost lines (basis: "+res.TaxBasis+")"))
+			b.headers(s, "Cost line", "Tax rate", "Counted (1) or recoverable and left out (0)", "Tax factor", "", "Named range")
+		}
+		t := in.SelfHosted.Taxes[cat]
+		row := s.next()
+		counted := 0
+		if !t.Recoverable || res.TaxBasis == planner.TaxGross {
+			counted = 1
+		}
+		rate := t.Rate.Amount.InexactFloat64()
+		s.add(cat, v(b.st.pctIn, rate), v(b.st.intIn, counted), fx(b.st.num, fmt.Sprintf("1+N(%s)*N(%s)", rel(2, row), rel(3, row)), 1+rate*float64(counted)),
+			nil, b.name(shTaxFactor(cat), s, 4, row))
+		b.name("SH_"+camel(cat)+"_Tax_Rate", s, 2, row)
+	}
+
 	s.add()
 	s.add(excelize_bold(b, "Provider view: selling tokens from one box"))
 	p, pv := in.Provider, res.Provider
@@ -110,14 +138,14 @@ func (b *book) financeSheet() {
 		optMoney(pv.RevenueAtCapacityMonthly)), "Provider_Revenue_Capacity_Monthly", "")
 	named("Monthly cost of one box (F_local)", fx(b.st.money, "SH_Fixed_Per_Box", money(pv.MonthlyCost)), "Provider_Monthly_Cost", "")
 	named("Break-even utilisation", fx(b.st.pct,
-		`IF((Provider_Revenue_Per_Request-N(SH_Per_Request))*Provider_Requests_At_Capacity<=0,"",Provider_Monthly_Cost/((Provider_Revenue_Per_Request-N(SH_Per_Request))*Provider_Requests_At_Capacity))`,
+		`IF((Provider_Revenue_Per_Request-V_Local)*Provider_Requests_At_Capacity<=0,"",Provider_Monthly_Cost/((Provider_Revenue_Per_Request-V_Local)*Provider_Requests_At_Capacity))`,
 		optOrEmpty(pv.BreakEvenUtilisation)), "Provider_Break_Even_Utilisation", "monthly cost / (revenue at capacity - V_local x requests at capacity)")
 	named("Break-even requests a month", fx(b.st.int, `IF(Provider_Break_Even_Utilisation="","",ROUNDUP(Provider_Break_Even_Utilisation*Provider_Requests_At_Capacity,0))`,
 		int64p(pv.BreakEvenMonthly)), "Provider_Break_Even_Monthly", "rounded up to a whole request")
 	named("Break-even requests a day", fx(b.st.int, `IF(Provider_Break_Even_Utilisation="","",ROUNDUP(Provider_Break_Even_Utilisation*Provider_Requests_At_Capacity/(365/12),0))`,
 		int64p(pv.BreakEvenDaily)), "Provider_Break_Even_Daily", "a month is 365 / 12 days")
 	named("Margin a month at the expected utilisation", fx(b.st.money,
-		`IF(Provider_Expected_Utilisation="","",Provider_Expected_Utilisation*Provider_Revenue_Capacity_Monthly-(Provider_Monthly_Cost+N(SH_Per_Request)*Provider_Expected_Utilisation*Provider_Requests_At_Capacity))`,
+		`IF(Provider_Expected_Utilisation="","",Provider_Expected_Utilisation*Provider_Revenue_Capacity_Monthly-(Provider_Monthly_Cost+V_Local*Provider_Expected_Utilisation*Provider_Requests_At_Capacity))`,
 		optMoney(pv.MarginAtExpected)), "Provider_Margin_Monthly", "")
 	named("Margin at the expected utilisation (share of revenue)", fx(b.st.pct,
 		`IF(OR(Provider_Margin_Monthly="",N(Provider_Expected_Utilisation)*Provider_Revenue_Capacity_Monthly<=0),"",Provider_Margin_Monthly/(Provider_Expected_Utilisation*Provider_Revenue_Capacity_Monthly))`,

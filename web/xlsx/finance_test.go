@@ -2,7 +2,10 @@ package xlsx
 
 import (
 	"bytes"
+	"strings"
 	"testing"
+
+	"github.com/shopspring/decimal"
 
 	"capplan/planner"
 )
@@ -10,8 +13,12 @@ import (
 // financeInputs is the worked example with its quote priced in USD at a
 // dated rate, a tokenizer counting 10 % more, half the input tokens from
 // the cache at 1 USD per million, 100 USD platform charges and 20 % tax
-// that is not recoverable; and a provider view selling tokens at 12 / 45
-// EUR per million at 60 % utilisation.
+// that is not recoverable; a second volume band from 30 M tokens a month
+// (input 8, output 30 USD per million) and a minimum commitment of 1,200
+// USD a month. The box is on committed rent (800 EUR a month for 12
+// months and 2,400 USD upfront) and its hosting carries 10 % tax that is
+// not recoverable. The provider view sells tokens at 12 / 45 EUR per
+// million at 60 % utilisation.
 func financeInputs() planner.Inputs {
 	in := workedInputs()
 	in.ExchangeRates = []planner.ExchangeRate{{Currency: "USD", Rate: planner.Fig("0.9", "EUR/USD", "ECB reference rate", "2026-11-28")}}
@@ -22,6 +29,15 @@ func financeInputs() planner.Inputs {
 	q.CachedInputPerMTokens = planner.Fig("1", "USD/1M tokens", "price page", "2026-11-20")
 	q.Platform = planner.Fig("100", "USD/month", "price page", "2026-11-20")
 	q.Tax = &planner.Tax{Rate: planner.Fig("0.2", "fraction", "tax office", "2026-11-20")}
+	q.Tiers = []planner.PriceTier{{FromMTokens: decimal.NewFromInt(30),
+		InputPerMTokens: planner.Fig("8", "USD/1M tokens", "volume price list", "2026-11-20"), OutputPerMTokens: planner.Fig("30", "USD/1M tokens", "volume price list", "2026-11-20")}}
+	q.MinimumMonthly = planner.Fig("1200", "USD/month", "order form", "2026-11-20")
+	sh := &in.SelfHosted
+	sh.EquipmentMode, sh.CommitTermMonths = planner.EquipCommitted, 12
+	sh.CommitMonthly = planner.Fig("800", "EUR/month", "reservation", "2026-11-20")
+	sh.CommitUpfront = planner.Fig("2400", "USD", "reservation", "2026-11-20")
+	sh.CommitUpfront.Currency = "USD"
+	sh.Taxes = map[string]*planner.Tax{"hosting": {Rate: planner.Fig("0.1", "fraction", "tax office", "2026-11-20")}}
 	in.Provider = &planner.ProviderInputs{
 		InputPerMTokens: planner.Fig("12", "EUR/1M tokens", "price list", "2026-11-20"), OutputPerMTokens: planner.Fig("45", "EUR/1M tokens", "price list", "2026-11-20"),
 		ExpectedUtilisation: planner.Fig("0.6", "fraction", "sales plan", "2026-11-20"),
@@ -60,9 +76,30 @@ func TestFinanceSheetCachedValues(t *testing.T) {
 	if got := r.Result.Quotes[0].Fixed.Exact.String(); got != "108" {
 		t.Fatalf("F_api = %s, want 108", got)
 	}
+	// Committed rent: 800 + 2,400 USD x 0.9 / 12 = 980; hosting 400 + 10 %
+	// tax = 440; labour 600: F_local 2,020.
+	if got := r.Result.SelfHosted.FixedPerBox.Exact.String(); got != "2020" {
+		t.Fatalf("F_local = %s, want 2020", got)
+	}
+	// Low demand (40,000) uses 1,122 USD, under the 1,200 USD minimum:
+	// (1,200 + 100) x 1.2 x 0.9 = 1,404. Expected demand (80,000) walks into
+	// the second band at 54,545.45 requests (30 M tokens / 550 a request):
+	// 1,530 + 25,454.55 x 0.02145 = 2,076 USD, (2,076 + 100) x 1.08 =
+	// 2,350.08 EUR.
+	sc := r.Result.Scenarios
+	if low, exp := sc[0].Options[1].MonthlyCost.Exact, sc[1].Options[1].MonthlyCost.Exact; low.StringFixed(2) != "1404.00" || exp.StringFixed(2) != "2350.08" {
+		t.Fatalf("API monthly low %s, expected %s; want 1404 and 2350.08", low, exp)
+	}
 	f := openBook(t, writeBook(t, r))
-	for _, p := range financePromises(t, r) {
-		if formula(t, f, p.at) == "" && p.what != "margin share" {
+	if fm := formula(t, f, cell{shScenarios, 10, 3}); !strings.Contains(fm, "SUMPRODUCT") || !strings.Contains(fm, "Quote1_Minimum_Monthly") {
+		t.Errorf("the API's monthly cost does not walk the bands and the minimum: %s", fm)
+	}
+	for _, n := range []string{"Quote1_Tier1_From_M", "Quote1_Tier1_Price_Input_Per_M", "Quote1_Tier1_Price_Output_Per_M", "Quote1_Minimum_Monthly",
+		"SH_Commit_Term_Months", "SH_Commit_Monthly", "SH_Commit_Upfront", "SH_Hosting_Tax_Factor"} {
+		namedCell(t, f, n)
+	}
+	for _, p := range append(financePromises(t, r), promises(t, f, r.Result)...) {
+		if formula(t, f, p.at) == "" && p.what != "margin share" && p.what[:min(len(p.what), 7)] != "success" {
 			t.Errorf("%s: no formula", p.what)
 		}
 		if got := raw(t, f, p.at); !near(got, p.want, p.tol) {
@@ -71,9 +108,11 @@ func TestFinanceSheetCachedValues(t *testing.T) {
 	}
 }
 
-// TestFinanceInputsRecalculate changes the exchange rate and the expected
-// utilisation in the workbook, as finance would, and checks LibreOffice's
-// figures against the planner's for the same inputs.
+// TestFinanceInputsRecalculate changes, in the workbook, as finance would,
+// the exchange rate, the expected utilisation, the second band's output
+// price and the committed rent, and checks LibreOffice's figures (V_api,
+// F_api, the tiered scenario costs, the crossing piece and the crossover,
+// F_local, the provider view) against the planner's for the same inputs.
 func TestFinanceInputsRecalculate(t *testing.T) {
 	in := financeInputs()
 	data := writeBook(t, testReport(in))
@@ -88,13 +127,24 @@ func TestFinanceInputsRecalculate(t *testing.T) {
 	in.ExchangeRates[0].Rate = planner.Fig("0.8", "EUR/USD", "ECB reference rate", "2026-11-28")
 	set("Provider_Expected_Utilisation", 0.75)
 	in.Provider.ExpectedUtilisation = planner.Fig("0.75", "fraction", "sales plan", "2026-11-20")
+	set("Quote1_Tier1_Price_Output_Per_M", 20.0)
+	in.Quotes[0].Tiers[0].OutputPerMTokens = planner.Fig("20", "USD/1M tokens", "volume price list", "2026-11-20")
+	set("SH_Commit_Monthly", 700.0)
+	in.SelfHosted.CommitMonthly = planner.Fig("700", "EUR/month", "reservation", "2026-11-20")
 	var buf bytes.Buffer
 	if err := f.Write(&buf); err != nil {
 		t.Fatal(err)
 	}
 	want := testReport(in)
-	checkRecalculated(t, buf.Bytes(), want.Result)
-	sheets := recalc(t, buf.Bytes())
+	before := testReport(financeInputs()).Result
+	// The changes move the figures checked below (else the test proves
+	// nothing): the tiered expected cost, the crossover and F_local.
+	if want.Result.Scenarios[1].Options[1].MonthlyCost.Exact.Equal(before.Scenarios[1].Options[1].MonthlyCost.Exact) ||
+		want.Result.Crossovers[0].VAPI.Exact.Equal(before.Crossovers[0].VAPI.Exact) ||
+		want.Result.SelfHosted.FixedPerBox.Exact.Equal(before.SelfHosted.FixedPerBox.Exact) {
+		t.Fatal("the changed inputs do not change the planner's figures")
+	}
+	sheets := checkRecalculated(t, buf.Bytes(), want.Result)
 	for _, p := range financePromises(t, want) {
 		if p.what == "quote rate" {
 			p.want = 0.8
@@ -102,5 +152,76 @@ func TestFinanceInputsRecalculate(t *testing.T) {
 		if got := at(sheets, p.at); !near(got, p.want, p.tol) {
 			t.Errorf("%s at %s!%s: LibreOffice computed %q, the planner %v", p.what, p.at.sheet, p.at.name(), got, p.want)
 		}
+	}
+}
+
+// TestEquipmentModelsRecalculate writes the box paid for each way (spot
+// rent typed in USD with an interruption allowance, purchase as an annuity
+// at a 6 % cost of capital with a residual value, the straight line at
+// 0 %, on-demand rent), changes an input of each model in the workbook and
+// checks LibreOffice's F_local, and every figure that follows from it,
+// against the planner's for the same inputs. One LibreOffice run converts
+// the four workbooks.
+func TestEquipmentModelsRecalculate(t *testing.T) {
+	fig := func(a, unit string) *planner.Figure { return planner.Fig(a, unit, "offer", "2026-11-20") }
+	type model struct {
+		set    func(*planner.SelfHostedCosts)
+		name   string
+		val    float64
+		change func(*planner.SelfHostedCosts)
+	}
+	models := map[string]model{
+		"spot": {func(s *planner.SelfHostedCosts) {
+			s.EquipmentMode = planner.EquipSpot
+			s.SpotPerHour = fig("2", "USD/h")
+			s.SpotPerHour.Currency = "USD"
+			s.SpotInterruptedShare, s.SpotFallbackPerHour, s.SpotExtraCapacity = fig("0.1", "fraction"), fig("4", "EUR/h"), fig("0.2", "fraction")
+		}, "SH_Spot_Interrupted_Share", 0.25, func(s *planner.SelfHostedCosts) { s.SpotInterruptedShare = fig("0.25", "fraction") }},
+		"annuity": {func(s *planner.SelfHostedCosts) {
+			s.ResidualValue, s.CostOfCapital = fig("6000", "EUR"), fig("0.06", "fraction/year")
+		}, "SH_Cost_Of_Capital", 0.08, func(s *planner.SelfHostedCosts) { s.CostOfCapital = fig("0.08", "fraction/year") }},
+		"straight": {func(s *planner.SelfHostedCosts) {
+			s.ResidualValue, s.CostOfCapital = fig("6000", "EUR"), fig("0", "fraction/year")
+		}, "SH_Residual_Value", 3000.0, func(s *planner.SelfHostedCosts) { s.ResidualValue = fig("3000", "EUR") }},
+		"rent": {func(s *planner.SelfHostedCosts) {
+			s.EquipmentMode, s.RentPerHour, s.RentHoursPerMonth = planner.EquipRent, fig("3", "EUR/h"), fig("700", "h/month")
+		}, "SH_Rent_Per_Hour", 2.5, func(s *planner.SelfHostedCosts) { s.RentPerHour = fig("2.5", "EUR/h") }},
+	}
+	books := map[string][]byte{}
+	wants := map[string]planner.Result{}
+	for name, m := range models {
+		in := workedInputs()
+		in.ExchangeRates = []planner.ExchangeRate{{Currency: "USD", Rate: planner.Fig("0.9", "EUR/USD", "ECB reference rate", "2026-11-28")}}
+		m.set(&in.SelfHosted)
+		if err := in.Validate(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		before := planner.Compute(in).SelfHosted.FixedPerBox.Exact
+		f := openBook(t, writeBook(t, testReport(in)))
+		c := namedCell(t, f, m.name)
+		if err := f.SetCellValue(c.sheet, c.name(), m.val); err != nil {
+			t.Fatal(err)
+		}
+		m.change(&in.SelfHosted)
+		var buf bytes.Buffer
+		if err := f.Write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		books[name], wants[name] = buf.Bytes(), planner.Compute(in)
+		if wants[name].SelfHosted.FixedPerBox.Exact.Equal(before) {
+			t.Fatalf("%s: changing %s does not change F_local", name, m.name)
+		}
+	}
+	// Hand-worked: 730 h x 0.75 x 2 USD x 0.9 x 1.2 + 730 h x 0.25 x 4 =
+	// 1,182.60 + 730 = 1,912.60 spot, + 400 hosting + 600 labour.
+	if got := wants["spot"].SelfHosted.FixedPerBox.Exact.StringFixed(2); got != "2912.60" {
+		t.Fatalf("spot F_local %s, want 2912.60", got)
+	}
+	// (36,000 - 3,000) / 36 = 916.67 straight line, + 1,000.
+	if got := wants["straight"].SelfHosted.FixedPerBox.Exact.StringFixed(2); got != "1916.67" {
+		t.Fatalf("straight-line F_local %s, want 1916.67", got)
+	}
+	for name, sheets := range recalcBooks(t, books) {
+		t.Run(name, func(t *testing.T) { checkSheets(t, books[name], sheets, wants[name]) })
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shopspring/decimal"
+
 	"capplan/planner"
 )
 
@@ -167,24 +169,18 @@ func (b *book) costsSheet() {
 	row := s.next()
 	s.add("Power draw used (W), "+res.SelfHosted.PowerWattsSource, fx(b.st.num, watts, opt(res.SelfHosted.PowerWatts)))
 	b.name("Power_Watts_Used", s, 2, row)
-	formulas := map[string]string{
-		"equipment": `IF(SH_Equipment_Mode="rent",N(SH_Rent_Per_Hour)*IF(SH_Rent_Hours_Per_Month="",730,SH_Rent_Hours_Per_Month),IF(N(SH_Depreciation_Months)>0,N(SH_Purchase_Price)/SH_Depreciation_Months,0))`,
-		"power":     `N(Power_Watts_Used)*IF(SH_Power_Hours_Per_Month="",730,SH_Power_Hours_Per_Month)/1000*N(SH_Power_Price_Per_kWh)*IF(SH_PUE="",1,SH_PUE)`,
-		"labour":    "N(SH_Labour_Hours_Per_Month)*N(SH_Labour_Rate)",
-		"downtime":  "N(SH_Downtime_Allowance)",
-	}
-	// A line that is one monthly input, named as its field: its cell.
-	for _, fd := range planner.SelfHostedFields {
-		if _, ok := formulas[fd.Name]; !ok && fd.Figure != nil {
-			formulas[fd.Name] = "N(" + fd.Sheet + ")"
-		}
-	}
+	formulas := b.selfHostedFormulas()
 	first := s.next()
 	for _, l := range res.SelfHosted.Lines {
 		f, ok := formulas[l.Category]
-		if !ok {
+		if !ok || strings.HasPrefix(l.Basis, "no exchange rate") {
+			// No formula, or an amount the planner could not convert and
+			// counts as zero.
 			s.add(l.Label, v(b.st.money, money(l.Monthly)), yesNo(l.Typed), v(b.st.wrap, l.Basis))
 			continue
+		}
+		if b.shTaxed(l.Category) {
+			f = "(" + f + ")*" + shTaxFactor(l.Category)
 		}
 		s.add(l.Label, fx(b.st.money, f, money(l.Monthly)), yesNo(l.Typed), v(b.st.wrap, l.Basis))
 	}
@@ -196,7 +192,13 @@ func (b *book) costsSheet() {
 	}
 	s.add(excelize_bold(b, "Fixed cost per box a month (F_local)"), fx(b.st.money, sum, money(res.SelfHosted.FixedPerBox)))
 	b.name("SH_Fixed_Per_Box", s, 2, row)
-	s.add("Variable cost per request (V_local)", fx(b.st.perReq, "N(SH_Per_Request)", money(res.SelfHosted.PerRequest)))
+	row = s.next()
+	vl := b.shMoney("SH_Per_Request", sh.PerRequest)
+	if b.shTaxed("per_request") {
+		vl += "*" + shTaxFactor("per_request")
+	}
+	s.add("Variable cost per request (V_local)", fx(b.st.perReq, vl, money(res.SelfHosted.PerRequest)))
+	b.name("V_Local", s, 2, row)
 	for _, n := range res.SelfHosted.Notes {
 		s.add(v(b.st.wrap, "Note: "+n))
 	}
@@ -226,37 +228,67 @@ func (b *book) costsSheet() {
 		s.add("Input tokens per request ("+qc.TokenBasis+")", fx(b.st.num, inTok, qc.InputTokens), nil, nil, nil, nil, nil, b.name(p+"Input_Tokens", s, 2, row))
 		row = s.next()
 		s.add("Output tokens per request ("+qc.TokenBasis+")", fx(b.st.num, outTok, qc.OutputTokens), nil, nil, nil, nil, nil, b.name(p+"Output_Tokens", s, 2, row))
-		row = s.next()
 		// Tokens priced: the tokenizer multiplier and retries; reasoning
 		// tokens billed as output (planner/pricing.go).
-		row = s.next()
-		s.add("Input tokens priced per request (x tokenizer, x retries)", fx(b.st.num,
+		perRow := func(label string, style int, formula string, cached any, name string) {
+			row := s.next()
+			s.add(label, fx(style, formula, cached), nil, nil, nil, nil, nil, b.name(p+name, s, 2, row))
+		}
+		one := decimal.NewFromInt(1)
+		hit := decimalOr(q.CacheHitShare, decimal.Zero)
+		perRow("Input tokens priced per request (x tokenizer, x retries)", b.st.num,
 			fmt.Sprintf(`%[1]sInput_Tokens*IF(%[1]sToken_Multiplier="",1,%[1]sToken_Multiplier)*(1+N(%[1]sRetry_Rate))`, p),
-			qc.PricedInputTokens.InexactFloat64()), nil, nil, nil, nil, nil, b.name(p+"Priced_Input_Tokens", s, 2, row))
-		row = s.next()
-		s.add("Output tokens priced per request (x tokenizer, + reasoning, x retries)", fx(b.st.num,
+			qc.PricedInputTokens.InexactFloat64(), "Priced_Input_Tokens")
+		perRow("Output tokens priced per request (x tokenizer, + reasoning, x retries)", b.st.num,
 			fmt.Sprintf(`(%[1]sOutput_Tokens*IF(%[1]sToken_Multiplier="",1,%[1]sToken_Multiplier)+N(%[1]sReasoning_Tokens))*(1+N(%[1]sRetry_Rate))`, p),
-			qc.PricedOutputTokens.InexactFloat64()), nil, nil, nil, nil, nil, b.name(p+"Priced_Output_Tokens", s, 2, row))
-		row = s.next()
+			qc.PricedOutputTokens.InexactFloat64(), "Priced_Output_Tokens")
+		perRow("Uncached input tokens per request (priced through the volume bands)", b.st.num,
+			fmt.Sprintf(`%[1]sPriced_Input_Tokens*(1-N(%[1]sCache_Hit_Share))`, p),
+			qc.PricedInputTokens.Mul(one.Sub(hit)).InexactFloat64(), "Uncached_Input_Tokens")
+		cachedPrice := decimalOr(q.CachedInputPerMTokens, decimalOr(q.InputPerMTokens, decimal.Zero))
+		perRow("Cached input per request (flat at the cached price)", b.st.perReq,
+			fmt.Sprintf(`%[1]sPriced_Input_Tokens*N(%[1]sCache_Hit_Share)*IF(%[1]sPrice_Cached_Input_Per_M="",N(%[1]sPrice_Input_Per_M),%[1]sPrice_Cached_Input_Per_M)/1000000`, p),
+			qc.PricedInputTokens.Mul(hit).Mul(cachedPrice).Div(decimal.NewFromInt(1_000_000)).InexactFloat64(), "Cached_Input_Cost")
+		batch := one.Sub(decimalOr(q.BatchDiscount, decimal.Zero).Mul(decimalOr(q.BatchShare, decimal.Zero)))
+		perRow("Share of token charges paid (1 - batch discount x batch share)", b.st.num,
+			fmt.Sprintf(`1-N(%[1]sBatch_Discount)*N(%[1]sBatch_Share)`, p), batch.InexactFloat64(), "Batch_Factor")
+		retry := one.Add(decimalOr(q.RetryRate, decimal.Zero))
+		perRow("Price per request paid (x retries)", b.st.perReq,
+			fmt.Sprintf(`N(%[1]sPrice_Per_Request)*(1+N(%[1]sRetry_Rate))`, p),
+			decimalOr(q.PerRequestPrice, decimal.Zero).Mul(retry).InexactFloat64(), "Request_Fee")
+		b.bandTable(s, q, p)
+
 		// V_api in the first volume band: batch share discounted, cached
 		// input at its price, the per-request price paid again on retries,
 		// tax counted on the report's basis, converted at the quote's rate.
-		per := fmt.Sprintf(`((1-N(%[1]sBatch_Discount)*N(%[1]sBatch_Share))*(%[1]sPriced_Input_Tokens*(1-N(%[1]sCache_Hit_Share))*N(%[1]sPrice_Input_Per_M)`+
-			`+%[1]sPriced_Input_Tokens*N(%[1]sCache_Hit_Share)*IF(%[1]sPrice_Cached_Input_Per_M="",N(%[1]sPrice_Input_Per_M),%[1]sPrice_Cached_Input_Per_M)`+
-			`+%[1]sPriced_Output_Tokens*N(%[1]sPrice_Output_Per_M))/1000000+N(%[1]sPrice_Per_Request)*(1+N(%[1]sRetry_Rate)))*%[1]sTax_Factor*%[1]sRate`, p)
-		s.add(excelize_bold(b, "Price per request (V_api)"), fx(b.st.perReq, per, money(qc.PerRequest)), nil, v(b.st.wrap, qc.PerRequestBasis), nil, nil, nil, b.name(p+"Per_Request", s, 2, row))
 		row = s.next()
+		per := fmt.Sprintf(`(%[1]sBatch_Factor*(%[1]sUncached_Input_Tokens*N(%[1]sPrice_Input_Per_M)/1000000+%[1]sCached_Input_Cost`+
+			`+%[1]sPriced_Output_Tokens*N(%[1]sPrice_Output_Per_M)/1000000)+%[1]sRequest_Fee)*%[1]sTax_Factor*%[1]sRate`, p)
+		s.add(excelize_bold(b, "Price per request in the first band (V_api)"), fx(b.st.perReq, per, money(qc.PerRequest)), nil,
+			v(b.st.wrap, "as computed on export: "+qc.PerRequestBasis), nil, nil, nil, b.name(p+"Per_Request", s, 2, row))
 		var taxed, untaxed []string
+		taxedV, untaxedV := 0.0, 0.0
 		for _, fd := range planner.QuoteFields {
-			switch {
-			case fd.Charge && fd.Name == "integration_labour": // the buyer's own work: no invoice, no tax
-				untaxed = append(untaxed, "N("+p+fd.Sheet+")")
-			case fd.Charge:
-				taxed = append(taxed, "N("+p+fd.Sheet+")")
+			if !fd.Charge {
+				continue
+			}
+			amt := 0.0
+			if f := *fd.Figure(&q); f != nil {
+				amt = f.Amount.InexactFloat64()
+			}
+			if fd.Name == "integration_labour" { // the buyer's own work: no invoice, no tax
+				untaxed, untaxedV = append(untaxed, "N("+p+fd.Sheet+")"), untaxedV+amt
+			} else {
+				taxed, taxedV = append(taxed, "N("+p+fd.Sheet+")"), taxedV+amt
 			}
 		}
-		fixed := fmt.Sprintf("((%s)*%sTax_Factor+%s)*%sRate", strings.Join(taxed, "+"), p, strings.Join(append(untaxed, "0"), "+"), p)
+		perRow("Charges a month on the invoice, before tax ("+qc.Currency+")", b.st.money, strings.Join(append(taxed, "0"), "+"), taxedV, "Taxed_Charges")
+		perRow("Charges a month without tax (integration labour, "+qc.Currency+")", b.st.money, strings.Join(append(untaxed, "0"), "+"), untaxedV, "Untaxed_Charges")
+		row = s.next()
+		fixed := fmt.Sprintf("(%[1]sTaxed_Charges*%[1]sTax_Factor+%[1]sUntaxed_Charges)*%[1]sRate", p)
 		s.add(excelize_bold(b, "Fixed charges a month (F_api)"), fx(b.st.money, fixed, money(qc.Fixed)), nil, nil, nil, nil, nil, b.name(p+"Fixed", s, 2, row))
+		s.add("Monthly cost at a demand (the Scenarios sheet): ((MAX(minimum commitment, usage through the bands) + charges) x tax factor + untaxed charges) x rate",
+			nil, nil, nil, nil, nil, nil, nil)
 		for _, n := range qc.Notes {
 			s.add(v(b.st.wrap, "Note: "+n))
 		}
@@ -321,4 +353,148 @@ func inputStyle(b *book, k planner.Kind) int {
 		return b.st.plain
 	}
 	return b.st.numIn
+}
+
+// selfHostedFormulas are the formulas of the self-hosted cost lines by
+// category, before tax, in the report's currency (planner/cost.go and
+// planner/equipment.go).
+func (b *book) selfHostedFormulas() map[string]string {
+	sh := b.r.Inputs.SelfHosted
+	m := func(name string, f *planner.Figure) string { return b.shMoney(name, f) }
+	hours := `IF(SH_Rent_Hours_Per_Month="",730,SH_Rent_Hours_Per_Month)`
+	rent := m("SH_Rent_Per_Hour", sh.RentPerHour) + "*" + hours
+	commit, upfront := m("SH_Commit_Monthly", sh.CommitMonthly), m("SH_Commit_Upfront", sh.CommitUpfront)
+	committed := fmt.Sprintf(`IF(N(SH_Commit_Term_Months)>0,%s+%s/SH_Commit_Term_Months,%s)`, commit, upfront, commit)
+	// Spot: the hours not interrupted at the spot rate with the extra
+	// capacity held, the interrupted hours at the fallback rate.
+	spot := fmt.Sprintf(`%[1]s*(1-N(SH_Spot_Interrupted_Share))*%[2]s*(1+N(SH_Spot_Extra_Capacity))+%[1]s*N(SH_Spot_Interrupted_Share)*%[3]s`,
+		hours, m("SH_Spot_Per_Hour", sh.SpotPerHour), m("SH_Spot_Fallback_Per_Hour", sh.SpotFallbackPerHour))
+	// Purchase: (price - residual) / months, or the annuity (PMT at the
+	// monthly rate) when a cost of capital is typed; the two agree at 0 %.
+	price, residual := m("SH_Purchase_Price", sh.PurchasePrice), m("SH_Residual_Value", sh.ResidualValue)
+	purchase := fmt.Sprintf(`IF(N(SH_Depreciation_Months)<=0,0,IF(N(SH_Cost_Of_Capital)=0,(%[1]s-%[2]s)/SH_Depreciation_Months,PMT(SH_Cost_Of_Capital/12,SH_Depreciation_Months,-%[1]s,%[2]s)))`,
+		price, residual)
+	f := map[string]string{
+		"equipment": fmt.Sprintf(`IF(SH_Equipment_Mode="%s",%s,IF(SH_Equipment_Mode="%s",%s,IF(SH_Equipment_Mode="%s",%s,%s)))`,
+			planner.EquipRent, rent, planner.EquipCommitted, committed, planner.EquipSpot, spot, purchase),
+		"power": `N(Power_Watts_Used)*IF(SH_Power_Hours_Per_Month="",730,SH_Power_Hours_Per_Month)/1000*` + m("SH_Power_Price_Per_kWh", sh.PowerPricePerKWh) +
+			`*IF(SH_PUE="",1,SH_PUE)`,
+		"labour":   "N(SH_Labour_Hours_Per_Month)*" + m("SH_Labour_Rate", sh.LabourRate),
+		"downtime": m("SH_Downtime_Allowance", sh.DowntimeAllowance),
+	}
+	// A line that is one monthly input, named as its field: its cell.
+	for _, fd := range planner.SelfHostedFields {
+		if _, ok := f[fd.Name]; !ok && fd.Figure != nil {
+			f[fd.Name] = m(fd.Sheet, *fd.Figure(&sh))
+		}
+	}
+	return f
+}
+
+// shMoney is a self-hosted money input in the report's currency: its cell,
+// times the dated rate of the currency it is typed in (Rate_USD, ...); 0
+// when there is no rate for it (the planner counts the line as zero).
+func (b *book) shMoney(name string, f *planner.Figure) string {
+	ref := "N(" + name + ")"
+	if f == nil {
+		return ref
+	}
+	cur := strings.ToUpper(strings.TrimSpace(f.Currency))
+	if cur == "" || cur == strings.ToUpper(b.r.Inputs.Currency) {
+		return ref
+	}
+	if !b.hasRate(cur) {
+		return "0"
+	}
+	return ref + "*Rate_" + defName(cur)
+}
+
+// hasRate reports whether the report has a usable rate for currency cur.
+func (b *book) hasRate(cur string) bool {
+	for _, x := range b.r.Inputs.ExchangeRates {
+		if strings.EqualFold(strings.TrimSpace(x.Currency), cur) && x.Rate != nil && x.Rate.Amount.IsPositive() {
+			return true
+		}
+	}
+	return false
+}
+
+// shTaxed reports whether a self-hosted cost line has a tax typed.
+func (b *book) shTaxed(cat string) bool {
+	t := b.r.Inputs.SelfHosted.Taxes[cat]
+	return t != nil && t.Rate != nil
+}
+
+// shTaxFactor is the named tax factor of a self-hosted cost line:
+// SH_Equipment_Tax_Factor.
+func shTaxFactor(cat string) string { return "SH_" + camel(cat) + "_Tax_Factor" }
+
+// camel writes a snake_case key as Title_Case: per_request -> Per_Request.
+func camel(key string) string {
+	parts := strings.Split(key, "_")
+	for i, p := range parts {
+		parts[i] = titleCase(p)
+	}
+	return defName(strings.Join(parts, "_"))
+}
+
+// bandTable writes a quote's graduated volume bands as named inputs: where
+// each band starts (million tokens of one kind a month) and its input and
+// output prices. A band's price left blank keeps the band before it's (the
+// cell refers to the row above). The price change at each band start is
+// what the cost formulas add for the tokens beyond it (quoteAt).
+func (b *book) bandTable(s *sheet, q planner.Quote, p string) {
+	s.add(excelize_bold(b, "Volume bands: each token at its band's price; input and output tokens each walk the bands by their own monthly volume"))
+	b.headers(s, "Band", "From (M tokens a month)", "Input price per 1M", "Output price per 1M", "Input price change", "Output price change", "", "Named ranges", "Source")
+	first := s.next()
+	prevIn, prevOut := decimalOr(q.InputPerMTokens, decimal.Zero), decimalOr(q.OutputPerMTokens, decimal.Zero)
+	s.add("First band: the quote's prices", v(b.st.num, 0.0),
+		fx(b.st.money, "N("+p+"Price_Input_Per_M)", prevIn.InexactFloat64()), fx(b.st.money, "N("+p+"Price_Output_Per_M)", prevOut.InexactFloat64()),
+		fx(b.st.money, rel(3, first), prevIn.InexactFloat64()), fx(b.st.money, rel(4, first), prevOut.InexactFloat64()))
+	price := func(f *planner.Figure, prev decimal.Decimal, col, r int) (any, decimal.Decimal) {
+		if f == nil {
+			return fx(b.st.moneyIn, rel(col, r-1), prev.InexactFloat64()), prev
+		}
+		return v(b.st.moneyIn, f.Amount.InexactFloat64()), f.Amount
+	}
+	for i, t := range q.Tiers {
+		r := s.next()
+		n := fmt.Sprintf("%sTier%d_", p, i+1)
+		inCell, in := price(t.InputPerMTokens, prevIn, 3, r)
+		outCell, out := price(t.OutputPerMTokens, prevOut, 4, r)
+		s.add(fmt.Sprintf("Band %d", i+2), v(b.st.numIn, t.FromMTokens.InexactFloat64()), inCell, outCell,
+			fx(b.st.money, fmt.Sprintf("%s-%s", rel(3, r), rel(3, r-1)), in.Sub(prevIn).InexactFloat64()),
+			fx(b.st.money, fmt.Sprintf("%s-%s", rel(4, r), rel(4, r-1)), out.Sub(prevOut).InexactFloat64()), nil,
+			b.name(n+"From_M", s, 2, r)+", "+b.name(n+"Price_Input_Per_M", s, 3, r)+", "+b.name(n+"Price_Output_Per_M", s, 4, r),
+			v(b.st.wrap, "input: "+figNote(t.InputPerMTokens)+"; output: "+figNote(t.OutputPerMTokens)))
+		prevIn, prevOut = in, out
+	}
+	last := s.next() - 1
+	b.names[p+"Band_From"] = s.rng(2, first, last)
+	b.names[p+"Band_Input_Step"] = s.rng(5, first, last)
+	b.names[p+"Band_Output_Step"] = s.rng(6, first, last)
+}
+
+// quoteAt is the formula of a quote's monthly cost at the monthly demand d
+// (a cell or a parenthesised expression), as planner/pricing.go prices it:
+// the tokens of each kind walk the volume bands (each band start adds the
+// price change for the tokens beyond it), the usage is billed at least the
+// minimum commitment, the charges and the tax are added and the total is
+// converted at the quote's rate.
+func quoteAt(p, d string) string {
+	band := func(tokens, step string) string {
+		x := fmt.Sprintf("%s*%s%s/1000000", d, p, tokens)
+		return fmt.Sprintf("SUMPRODUCT((%[1]s>%[2]sBand_From)*(%[1]s-%[2]sBand_From)*%[2]s%[3]s)", x, p, step)
+	}
+	usage := fmt.Sprintf("%[1]sBatch_Factor*(%[2]s+%[3]s*%[1]sCached_Input_Cost+%[4]s)+%[3]s*%[1]sRequest_Fee",
+		p, band("Uncached_Input_Tokens", "Band_Input_Step"), d, band("Priced_Output_Tokens", "Band_Output_Step"))
+	return fmt.Sprintf("((MAX(N(%[1]sMinimum_Monthly),%[2]s)+%[1]sTaxed_Charges)*%[1]sTax_Factor+%[1]sUntaxed_Charges)*%[1]sRate", p, usage)
+}
+
+// decimalOr is a Figure's amount, def when not typed.
+func decimalOr(f *planner.Figure, def decimal.Decimal) decimal.Decimal {
+	if f == nil {
+		return def
+	}
+	return f.Amount
 }

@@ -43,6 +43,13 @@ func soffice(t *testing.T) string {
 // sheet as CSV of raw (unformatted) values; it returns the sheets' cells.
 func recalc(t *testing.T, data []byte) map[string][][]string {
 	t.Helper()
+	return recalcBooks(t, map[string][]byte{"book": data})["book"]
+}
+
+// recalcBooks is recalc for several workbooks in one LibreOffice run, by
+// name (letters only).
+func recalcBooks(t *testing.T, books map[string][]byte) map[string]map[string][][]string {
+	t.Helper()
 	bin := soffice(t)
 	dir := t.TempDir()
 	profile := filepath.Join(dir, "profile")
@@ -52,38 +59,48 @@ func recalc(t *testing.T, data []byte) map[string][][]string {
 	if err := os.WriteFile(filepath.Join(profile, "user", "registrymodifications.xcu"), []byte(recalcXML), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	in := filepath.Join(dir, "book.xlsx")
-	if err := os.WriteFile(in, data, 0o644); err != nil {
-		t.Fatal(err)
+	var ins []string
+	for name, data := range books {
+		in := filepath.Join(dir, name+".xlsx")
+		if err := os.WriteFile(in, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ins = append(ins, in)
 	}
+	slices.Sort(ins)
 	out := filepath.Join(dir, "out")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(1+len(books))*time.Minute)
 	defer cancel()
 	// Filter options: comma, double quote, UTF-8, first line 1, no cell
 	// formats, language 0, quote text, detect numbers, raw values (not as
 	// shown), no formulas, no trimming, every sheet (-1) to its own file.
-	cmd := exec.CommandContext(ctx, bin, "-env:UserInstallation=file://"+profile, "--headless", "--norestore",
-		"--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1", "--outdir", out, in)
+	args := []string{"-env:UserInstallation=file://" + profile, "--headless", "--norestore",
+		"--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1", "--outdir", out}
+	cmd := exec.CommandContext(ctx, bin, append(args, ins...)...)
 	cmd.Env = append(os.Environ(), "HOME="+dir)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("soffice: %v\n%s", err, b)
 	}
-	sheets := map[string][][]string{}
-	for _, name := range SheetNames {
-		b, err := os.ReadFile(filepath.Join(out, "book-"+name+".csv"))
-		if err != nil {
-			files, _ := os.ReadDir(out)
-			t.Fatalf("sheet %s: %v (have %v)", name, err, files)
+	all := map[string]map[string][][]string{}
+	for name := range books {
+		sheets := map[string][][]string{}
+		for _, sh := range SheetNames {
+			b, err := os.ReadFile(filepath.Join(out, name+"-"+sh+".csv"))
+			if err != nil {
+				files, _ := os.ReadDir(out)
+				t.Fatalf("%s sheet %s: %v (have %v)", name, sh, err, files)
+			}
+			r := csv.NewReader(bytes.NewReader(b))
+			r.FieldsPerRecord = -1
+			rows, err := r.ReadAll()
+			if err != nil {
+				t.Fatalf("%s sheet %s: %v", name, sh, err)
+			}
+			sheets[sh] = rows
 		}
-		r := csv.NewReader(bytes.NewReader(b))
-		r.FieldsPerRecord = -1
-		rows, err := r.ReadAll()
-		if err != nil {
-			t.Fatalf("sheet %s: %v", name, err)
-		}
-		sheets[name] = rows
+		all[name] = sheets
 	}
-	return sheets
+	return all
 }
 
 func at(sheets map[string][][]string, c cell) string {
@@ -96,10 +113,17 @@ func at(sheets map[string][][]string, c cell) string {
 
 // checkRecalculated asserts that every promised figure, recalculated by
 // LibreOffice, equals the planner's, and so does every matrix verdict.
-func checkRecalculated(t *testing.T, data []byte, res planner.Result) {
+func checkRecalculated(t *testing.T, data []byte, res planner.Result) map[string][][]string {
+	t.Helper()
+	sheets := recalc(t, data)
+	checkSheets(t, data, sheets, res)
+	return sheets
+}
+
+// checkSheets is checkRecalculated on sheets LibreOffice has recalculated.
+func checkSheets(t *testing.T, data []byte, sheets map[string][][]string, res planner.Result) {
 	t.Helper()
 	f := openBook(t, data)
-	sheets := recalc(t, data)
 	if len(sheets) != len(SheetNames) {
 		t.Fatalf("%d sheets converted", len(sheets))
 	}

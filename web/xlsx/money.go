@@ -70,10 +70,10 @@ func (b *book) scenariosSheet() {
 			fx(0, fmt.Sprintf(`IF(%[1]s="",TRUE,%[1]s>Max_Boxes)`, needed), sr.ExceedsPlan),
 		}
 		for o, oc := range sr.Options {
-			monthly := fmt.Sprintf("%s*SH_Fixed_Per_Box+N(SH_Per_Request)*%s", paid, req)
+			monthly := fmt.Sprintf("%s*SH_Fixed_Per_Box+V_Local*%s", paid, req)
 			if o > 0 {
 				p := quotePrefix(b.quoteIdx(oc.Option))
-				monthly = fmt.Sprintf("%sFixed+%sPer_Request*%s", p, p, req)
+				monthly = quoteAt(p, req)
 			}
 			mc, _ := optionCols(o)
 			cells = append(cells,
@@ -126,7 +126,7 @@ func (b *book) crossoverSheet() {
 	s := b.sheets[shCrossover]
 	s.cols(22, 16, 16, 16, 16, 18, 16, 18, 12, 16, 12, 60, 80)
 	res := b.r.Result
-	b.headers(s, "Quote", "F_local (monthly per box)", "F_api (monthly)", "V_local (per request)", "V_api (per request)",
+	b.headers(s, "Quote", "F_local (monthly per box)", "F_api (monthly; the crossing piece's)", "V_local (per request)", "V_api (per request; the crossing piece's)",
 		"Crossover N (requests a month)", "N rounded up", "One box serves a month", "Within one box",
 		"Stepped: demand (as computed on export)", "Stepped: boxes (as computed on export)", "Formula (as computed on export)", "Outcome (as computed on export)")
 	var perBox any = ""
@@ -153,9 +153,9 @@ func (b *book) crossoverSheet() {
 		B, C, D, E, F, H := rel(2, r), rel(3, r), rel(4, r), rel(5, r), rel(6, r), rel(8, r)
 		s.add(x.Quote,
 			fx(b.st.money, "SH_Fixed_Per_Box", money(x.FLocal)),
-			fx(b.st.money, p+"Fixed", money(x.FAPI)),
-			fx(b.st.perReq, "N(SH_Per_Request)", money(x.VLocal)),
-			fx(b.st.perReq, p+"Per_Request", money(x.VAPI)),
+			fx(b.st.money, p+"Crossing_Fixed", money(x.FAPI)),
+			fx(b.st.perReq, "V_Local", money(x.VLocal)),
+			fx(b.st.perReq, p+"Crossing_Per_Request", money(x.VAPI)),
 			fx(b.st.num, fmt.Sprintf(`IF(%[4]s-%[3]s<=0,"",IF(%[1]s-%[2]s<=0,0,(%[1]s-%[2]s)/(%[4]s-%[3]s)))`, B, C, D, E), n),
 			fx(b.st.int, fmt.Sprintf(`IF(%[1]s="","",ROUNDUP(%[1]s,0))`, F), nr),
 			fx(b.st.int, `IF(Capacity_Per_Box_Rate="","",IF(Sizing_Busy_Share<=0,"",Capacity_Per_Box_Rate*3600/Sizing_Busy_Share))`, perBox),
@@ -168,6 +168,12 @@ func (b *book) crossoverSheet() {
 	}
 	if len(res.Crossovers) == 0 {
 		s.add("No crossover: no API quote to compare with.")
+	}
+	for _, x := range res.Crossovers {
+		i := b.quoteIdx(x.Quote)
+		if i < len(b.r.Inputs.Quotes) {
+			b.piecesTable(s, quotePrefix(i), b.r.Inputs.Quotes[i], res.Quotes[i])
+		}
 	}
 }
 

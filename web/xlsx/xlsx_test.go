@@ -135,7 +135,11 @@ func promises(t *testing.T, f *excelize.File, res planner.Result) []promise {
 			}
 		}
 	}
+	add("V_local", namedCell(t, f, "V_Local"), money(res.SelfHosted.PerRequest), 1e-12)
 	for i, x := range res.Crossovers {
+		p := quotePrefix(i)
+		add("crossing piece F_api "+x.Quote, namedCell(t, f, p+"Crossing_Fixed"), money(x.FAPI), cent)
+		add("crossing piece V_api "+x.Quote, namedCell(t, f, p+"Crossing_Per_Request"), money(x.VAPI), 1e-9)
 		if x.N != nil {
 			add("crossover "+x.Quote, namedCell(t, f, quotePrefix(i)+"Crossover_N"), x.N.InexactFloat64(), 0.5)
 		}
