@@ -3,6 +3,7 @@ package importers
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -26,10 +27,13 @@ func benchBytes(b *testing.B) int64 {
 	return 32 << 20
 }
 
-// BenchmarkParseGuideLLM1GB parses a generated GuideLLM report with full
-// per-request records (1 GB with CAPPLAN_BENCH_BYTES=1073741824) and
-// reports MB/s and the growth of memory obtained from the OS.
-func BenchmarkParseGuideLLM1GB(b *testing.B) {
+// benchReport returns the path of the GuideLLM report to benchmark: the
+// file named by CAPPLAN_BENCH_FILE (such as a 1 GB report written by
+// testdata/gen), or one generated in a temporary directory.
+func benchReport(b *testing.B) string {
+	if p := os.Getenv("CAPPLAN_BENCH_FILE"); p != "" {
+		return p
+	}
 	path := filepath.Join(b.TempDir(), "benchmarks.json")
 	f, err := os.Create(path)
 	if err != nil {
@@ -41,7 +45,20 @@ func BenchmarkParseGuideLLM1GB(b *testing.B) {
 	if err := f.Close(); err != nil {
 		b.Fatal(err)
 	}
-	st, _ := os.Stat(path)
+	return path
+}
+
+// BenchmarkParseGuideLLM1GB parses a generated GuideLLM report with full
+// per-request records (1 GB with CAPPLAN_BENCH_BYTES=1073741824) and
+// reports MB/s and the growth of memory obtained from the OS. Its
+// reference is BenchmarkReadGuideLLMReport, the same file read and thrown
+// away in the same run.
+func BenchmarkParseGuideLLM1GB(b *testing.B) {
+	path := benchReport(b)
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.SetBytes(st.Size())
 	runtime.GC()
 	var before, after runtime.MemStats
@@ -56,6 +73,30 @@ func BenchmarkParseGuideLLM1GB(b *testing.B) {
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(after.Sys-before.Sys)/(1<<20), "MB-sys-growth")
 	b.ReportMetric(float64(st.Size())/(1<<20), "MB-file")
+}
+
+// BenchmarkReadGuideLLMReport is the reference of the parse benchmarks: the
+// report read with io.Copy into io.Discard, as cat would, without parsing
+// or hashing.
+func BenchmarkReadGuideLLMReport(b *testing.B) {
+	path := benchReport(b)
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	buf := make([]byte, 256<<10)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{f}, buf); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+	}
 }
 
 // benchParse parses data b.N times and reports MB/s.

@@ -178,156 +178,194 @@ func readGBench(w *lexer, p string) (*gBench, error) {
 	return b, err
 }
 
+// gRecord is the part of one per-request record the reader keeps; one is
+// reused for every record of a list.
+type gRecord struct {
+	start, ttft, lat, itl, out num
+	prompt                     uint64
+	hasPrompt, fromArgs        bool
+}
+
+// gRecordPaths are the paths of the fields of the records of one list,
+// built once per list rather than once per value.
+type gRecordPaths struct {
+	list, args, start, reqStart, ttft, lat, itl, out, info, timings, reqStartInfo string
+}
+
+func newGRecordPaths(sp string) *gRecordPaths {
+	return &gRecordPaths{
+		list: sp, args: sp + ".request_args", start: sp + ".start_time", reqStart: sp + ".request_start_time",
+		ttft: sp + ".time_to_first_token_ms", lat: sp + ".request_latency", itl: sp + ".inter_token_latency_ms",
+		out: sp + ".output_tokens", info: sp + ".info", timings: sp + ".info.timings", reqStartInfo: sp + ".info.timings.request_start",
+	}
+}
+
 // readRequests streams benchmarks[i].requests.{successful,errored,incomplete}
 // one record at a time, keeping a hash of the prompt, the start time, the
 // model named in the request body, and one planner.Sample per request.
 func (b *gBench) readRequests(w *lexer, p string) error {
 	var h maphash.Hash
 	h.SetSeed(promptSeed)
-	return w.object(p, func(status string) error {
-		sp := p + "." + status
-		if status != "successful" && status != "errored" && status != "incomplete" {
-			return w.skip(sp)
+	var rec gRecord
+	var ps *gRecordPaths
+	// prompt hashes a prompt (B) or a request body (C-E), and reads the
+	// model from the first request body that names one.
+	prompt := func(k string) error {
+		c, err := w.peek(ps.list)
+		if err != nil {
+			return err
 		}
-		return w.array(sp, func(i int) error {
-			var start, ttft, lat, itl, out num
-			var prompt uint64
-			hasPrompt, fromArgs := false, false
-			err := w.object(sp, func(k string) error {
-				switch k {
-				case "request_args", "prompt":
-					c, err := w.peek(sp)
-					if err != nil {
-						return err
-					}
-					if k == "prompt" && fromArgs {
-						return w.skip(sp)
-					}
-					switch c {
-					case '"':
-						h.Reset()
-						head := b.bodyHead[:0]
-						if err := w.skipString(sp, func(seg []byte) {
-							h.Write(seg)
-							if k == "request_args" && len(head) < 4096 {
-								head = append(head, seg...)
-							}
-						}); err != nil {
-							return err
-						}
-						b.bodyHead = head
-						if k == "request_args" && b.bodyModel == "" {
-							b.bodyModel = modelInEscaped(head)
-						}
-					case '{':
-						if k != "request_args" {
-							return w.skip(sp)
-						}
-						raw, over, err := w.captureOrSkip(sp + ".request_args")
-						if err != nil || over {
-							return err
-						}
-						h.Reset()
-						h.Write(raw)
-						if b.bodyModel == "" {
-							var body struct {
-								Model lstr `json:"model"`
-							}
-							if json.Unmarshal(raw, &body) == nil {
-								b.bodyModel = string(body.Model)
-							}
-						}
-					default:
-						return w.skip(sp)
-					}
-					prompt, hasPrompt, fromArgs = h.Sum64(), true, k == "request_args"
-					return nil
-				case "start_time", "request_start_time":
-					n, err := w.num(sp + "." + k)
-					if err == nil && !start.set {
-						start = n
-					}
-					return err
-				case "time_to_first_token_ms":
-					var err error
-					ttft, err = w.num(sp + "." + k)
-					return err
-				case "request_latency":
-					var err error
-					lat, err = w.num(sp + "." + k)
-					return err
-				case "inter_token_latency_ms":
-					var err error
-					itl, err = w.num(sp + "." + k)
-					return err
-				case "output_tokens":
-					var err error
-					out, err = w.num(sp + "." + k)
-					return err
-				case "info":
-					return w.object(sp+".info", func(k string) error {
-						if k != "timings" {
-							return w.skip(sp)
-						}
-						return w.object(sp+".info.timings", func(k string) error {
-							if k != "request_start" {
-								return w.skip(sp)
-							}
-							n, err := w.num(sp + ".info.timings.request_start")
-							if err == nil && n.set {
-								start = n
-							}
-							return err
-						})
-					})
+		if k == "prompt" && rec.fromArgs {
+			return w.skip(ps.list)
+		}
+		switch c {
+		case '"':
+			h.Reset()
+			wantModel := k == "request_args" && b.bodyModel == ""
+			head := b.bodyHead[:0]
+			if err := w.skipString(ps.list, func(seg []byte) {
+				h.Write(seg)
+				if wantModel && len(head) < 4096 {
+					head = append(head, seg...)
 				}
-				return w.skip(sp)
-			})
-			if err != nil {
+			}); err != nil {
 				return err
 			}
-			b.listedAll++
-			ok := status == "successful"
-			if ok {
-				b.listed++
-				if out.set && out.v == 0 {
-					ok = false
-					b.zeroTok++
+			if wantModel {
+				b.bodyHead = head
+				b.bodyModel = modelInEscaped(head)
+			}
+		case '{':
+			if k != "request_args" {
+				return w.skip(ps.list)
+			}
+			raw, over, err := w.captureOrSkip(ps.args)
+			if err != nil || over {
+				return err
+			}
+			h.Reset()
+			h.Write(raw)
+			if b.bodyModel == "" {
+				var body struct {
+					Model lstr `json:"model"`
+				}
+				if json.Unmarshal(raw, &body) == nil {
+					b.bodyModel = string(body.Model)
 				}
 			}
-			if ok && len(b.okTTFT) < maxPerRequest {
-				if ttft.set && !math.IsNaN(ttft.v) {
-					b.okTTFT = append(b.okTTFT, ttft.v)
-				}
-				if lat.set && !math.IsNaN(lat.v) {
-					b.okE2E = append(b.okE2E, lat.v)
-				}
+		default:
+			return w.skip(ps.list)
+		}
+		rec.prompt, rec.hasPrompt, rec.fromArgs = h.Sum64(), true, k == "request_args"
+		return nil
+	}
+	timing := func(k string) error {
+		if k != "request_start" {
+			return w.skip(ps.list)
+		}
+		n, err := w.num(ps.reqStartInfo)
+		if err == nil && n.set {
+			rec.start = n
+		}
+		return err
+	}
+	info := func(k string) error {
+		if k != "timings" {
+			return w.skip(ps.list)
+		}
+		return w.object(ps.timings, timing)
+	}
+	field := func(k string) error {
+		var err error
+		switch k {
+		case "request_args", "prompt":
+			return prompt(k)
+		case "start_time", "request_start_time":
+			pk := ps.start
+			if k == "request_start_time" {
+				pk = ps.reqStart
 			}
-			if len(b.samples) < maxPerRequest {
-				b.samples = append(b.samples, planner.Sample{
-					TTFT: sampleFig(ttft, 1e-3), E2E: sampleFig(lat, 1), ITL: sampleFig(itl, 1e-3),
-					OutputTokens: sampleTokens(out), OK: ok,
-				})
-				st := math.NaN()
-				if start.set {
-					st = start.v
-				}
-				b.sampleStart = append(b.sampleStart, st)
+			n, err := w.num(pk)
+			if err == nil && !rec.start.set {
+				rec.start = n
 			}
-			if start.set && start.v > 0 && start.v < b.minStart {
-				b.minStart, b.hasStart = start.v, true
-			}
-			if hasPrompt {
-				if b.prompts == 0 {
-					b.firstPrompt = prompt
-				} else if prompt != b.firstPrompt {
-					b.promptsDiffer = true
-				}
-				b.prompts++
-			}
-			return nil
-		})
+			return err
+		case "time_to_first_token_ms":
+			rec.ttft, err = w.num(ps.ttft)
+			return err
+		case "request_latency":
+			rec.lat, err = w.num(ps.lat)
+			return err
+		case "inter_token_latency_ms":
+			rec.itl, err = w.num(ps.itl)
+			return err
+		case "output_tokens":
+			rec.out, err = w.num(ps.out)
+			return err
+		case "info":
+			return w.object(ps.info, info)
+		}
+		return w.skip(ps.list)
+	}
+	var status string
+	record := func(int) error {
+		rec = gRecord{}
+		if err := w.object(ps.list, field); err != nil {
+			return err
+		}
+		b.addRecord(&rec, status == "successful")
+		return nil
+	}
+	return w.object(p, func(st string) error {
+		sp := p + "." + st
+		if st != "successful" && st != "errored" && st != "incomplete" {
+			return w.skip(sp)
+		}
+		status, ps = st, newGRecordPaths(sp)
+		return w.array(sp, record)
 	})
+}
+
+// addRecord counts one per-request record and keeps its sample.
+func (b *gBench) addRecord(rec *gRecord, ok bool) {
+	b.listedAll++
+	if ok {
+		b.listed++
+		if rec.out.set && rec.out.v == 0 {
+			ok = false
+			b.zeroTok++
+		}
+	}
+	if ok && len(b.okTTFT) < maxPerRequest {
+		if rec.ttft.set && !math.IsNaN(rec.ttft.v) {
+			b.okTTFT = append(b.okTTFT, rec.ttft.v)
+		}
+		if rec.lat.set && !math.IsNaN(rec.lat.v) {
+			b.okE2E = append(b.okE2E, rec.lat.v)
+		}
+	}
+	if len(b.samples) < maxPerRequest {
+		b.samples = append(b.samples, planner.Sample{
+			TTFT: sampleFig(rec.ttft, 1e-3), E2E: sampleFig(rec.lat, 1), ITL: sampleFig(rec.itl, 1e-3),
+			OutputTokens: sampleTokens(rec.out), OK: ok,
+		})
+		st := math.NaN()
+		if rec.start.set {
+			st = rec.start.v
+		}
+		b.sampleStart = append(b.sampleStart, st)
+	}
+	if rec.start.set && rec.start.v > 0 && rec.start.v < b.minStart {
+		b.minStart, b.hasStart = rec.start.v, true
+	}
+	if rec.hasPrompt {
+		if b.prompts == 0 {
+			b.firstPrompt = rec.prompt
+		} else if rec.prompt != b.firstPrompt {
+			b.promptsDiffer = true
+		}
+		b.prompts++
+	}
 }
 
 // sampleFig converts a per-request figure to seconds for a Sample:

@@ -74,12 +74,13 @@ func Parse(name string, r io.Reader, opt Options) (f *File, err error) {
 
 // parse is Parse without the panic guard (fuzz targets call it directly).
 func parse(name string, r io.Reader, opt Options) (*File, error) {
-	in := newInput(r, opt.MaxBytes)
-	in.ctx = opt.Context
+	in := newInput(r, opt)
+	defer in.close()
 	f, err := parseInput(in)
 	if err == nil {
 		err = in.drain()
 	}
+	in.close() // the reading is over: in.n and in.h are final
 	if err != nil {
 		return nil, wrapErr(name, err)
 	}
@@ -153,12 +154,25 @@ type input struct {
 	n   int64
 	h   hash.Hash
 	br  *bufio.Reader
+	ah  *ahead // reading ahead, for a regular file
 }
 
-func newInput(r io.Reader, max int64) *input {
-	in := &input{src: r, max: max, h: sha256.New()}
-	in.br = bufio.NewReaderSize(readerFunc(in.read), 256<<10)
+func newInput(r io.Reader, opt Options) *input {
+	in := &input{src: r, max: opt.MaxBytes, ctx: opt.Context, h: sha256.New()}
+	var src io.Reader = readerFunc(in.read)
+	if isRegularFile(r) {
+		in.ah = startAhead(in)
+		src = in.ah
+	}
+	in.br = bufio.NewReaderSize(src, 256<<10)
 	return in
+}
+
+// close stops the reading ahead, if any; it may be called more than once.
+func (in *input) close() {
+	if in.ah != nil {
+		in.ah.close()
+	}
 }
 
 // read is the counted, limited, hashed read of the source.

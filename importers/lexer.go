@@ -38,7 +38,20 @@ type lexer struct {
 	// countLines keeps lines, the number of newlines before buf[0].
 	countLines bool
 	lines      int
+
+	keys   map[string]string // interned keys, so a key seen before costs no allocation
+	recent [256]string       // the last key interned in each slot (see intern)
+	lit    []byte            // a literal cut by the end of the buffer
+	kbuf   []byte            // a key cut by the end of the buffer or escaped
 }
+
+// maxInterned bounds the interned keys (and maxInternLen their length): a
+// report repeats a few dozen keys millions of times; a file of distinct
+// keys gets its keys allocated one by one, as before.
+const (
+	maxInterned  = 4096
+	maxInternLen = 128
+)
 
 // maxCapture bounds a value read whole (a summary, a metrics object):
 // anything larger is not a figure a benchmark tool writes, and holding it
@@ -50,7 +63,7 @@ const maxCapture = 8 << 20
 const recognizeWithin = 1 << 20
 
 func newLexer(r io.Reader) *lexer {
-	return &lexer{r: r, buf: make([]byte, 256<<10), recognizeBy: recognizeWithin}
+	return &lexer{r: r, buf: make([]byte, 256<<10), recognizeBy: recognizeWithin, keys: map[string]string{}}
 }
 
 // notRecognizedError refuses a file whose first megabyte names no field of
@@ -195,7 +208,6 @@ func (l *lexer) object(path string, fn func(key string) error) error {
 		l.pop()
 		return nil
 	}
-	var kb []byte
 	for {
 		if c, err = l.peek(path); err != nil {
 			return err
@@ -203,13 +215,14 @@ func (l *lexer) object(path string, fn func(key string) error) error {
 		if c != '"' {
 			return l.unexpected(path, "a key")
 		}
-		if kb, err = l.str(path, kb[:0]); err != nil {
+		k, err := l.key(path)
+		if err != nil {
 			return err
 		}
 		if err := l.expect(path, ':', "':'"); err != nil {
 			return err
 		}
-		if err := fn(string(kb)); err != nil {
+		if err := fn(k); err != nil {
 			return err
 		}
 		if c, err = l.peek(path); err != nil {
@@ -225,6 +238,28 @@ func (l *lexer) object(path string, fn func(key string) error) error {
 			return l.unexpected(path, "',' or '}'")
 		}
 	}
+}
+
+// intern returns b as a string, allocating only for a key not seen before.
+// A small table indexed by length and end bytes answers most keys without
+// hashing them.
+func (l *lexer) intern(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	i := (uint(len(b))*131 + uint(b[0])*31 + uint(b[len(b)-1])) % uint(len(l.recent))
+	if s := l.recent[i]; s == string(b) {
+		return s
+	}
+	s, ok := l.keys[string(b)]
+	if !ok {
+		s = string(b)
+		if len(l.keys) < maxInterned && len(b) <= maxInternLen {
+			l.keys[s] = s
+		}
+	}
+	l.recent[i] = s
+	return s
 }
 
 // array reads an array, calling fn for each element; null counts as empty.
@@ -276,20 +311,65 @@ func (l *lexer) push(path string, c byte) error {
 
 func (l *lexer) pop() { l.stack = l.stack[:len(l.stack)-1] }
 
-// str reads a string (the next byte is its quote) and appends its
-// unescaped content to dst.
+// maxKey bounds the length of a key: a longer one is no benchmark field.
+const maxKey = 64 << 10
+
+// key reads a key (the next byte is its quote). A key without escapes
+// that ends inside the buffer is read in place.
+func (l *lexer) key(path string) (string, error) {
+	b := l.buf[l.pos+1 : l.end]
+	if q := bytes.IndexByte(b, '"'); q >= 0 && bytes.IndexByte(b[:q], '\\') < 0 {
+		l.pos += q + 2
+		return l.intern(b[:q]), nil
+	}
+	kb, err := l.str(path, l.kbuf[:0])
+	if err != nil {
+		return "", err
+	}
+	l.kbuf = kb
+	return l.intern(kb), nil
+}
+
+// str reads a string (the next byte is its quote) of at most maxKey bytes
+// and appends its unescaped content to dst.
 func (l *lexer) str(path string, dst []byte) ([]byte, error) {
 	start := len(dst)
 	escaped := false
 	dst = append(dst, '"')
-	err := l.skipString(path, func(seg []byte) {
-		if !escaped && bytes.IndexByte(seg, '\\') >= 0 {
-			escaped = true
+	l.pos++ // opening quote
+	for {
+		if len(dst)-start > maxKey {
+			return nil, fmt.Errorf("%s: a key longer than %d KB at byte %d: not a benchmark result", orRoot(path), maxKey>>10, l.offset())
 		}
-		dst = append(dst, seg...)
-	})
-	if err != nil {
-		return nil, err
+		if !l.fill() {
+			return nil, l.eof(path)
+		}
+		b := l.buf[l.pos:l.end]
+		q := bytes.IndexByte(b, '"')
+		lim := q
+		if lim < 0 {
+			lim = len(b)
+		}
+		if bs := bytes.IndexByte(b[:lim], '\\'); bs >= 0 {
+			// keep the backslash and the byte it escapes
+			escaped = true
+			dst = append(dst, b[:bs+1]...)
+			l.pos += bs + 1
+			if !l.fill() {
+				return nil, l.eof(path)
+			}
+			dst = append(dst, l.buf[l.pos])
+			l.pos++
+			continue
+		}
+		if q < 0 {
+			dst = append(dst, b...)
+			l.pos = l.end
+			continue
+		}
+		dst = append(dst, b[:q]...)
+		l.pos += q + 1
+		break
 	}
 	if !escaped {
 		return append(dst[:start], dst[start+1:]...), nil
@@ -354,9 +434,30 @@ var literalChar = func() (t [256]bool) {
 	return
 }()
 
-// literal consumes a number or a true/false/null/NaN/Infinity literal.
+// literal consumes a number or a true/false/null/NaN/Infinity literal. The
+// bytes returned are valid until the next read of the lexer.
 func (l *lexer) literal(path string) ([]byte, error) {
-	var out []byte
+	if l.fill() {
+		// the common case: the literal ends inside the buffer
+		b := l.buf[l.pos:l.end]
+		i := 0
+		for i < len(b) && literalChar[b[i]] {
+			i++
+		}
+		if i < len(b) {
+			if i == 0 {
+				return nil, l.unexpected(path, "a value")
+			}
+			if i > 64 {
+				l.pos += i
+				return nil, fmt.Errorf("%s: number too long at byte %d", orRoot(path), l.offset())
+			}
+			l.pos += i
+			return b[:i], nil
+		}
+	}
+	out := l.lit[:0]
+	defer func() { l.lit = out[:0] }()
 	for {
 		if !l.fill() {
 			if len(out) > 0 && l.err == io.EOF {
@@ -371,12 +472,12 @@ func (l *lexer) literal(path string) ([]byte, error) {
 		}
 		out = append(out, b[:i]...)
 		l.pos += i
+		if len(out) > 64 {
+			return nil, fmt.Errorf("%s: number too long at byte %d", orRoot(path), l.offset())
+		}
 		if i < len(b) {
 			if len(out) == 0 {
 				return nil, l.unexpected(path, "a value")
-			}
-			if len(out) > 64 {
-				return nil, fmt.Errorf("%s: number too long at byte %d", orRoot(path), l.offset())
 			}
 			return out, nil
 		}

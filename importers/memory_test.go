@@ -136,6 +136,12 @@ func TestBoundedMemory(t *testing.T) {
 		}, 24, ""},
 		{"30 MB of empty objects", func() io.Reader { return repeat("[", "{},", "{}]", 10<<20) }, 8, "[0]: not a recognised benchmark result (an empty object)"},
 		{"deep nesting", func() io.Reader { return repeat(`{"benchmarks": [{"x": `, "[", "", 1<<20) }, 8, "nested deeper than"},
+		{"a number of 100 MB", func() io.Reader {
+			return repeat(`{"benchmarks": [{"duration": `, strings.Repeat("1", 1<<16), "}]}", 1600)
+		}, 8, "number too long"},
+		{"a key of 100 MB", func() io.Reader {
+			return repeat(`{"benchmarks": [{"duration": 1, "`, strings.Repeat("k", 1<<16), `": 1}]}`, 1600)
+		}, 8, "a key longer than 64 KB"},
 		{"a huge metrics object", func() io.Reader {
 			return repeat(`{"benchmarks": [{"metrics": {"x": [`, "1,", "1]}}]}", 20<<20)
 		}, 24, "larger than 8 MB"},
