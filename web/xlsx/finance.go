@@ -151,7 +151,7 @@ func (b *book) financeSheet() {
 		`IF(OR(Provider_Margin_Monthly="",N(Provider_Expected_Utilisation)*Provider_Revenue_Capacity_Monthly<=0),"",Provider_Margin_Monthly/(Provider_Expected_Utilisation*Provider_Revenue_Capacity_Monthly))`,
 		optOrEmpty(pv.MarginAtExpectedUtilisation)), "Provider_Margin_Share", "")
 	s.add()
-	s.add(excelize_bold(b, "As computed on export"), v(b.st.wrap, pv.Text))
+	s.add(excelize_bold(b, "Summary"), v(b.st.wrap, "As computed on export: "+pv.Text))
 }
 
 // figNote is a Figure's source and date for the sheet.

@@ -225,3 +225,121 @@ func TestEquipmentModelsRecalculate(t *testing.T) {
 		t.Run(name, func(t *testing.T) { checkSheets(t, books[name], sheets, wants[name]) })
 	}
 }
+
+// TestNumberFormatsFollowTheDisplayRule reads the workbook back as a
+// reader sees it (formatted): amounts and per-request prices show the
+// page's digits (cents, or 3 significant figures when cents show fewer),
+// shares the page's percentages.
+func TestNumberFormatsFollowTheDisplayRule(t *testing.T) {
+	r := testReport(financeInputs())
+	res := r.Result
+	f := openBook(t, writeBook(t, r))
+	shown := func(c cell) string {
+		t.Helper()
+		s, err := f.GetCellValue(c.sheet, c.name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	moneyCells := []struct {
+		name string
+		want planner.Money
+	}{
+		{"Quote1_Per_Request", res.Quotes[0].PerRequest},            // 0.030294
+		{"Quote1_Crossing_Per_Request", res.Crossovers[0].VAPI},     // 0.023166
+		{"SH_Fixed_Per_Box", res.SelfHosted.FixedPerBox},            // 2,020
+		{"Provider_Revenue_Per_Request", res.Provider.RevenuePerRequest},
+		{"Provider_Margin_Monthly", *res.Provider.MarginAtExpected},
+	}
+	for _, m := range moneyCells {
+		want := m.want.Display() + " EUR"
+		if got := shown(namedCell(t, f, m.name)); got != want {
+			t.Errorf("%s shows %q, want %q", m.name, got, want)
+		}
+	}
+	if got := shown(namedCell(t, f, "Quote1_Per_Request")); got != "0.0303 EUR" {
+		t.Errorf("V_api shows %q, want 0.0303 EUR (three significant figures)", got)
+	}
+	if got := shown(namedCell(t, f, "SH_Fixed_Per_Box")); got != "2,020.00 EUR" {
+		t.Errorf("F_local shows %q, want 2,020.00 EUR", got)
+	}
+	for o, oc := range res.Scenarios[1].Options {
+		mc, pc := optionCols(o)
+		if got, want := shown(cell{shScenarios, mc, 3}), oc.MonthlyCost.Display()+" EUR"; got != want {
+			t.Errorf("expected %s monthly shows %q, want %q", oc.Option, got, want)
+		}
+		if got, want := shown(cell{shScenarios, pc, 3}), oc.CostPer1000.Display()+" EUR"; got != want {
+			t.Errorf("expected %s per 1,000 shows %q, want %q", oc.Option, got, want)
+		}
+	}
+	shares := []struct {
+		name string
+		want float64
+	}{
+		{"Provider_Break_Even_Utilisation", *res.Provider.BreakEvenUtilisation},
+		{"Provider_Margin_Share", *res.Provider.MarginAtExpectedUtilisation},
+		{"Provider_Expected_Utilisation", 0.6},
+		{"Scenario_Expected_Busy_Share", 0.1},
+	}
+	for _, s := range shares {
+		want := strings.ReplaceAll(planner.DisplayShare(s.want), " ", "")
+		if got := shown(namedCell(t, f, s.name)); got != want {
+			t.Errorf("%s shows %q, want %q", s.name, got, want)
+		}
+	}
+}
+
+// TestPlannerTextIsMarked checks that every sentence and arithmetic the
+// planner wrote (cost bases, the crossover's formula and outcome, the
+// scenario bases, the provider's summary) stands in the workbook marked as
+// computed on export, in the cell or in its column's heading: a reader who
+// changes an input knows that text does not follow.
+func TestPlannerTextIsMarked(t *testing.T) {
+	res := testReport(financeInputs()).Result
+	f := openBook(t, writeBook(t, testReport(financeInputs())))
+	var texts []string
+	for _, l := range res.SelfHosted.Lines {
+		texts = append(texts, l.Basis)
+	}
+	for _, q := range res.Quotes {
+		texts = append(texts, q.PerRequestBasis)
+	}
+	for _, x := range res.Crossovers {
+		texts = append(texts, x.Text, x.Formula)
+	}
+	for _, o := range res.Scenarios[1].Options {
+		texts = append(texts, o.Basis)
+	}
+	texts = append(texts, res.Provider.Text)
+	const mark = "as computed on export"
+	found := map[string]bool{}
+	for _, sh := range SheetNames {
+		rows, err := f.GetRows(sh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for r, row := range rows {
+			for c, val := range row {
+				for _, txt := range texts {
+					if len(txt) < 12 || !strings.Contains(val, txt) {
+						continue
+					}
+					found[txt] = true
+					marked := strings.Contains(strings.ToLower(val), mark)
+					for up := r - 1; up >= 0 && !marked; up-- {
+						marked = c < len(rows[up]) && strings.Contains(rows[up][c], "("+mark+")")
+					}
+					if !marked {
+						t.Errorf("%s!%s%d holds the planner's %q without %q", sh, string(rune('A'+c)), r+1, txt, mark)
+					}
+				}
+			}
+		}
+	}
+	for _, txt := range texts {
+		if len(txt) >= 12 && !found[txt] {
+			t.Errorf("the planner's %q is not in the workbook", txt)
+		}
+	}
+}

@@ -200,7 +200,7 @@ func (b *book) costsSheet() {
 	s.add("Variable cost per request (V_local)", fx(b.st.perReq, vl, money(res.SelfHosted.PerRequest)))
 	b.name("V_Local", s, 2, row)
 	for _, n := range res.SelfHosted.Notes {
-		s.add(v(b.st.wrap, "Note: "+n))
+		s.add(v(b.st.wrap, "Note (as computed on export): "+n))
 	}
 
 	for i, q := range in.Quotes {
@@ -290,7 +290,7 @@ func (b *book) costsSheet() {
 		s.add("Monthly cost at a demand (the Scenarios sheet): ((MAX(minimum commitment, usage through the bands) + charges) x tax factor + untaxed charges) x rate",
 			nil, nil, nil, nil, nil, nil, nil)
 		for _, n := range qc.Notes {
-			s.add(v(b.st.wrap, "Note: "+n))
+			s.add(v(b.st.wrap, "Note (as computed on export): "+n))
 		}
 	}
 	if len(in.Quotes) == 0 {

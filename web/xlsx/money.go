@@ -41,7 +41,7 @@ func (b *book) scenariosSheet() {
 		hdr = append(hdr, q.Name+" monthly", q.Name+" per 1,000")
 		widths = append(widths, 18, 16)
 	}
-	hdr = append(hdr, "Notes")
+	hdr = append(hdr, "Notes (as computed on export)")
 	widths = append(widths, 60)
 	s.cols(widths...)
 	b.headers(s, hdr...)
@@ -163,7 +163,7 @@ func (b *book) crossoverSheet() {
 			v(b.st.int, sd), v(b.st.int, sb), v(b.st.wrap, x.Formula), v(b.st.wrap, x.Text))
 		b.name(p+"Crossover_N", s, 6, r)
 		if x.Reason != "" && x.Reason != x.Text {
-			s.add("", nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, v(b.st.wrap, "Why: "+x.Reason))
+			s.add("", nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, v(b.st.wrap, "Why (as computed on export): "+x.Reason))
 		}
 	}
 	if len(res.Crossovers) == 0 {
@@ -256,7 +256,7 @@ func (b *book) summarySheet() {
 		if x.N != nil {
 			n = x.N.InexactFloat64()
 		}
-		s.add("Self-hosting vs "+x.Quote+": N (requests a month)", fx(b.st.num, quotePrefix(i)+"Crossover_N", n), v(b.st.wrap, x.Text))
+		s.add("Self-hosting vs "+x.Quote+": N (requests a month)", fx(b.st.num, quotePrefix(i)+"Crossover_N", n), v(b.st.wrap, "As computed on export: "+x.Text))
 	}
 }
 

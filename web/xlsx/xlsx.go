@@ -12,10 +12,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
 	"github.com/xuri/excelize/v2"
 
 	"capplan/planner"
@@ -95,7 +97,7 @@ func Write(w io.Writer, r Report) error {
 func build(r Report, out io.Writer) error {
 	f := excelize.NewFile()
 	defer f.Close()
-	b := &book{f: f, r: r, names: map[string]string{}, sheets: map[string]*sheet{}}
+	b := &book{f: f, r: r, names: map[string]string{}, sheets: map[string]*sheet{}, fitted: map[string]int{}}
 	if err := b.newStyles(); err != nil {
 		return err
 	}
@@ -126,6 +128,9 @@ func build(r Report, out io.Writer) error {
 		} else if _, err := f.NewSheet(name); err != nil {
 			return err
 		}
+	}
+	if err := b.fitFormats(); err != nil {
+		return err
 	}
 	for _, name := range SheetNames {
 		if err := b.sheets[name].flush(f); err != nil {
@@ -158,6 +163,7 @@ type book struct {
 	sheets map[string]*sheet
 	names  map[string]string // defined name → absolute reference
 	st     styles
+	fitted map[string]int // number format and fill → style, for fitFormats
 
 	scenarioRows []int   // the Scenarios sheet row of each scenario
 	sizingShare  float64 // the busy-hour share that sizes capacity
@@ -244,10 +250,7 @@ type styles struct {
 }
 
 func (b *book) newStyles() error {
-	cur := strings.ReplaceAll(b.r.Result.Currency, `"`, "")
-	if cur == "" {
-		cur = strings.ReplaceAll(b.r.Inputs.Currency, `"`, "")
-	}
+	cur := b.currency()
 	fmtMoney := `#,##0.00 "` + cur + `"`
 	fmtPerReq := `#,##0.000000 "` + cur + `"`
 	fmtSecs := `0.000 "s"`
@@ -255,7 +258,7 @@ func (b *book) newStyles() error {
 	fmtNum := `#,##0.00`
 	fmtInt := `#,##0`
 	fmtRate := `0.000`
-	input := excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"FFF4CC"}}
+	input := inputFill
 	border := []excelize.Border{{Type: "bottom", Color: "999999", Style: 1}}
 	var err error
 	mk := func(s *excelize.Style) int {
@@ -289,6 +292,110 @@ func (b *book) newStyles() error {
 		plain: mk(&excelize.Style{Fill: input}),
 	}
 	return err
+}
+
+// inputFill marks an input cell.
+var inputFill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"FFF4CC"}}
+
+// fitFormats gives every money, per-request and share cell the number
+// format of the page's display rule (planner/display.go) for the value it
+// holds at export, since a number format cannot count significant
+// figures: amounts show cents, or the decimals that keep 3 significant
+// figures (0.00578, 12.80, 2,410.87), shares as percentages with the
+// decimals DisplayShare shows (0.14 %, 50.9 %, 62 %). A cell without a value
+// keeps its sheet-wide format.
+func (b *book) fitFormats() error {
+	type kind struct{ share, input bool }
+	kinds := map[int]kind{b.st.money: {}, b.st.perReq: {}, b.st.moneyIn: {input: true}, b.st.perReqIn: {input: true},
+		b.st.pct: {share: true}, b.st.pctIn: {share: true, input: true}}
+	for _, name := range SheetNames {
+		for _, row := range b.sheets[name].rows {
+			for i, c := range row {
+				cell, ok := c.(excelize.Cell)
+				if !ok {
+					continue
+				}
+				k, ok := kinds[cell.StyleID]
+				if !ok {
+					continue
+				}
+				val, ok := number(cell.Value)
+				if !ok {
+					continue
+				}
+				format := b.moneyFormat(val)
+				if k.share {
+					format = shareFormat(val)
+				}
+				id, err := b.fitted1(format, k.input)
+				if err != nil {
+					return err
+				}
+				cell.StyleID = id
+				row[i] = cell
+			}
+		}
+	}
+	return nil
+}
+
+// fitted1 is the style of a number format, on the input fill or not.
+func (b *book) fitted1(format string, input bool) (int, error) {
+	key := fmt.Sprintf("%t %s", input, format)
+	if id, ok := b.fitted[key]; ok {
+		return id, nil
+	}
+	st := &excelize.Style{CustomNumFmt: &format}
+	if input {
+		st.Fill = inputFill
+	}
+	id, err := b.f.NewStyle(st)
+	b.fitted[key] = id
+	return id, err
+}
+
+// moneyFormat is the number format that shows an amount as DisplayMoney
+// does, with the report's currency.
+func (b *book) moneyFormat(val float64) string {
+	return "#,##0" + decimals(planner.DisplayMoney(decimal.NewFromFloat(val))) + ` "` + b.currency() + `"`
+}
+
+// shareFormat is the percentage format that shows a share as DisplayShare
+// does.
+func shareFormat(val float64) string {
+	return "0" + decimals(strings.TrimSuffix(planner.DisplayShare(val), " %")) + "%"
+}
+
+// decimals is the fraction part of a number format with as many places as
+// the displayed text s has: ".00000" for "0.00578", "" for "62".
+func decimals(s string) string {
+	_, frac, ok := strings.Cut(s, ".")
+	if !ok || frac == "" {
+		return ""
+	}
+	return "." + strings.Repeat("0", len(frac))
+}
+
+// number is a cell value as a float, if it is a number.
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, !math.IsNaN(n) && !math.IsInf(n, 0)
+	case int:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	}
+	return 0, false
+}
+
+// currency is the report's currency as a format's literal.
+func (b *book) currency() string {
+	cur := strings.ReplaceAll(b.r.Result.Currency, `"`, "")
+	if cur == "" {
+		cur = strings.ReplaceAll(b.r.Inputs.Currency, `"`, "")
+	}
+	return cur
 }
 
 // Cell helpers. A nil value leaves the cell empty.
