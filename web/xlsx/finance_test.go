@@ -246,9 +246,9 @@ func TestNumberFormatsFollowTheDisplayRule(t *testing.T) {
 		name string
 		want planner.Money
 	}{
-		{"Quote1_Per_Request", res.Quotes[0].PerRequest},            // 0.030294
-		{"Quote1_Crossing_Per_Request", res.Crossovers[0].VAPI},     // 0.023166
-		{"SH_Fixed_Per_Box", res.SelfHosted.FixedPerBox},            // 2,020
+		{"Quote1_Per_Request", res.Quotes[0].PerRequest},        // 0.030294
+		{"Quote1_Crossing_Per_Request", res.Crossovers[0].VAPI}, // 0.023166
+		{"SH_Fixed_Per_Box", res.SelfHosted.FixedPerBox},        // 2,020
 		{"Provider_Revenue_Per_Request", res.Provider.RevenuePerRequest},
 		{"Provider_Margin_Monthly", *res.Provider.MarginAtExpected},
 	}
