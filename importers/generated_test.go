@@ -3,6 +3,7 @@ package importers
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"testing"
 
 	"capplan/planner"
@@ -88,5 +89,41 @@ func TestGeneratorDeterministic(t *testing.T) {
 	}
 	if err := guidellmgen.Write(&a, guidellmgen.Config{Loads: []float64{0}}); err == nil {
 		t.Error("a zero load was accepted")
+	}
+}
+
+// TestIdenticalPrompts reads the prompts of the request bodies: the same
+// prompt in every request is flagged; one request that differs, even the
+// last, clears the flag of its load level only.
+func TestIdenticalPrompts(t *testing.T) {
+	same, err := os.ReadFile("testdata/guidellm_d_identical.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := []byte(`\"prompt\":\"`)
+	if n := bytes.Count(same, key); n != 8 {
+		t.Fatalf("%d prompts in the fixture, want 4 in each of its 2 benchmarks", n)
+	}
+	last := bytes.LastIndex(same, key) + len(key)
+	lastDiffers := append(append(append([]byte{}, same[:last]...), "another "...), same[last:]...)
+	for _, c := range []struct {
+		name string
+		data []byte
+		want [2]bool
+	}{
+		{"the same prompt in every request", same, [2]bool{true, true}},
+		{"the last request differs", lastDiffers, [2]bool{true, false}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f, err := Parse("identical.json", bytes.NewReader(c.data), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range f.Rows {
+				if r.IdenticalPrompts == nil || *r.IdenticalPrompts != c.want[i] {
+					t.Errorf("row %d: identical prompts = %v, want %v", i, r.IdenticalPrompts, c.want[i])
+				}
+			}
+		})
 	}
 }

@@ -209,7 +209,8 @@ func (b *gBench) readRequests(w *lexer, p string) error {
 	var rec gRecord
 	var ps *gRecordPaths
 	// prompt hashes a prompt (B) or a request body (C-E), and reads the
-	// model from the first request body that names one.
+	// model from the first request body that names one. Once two prompts
+	// differ, the prompts are only counted, not hashed.
 	prompt := func(k string) error {
 		c, err := w.peek(ps.list)
 		if err != nil {
@@ -218,13 +219,22 @@ func (b *gBench) readRequests(w *lexer, p string) error {
 		if k == "prompt" && rec.fromArgs {
 			return w.skip(ps.list)
 		}
+		hashing := !b.promptsDiffer
 		switch c {
 		case '"':
-			h.Reset()
 			wantModel := k == "request_args" && b.bodyModel == ""
+			if !hashing && !wantModel {
+				if err := w.skipString(ps.list, nil); err != nil {
+					return err
+				}
+				break
+			}
+			h.Reset()
 			head := b.bodyHead[:0]
 			if err := w.skipString(ps.list, func(seg []byte) {
-				h.Write(seg)
+				if hashing {
+					h.Write(seg)
+				}
 				if wantModel && len(head) < 4096 {
 					head = append(head, seg...)
 				}
@@ -238,6 +248,12 @@ func (b *gBench) readRequests(w *lexer, p string) error {
 		case '{':
 			if k != "request_args" {
 				return w.skip(ps.list)
+			}
+			if !hashing && b.bodyModel != "" {
+				if err := w.skip(ps.args); err != nil {
+					return err
+				}
+				break
 			}
 			raw, over, err := w.captureOrSkip(ps.args)
 			if err != nil || over {

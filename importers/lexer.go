@@ -384,6 +384,8 @@ func (l *lexer) str(path string, dst []byte) ([]byte, error) {
 
 // skipString consumes a string (the next byte is its quote), passing the
 // raw segments of its content (escapes not decoded) to seg when not nil.
+// Each byte is looked at once or twice, however many escapes the string
+// holds (a request body written as a string escapes every quote).
 func (l *lexer) skipString(path string, seg func([]byte)) error {
 	l.pos++ // opening quote
 	for {
@@ -396,8 +398,28 @@ func (l *lexer) skipString(path string, seg func([]byte)) error {
 		if lim < 0 {
 			lim = len(b)
 		}
-		if bs := bytes.IndexByte(b[:lim], '\\'); bs >= 0 {
-			// pass through the backslash and the byte it escapes
+		bs := bytes.IndexByte(b[:lim], '\\')
+		for bs >= 0 && bs+1 < len(b) {
+			// pass the backslash and the byte it escapes
+			n := bs + 2
+			if seg != nil {
+				seg(b[:n])
+			}
+			l.pos += n
+			b = b[n:]
+			if q >= 0 {
+				if q -= n; q < 0 { // the quote found was the escaped byte
+					q = bytes.IndexByte(b, '"')
+				}
+			}
+			lim = q
+			if lim < 0 {
+				lim = len(b)
+			}
+			bs = bytes.IndexByte(b[:lim], '\\')
+		}
+		if bs >= 0 {
+			// a backslash at the end of the buffer: the byte it escapes comes next
 			if seg != nil {
 				seg(b[:bs+1])
 			}
