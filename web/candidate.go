@@ -313,5 +313,8 @@ func (s *Server) candidateImport(c echo.Context) error {
 	if lerr != nil {
 		return lerr
 	}
+	if err == nil {
+		return s.answerChange(c, status, v, "candidates", candidatesBody(v, sectionForm{}, out))
+	}
 	return s.render(c, status, layout(s.page(c, v.R.Title), sectionPage(v, candidatesUploaded(v, out))), candidatesBody(v, sectionForm{}, out))
 }

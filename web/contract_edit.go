@@ -51,8 +51,9 @@ func (s *Server) contractSave(c echo.Context) error {
 	if len(amend) > 0 {
 		action = "contract amended: " + reason
 	}
+	onPage := form.Get("on_page") != ""
 	view := func(v reportView, f sectionForm) contractEditView {
-		return contractEditView{R: v.R, C: next, Form: form, Errs: f.Errs, Reason: reason, Conflict: f.Conflict}
+		return contractEditView{R: v.R, C: next, Form: form, Errs: f.Errs, Reason: reason, Conflict: f.Conflict, OnPage: onPage}
 	}
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "contract", Form: form, Errs: errs, Prev: r.Contract, Next: next,
@@ -61,8 +62,13 @@ func (s *Server) contractSave(c echo.Context) error {
 		// The contract is edited on a page of its own.
 		Again:   func(v reportView, f sectionForm) templ.Component { return contractEditForm(view(v, f)) },
 		Page:    func(v reportView, f sectionForm) templ.Component { return contractEditPage(s.page(c, ""), view(v, f)) },
-		Swap:    swapOf(contractSectionWithHistory),
-		PushURL: fmt.Sprintf("/reports/%d", r.ID),
+		// Saved in place on the report: the contract, and everything judged
+		// against it out of band. Saved from the form's own page: a
+		// redirect to the report (post, redirect, get).
+		Swap: func(v reportView) (templ.Component, bool) {
+			return contractSectionWithHistory(v), !onPage
+		},
+		ReplaceURL: fmt.Sprintf("/reports/%d", r.ID),
 	})
 }
 

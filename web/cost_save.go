@@ -38,11 +38,10 @@ func canEditCosts(r store.Report, u *store.User) bool {
 	return u != nil && (r.CanEdit(*u) || u.Role == store.RoleFinance)
 }
 
-// costsSwap is what a saved cost change swaps: the costs, and the sections
-// computed from them, and the history.
+// costsSwap is what a saved cost change swaps: the costs (the pipeline
+// adds the sections computed from them).
 func costsSwap(v reportView) templ.Component {
-	return templ.Join(costsSection(v, moneyForm{}, false), scenariosSection(v, moneyForm{}, true),
-		crossoverSection(v, true), historySection(v.R.ID, v.History, true))
+	return costsSection(v, moneyForm{}, false)
 }
 
 // costSettingsSave saves the report's money settings: currency, token

@@ -37,5 +37,5 @@ func (s *Server) importRemove(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.render(c, http.StatusOK, importsSwap(v), importsSwap(v))
+	return s.answerChange(c, http.StatusOK, v, "imports", importsSwap(v))
 }

@@ -50,9 +50,8 @@ func (s *Server) renderImports(c echo.Context, status int, out *importOutcome) e
 		return err
 	}
 	v.Imports.Outcome = out
-	partial := importsBody(v.Imports)
-	if out != nil && out.Err == "" {
-		partial = importsChanged(v)
+	if out != nil && out.Err == "" && isPartial(c.Request()) {
+		return s.answerChange(c, status, v, "imports", importsChanged(v))
 	}
-	return s.render(c, status, layout(s.page(c, v.R.Title), reportPage(v)), partial)
+	return s.render(c, status, layout(s.page(c, v.R.Title), reportPage(v)), importsBody(v.Imports))
 }

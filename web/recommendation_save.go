@@ -40,5 +40,5 @@ func recommendationAgain(v reportView, f sectionForm) templ.Component {
 }
 
 func recommendationSwap(v reportView) templ.Component {
-	return templ.Join(recommendationSection(v, moneyForm{}, false), historySection(v.R.ID, v.History, true))
+	return recommendationSection(v, moneyForm{}, false)
 }

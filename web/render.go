@@ -117,8 +117,11 @@ func redirect(c echo.Context, to string) error {
 // scripts (the CSP allows neither), and refused input (422), a stale save
 // (409) and a too-large upload (413) are swapped in like a success, since
 // their answers are the form with its errors. Other errors are not
-// swapped; app.js shows their text.
-const htmxConfig = `{"includeIndicatorStyles":false,"allowScriptTags":false,"responseHandling":[` +
+// swapped; app.js shows their text. No page is kept for Back: going back
+// loads the address afresh, so it never shows figures or a form from
+// before a change.
+const htmxConfig = `{"includeIndicatorStyles":false,"allowScriptTags":false,` +
+	`"historyCacheSize":0,"refreshOnHistoryMiss":true,"responseHandling":[` +
 	`{"code":"204","swap":false},{"code":"[23]..","swap":true},` +
 	`{"code":"409","swap":true,"error":false},{"code":"413","swap":true,"error":false},{"code":"422","swap":true,"error":false},` +
 	`{"code":"[45]..","swap":false,"error":true}]}`

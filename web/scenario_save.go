@@ -41,8 +41,9 @@ func scenariosAgain(v reportView, f sectionForm) templ.Component {
 	return scenariosSection(v, f.money(), false)
 }
 
-// scenariosSwap is what saved scenarios swap: the scenarios, the crossover
-// (it is sized at the expected scenario's busy hour) and the history.
+// scenariosSwap is what saved scenarios swap: the scenarios (the pipeline
+// adds the crossover, sized at the expected scenario's busy hour, and the
+// rest computed from them).
 func scenariosSwap(v reportView) templ.Component {
-	return templ.Join(scenariosSection(v, moneyForm{}, false), crossoverSection(v, true), historySection(v.R.ID, v.History, true))
+	return scenariosSection(v, moneyForm{}, false)
 }

@@ -24,7 +24,8 @@ import (
 // as typed with what changed in the section meanwhile; both come as the
 // section alone for htmx, else as a page with the section and a way back
 // to the report. A success swaps the updated sections in for htmx, else
-// redirects to the section.
+// redirects to the section. Every htmx answer to a change carries, out of
+// band, the rest of the page computed from the report (answerChange).
 type sectionSave struct {
 	Anchor string     // the section's id on the report page
 	Key    string     // which of the section's forms: a row or candidate id, "new"; "" when it has one
@@ -47,8 +48,10 @@ type sectionSave struct {
 	Page func(v reportView, f sectionForm) templ.Component
 	// Swap is what htmx gets after a save; nil ok redirects instead.
 	Swap func(v reportView) (templ.Component, bool)
-	// PushURL is the address htmx shows after a save ("" keeps it).
-	PushURL string
+	// ReplaceURL is the address htmx shows after a save in place of the
+	// form's ("" keeps it): Back then goes to the page before the form,
+	// not to the form as it was posted.
+	ReplaceURL string
 }
 
 // saveSection runs the pipeline for one section save of report r.
@@ -118,10 +121,19 @@ func (s *Server) sectionSaved(c echo.Context, r store.Report, ss sectionSave) er
 	if !ok {
 		return redirect(c, to)
 	}
-	if ss.PushURL != "" {
-		c.Response().Header().Set("HX-Push-Url", ss.PushURL)
+	if ss.ReplaceURL != "" {
+		c.Response().Header().Set("HX-Replace-Url", ss.ReplaceURL)
 	}
-	return s.render(c, http.StatusOK, nil, swap)
+	return s.answerChange(c, http.StatusOK, v, ss.Anchor, swap)
+}
+
+// answerChange is the htmx answer to any change of report v that the page
+// made (a section saved, an import, an import removed): swap, the part the
+// request targets, and out of band every other part of the page computed
+// from the report (refreshed), all rendered from v, one fresh load after
+// the change. own is the anchor of the part swap holds.
+func (s *Server) answerChange(c echo.Context, status int, v reportView, own string, swap templ.Component) error {
+	return s.render(c, status, nil, templ.Join(swap, refreshed(v, own)))
 }
 
 // swapOf is a Swap that always swaps comp.
