@@ -70,6 +70,7 @@ func (b *book) financeSheet() {
 		}
 		s.add(q.Name, v(b.st.pctIn, rate), v(b.st.intIn, counted), fx(b.st.num, fmt.Sprintf("1+N(%s)*N(%s)", rel(2, row), rel(3, row)), f), nil, b.name(p+"Tax_Factor", s, 4, row))
 		b.name(p+"Tax_Rate", s, 2, row)
+		b.name(p+"Tax_Counted", s, 3, row)
 	}
 
 	cats := []string{}
@@ -98,6 +99,7 @@ func (b *book) financeSheet() {
 		s.add(cat, v(b.st.pctIn, rate), v(b.st.intIn, counted), fx(b.st.num, fmt.Sprintf("1+N(%s)*N(%s)", rel(2, row), rel(3, row)), 1+rate*float64(counted)),
 			nil, b.name(shTaxFactor(cat), s, 4, row))
 		b.name("SH_"+camel(cat)+"_Tax_Rate", s, 2, row)
+		b.name("SH_"+camel(cat)+"_Tax_Counted", s, 3, row)
 	}
 
 	s.add()

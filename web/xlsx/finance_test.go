@@ -2,6 +2,7 @@ package xlsx
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -16,8 +17,9 @@ import (
 // that is not recoverable; a second volume band from 30 M tokens a month
 // (input 8, output 30 USD per million) and a minimum commitment of 1,200
 // USD a month. The box is on committed rent (800 EUR a month for 12
-// months and 2,400 USD upfront) and its hosting carries 10 % tax that is
-// not recoverable. The provider view sells tokens at 12 / 45 EUR per
+// months and 2,400 USD upfront), its hosting carries 10 % tax that is not
+// recoverable, and each request costs 0.002 USD with 20 % recoverable tax
+// (left out on the net basis). The provider view sells tokens at 12 / 45 EUR per
 // million at 60 % utilisation.
 func financeInputs() planner.Inputs {
 	in := workedInputs()
@@ -37,7 +39,10 @@ func financeInputs() planner.Inputs {
 	sh.CommitMonthly = planner.Fig("800", "EUR/month", "reservation", "2026-11-20")
 	sh.CommitUpfront = planner.Fig("2400", "USD", "reservation", "2026-11-20")
 	sh.CommitUpfront.Currency = "USD"
-	sh.Taxes = map[string]*planner.Tax{"hosting": {Rate: planner.Fig("0.1", "fraction", "tax office", "2026-11-20")}}
+	sh.Taxes = map[string]*planner.Tax{"hosting": {Rate: planner.Fig("0.1", "fraction", "tax office", "2026-11-20")},
+		"per_request": {Rate: planner.Fig("0.2", "fraction", "tax office", "2026-11-20"), Recoverable: true}}
+	sh.PerRequest = planner.Fig("0.002", "USD/request", "metered egress", "2026-11-20")
+	sh.PerRequest.Currency = "USD"
 	in.Provider = &planner.ProviderInputs{
 		InputPerMTokens: planner.Fig("12", "EUR/1M tokens", "price list", "2026-11-20"), OutputPerMTokens: planner.Fig("45", "EUR/1M tokens", "price list", "2026-11-20"),
 		ExpectedUtilisation: planner.Fig("0.6", "fraction", "sales plan", "2026-11-20"),
@@ -110,7 +115,8 @@ func TestFinanceSheetCachedValues(t *testing.T) {
 
 // TestFinanceInputsRecalculate changes, in the workbook, as finance would,
 // the exchange rate, the expected utilisation, the second band's output
-// price and the committed rent, and checks LibreOffice's figures (V_api,
+// price, the committed rent, the hosting's tax rate and whether the tax on
+// requests is counted, and checks LibreOffice's figures (V_api,
 // F_api, the tiered scenario costs, the crossing piece and the crossover,
 // F_local, the provider view) against the planner's for the same inputs.
 func TestFinanceInputsRecalculate(t *testing.T) {
@@ -131,6 +137,12 @@ func TestFinanceInputsRecalculate(t *testing.T) {
 	in.Quotes[0].Tiers[0].OutputPerMTokens = planner.Fig("20", "USD/1M tokens", "volume price list", "2026-11-20")
 	set("SH_Commit_Monthly", 700.0)
 	in.SelfHosted.CommitMonthly = planner.Fig("700", "EUR/month", "reservation", "2026-11-20")
+	set("SH_Hosting_Tax_Rate", 0.2)
+	in.SelfHosted.Taxes["hosting"].Rate = planner.Fig("0.2", "fraction", "tax office", "2026-11-20")
+	// Counting the recoverable tax on requests is the gross basis (the
+	// report's other taxes are not recoverable: counted either way).
+	set("SH_Per_Request_Tax_Counted", 1)
+	in.TaxBasis = planner.TaxGross
 	var buf bytes.Buffer
 	if err := f.Write(&buf); err != nil {
 		t.Fatal(err)
@@ -141,7 +153,8 @@ func TestFinanceInputsRecalculate(t *testing.T) {
 	// nothing): the tiered expected cost, the crossover and F_local.
 	if want.Result.Scenarios[1].Options[1].MonthlyCost.Exact.Equal(before.Scenarios[1].Options[1].MonthlyCost.Exact) ||
 		want.Result.Crossovers[0].VAPI.Exact.Equal(before.Crossovers[0].VAPI.Exact) ||
-		want.Result.SelfHosted.FixedPerBox.Exact.Equal(before.SelfHosted.FixedPerBox.Exact) {
+		want.Result.SelfHosted.FixedPerBox.Exact.Equal(before.SelfHosted.FixedPerBox.Exact) ||
+		want.Result.SelfHosted.PerRequest.Exact.Equal(before.SelfHosted.PerRequest.Exact) {
 		t.Fatal("the changed inputs do not change the planner's figures")
 	}
 	sheets := checkRecalculated(t, buf.Bytes(), want.Result)
@@ -273,6 +286,28 @@ func TestNumberFormatsFollowTheDisplayRule(t *testing.T) {
 			t.Errorf("expected %s per 1,000 shows %q, want %q", oc.Option, got, want)
 		}
 	}
+	// Amounts in the quote's currency say so.
+	for name, want := range map[string]string{"Quote1_Price_Input_Per_M": "10.00 USD", "Quote1_Tier1_Price_Output_Per_M": "30.00 USD",
+		"Quote1_Taxed_Charges": "100.00 USD", "SH_Commit_Upfront": "2,400.00 USD", "SH_Commit_Monthly": "800.00 EUR"} {
+		if got := shown(namedCell(t, f, name)); got != want {
+			t.Errorf("%s shows %q, want %q", name, got, want)
+		}
+	}
+	// The pieces table: the last piece has no end, shown as "never" (a
+	// conditional format excelize does not render: the raw value here).
+	rows, err := f.GetRows(shCrossover)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pieces [][]string
+	for _, row := range rows {
+		if len(row) > 2 && strings.HasPrefix(row[0], "piece ") && row[1] != "" && row[1] != "none" {
+			pieces = append(pieces, row)
+		}
+	}
+	if len(pieces) != len(res.Quotes[0].Segments) || !near(raw(t, f, cell{shCrossover, 3, pieceRow(t, rows, len(pieces))}), never, 1e90) {
+		t.Errorf("pieces as shown: %q (last end %q), want %d with the last ending never", pieces, raw(t, f, cell{shCrossover, 3, pieceRow(t, rows, len(pieces))}), len(res.Quotes[0].Segments))
+	}
 	shares := []struct {
 		name string
 		want float64
@@ -342,4 +377,50 @@ func TestPlannerTextIsMarked(t *testing.T) {
 			t.Errorf("the planner's %q is not in the workbook", txt)
 		}
 	}
+}
+
+// pieceRow is the row number of "piece n" on the Crossover sheet.
+func pieceRow(t *testing.T, rows [][]string, n int) int {
+	t.Helper()
+	for i, row := range rows {
+		if len(row) > 0 && row[0] == fmt.Sprintf("piece %d", n) {
+			return i + 1
+		}
+	}
+	t.Fatalf("no piece %d", n)
+	return 0
+}
+
+// TestQuoteWithoutRateIsLeftOut writes a report whose second quote is in
+// JPY without a rate: the planner leaves it out of the comparison, and so
+// do the Scenarios and Summary sheets' columns, each headed by the quote
+// whose figures it holds.
+func TestQuoteWithoutRateIsLeftOut(t *testing.T) {
+	in := financeInputs()
+	jpy := in.Quotes[0]
+	jpy.Name, jpy.Currency, jpy.Tiers = "yen-api", "JPY", nil
+	in.Quotes = []planner.Quote{jpy, in.Quotes[0]}
+	r := testReport(in)
+	if r.Result.Quotes[0].Excluded == "" {
+		t.Fatal("the JPY quote is compared")
+	}
+	f := openBook(t, writeBook(t, r))
+	rows, err := f.GetRows(shSummary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, row := range rows {
+		if len(row) > 4 && row[0] == "Scenario" {
+			if want := []string{"hosted-api per 1,000", "Self-hosted monthly", "hosted-api monthly"}; len(row) != 7 || row[4] != want[0] || row[5] != want[1] || row[6] != want[2] {
+				t.Fatalf("Summary headings %q, want the compared quote only", row)
+			}
+			exp := rows[i+2] // low, then expected
+			want := r.Result.Scenarios[1].Options[1].MonthlyCost.Display() + " EUR"
+			if exp[6] != want {
+				t.Errorf("Summary expected hosted-api monthly %q, want %q", exp[6], want)
+			}
+			return
+		}
+	}
+	t.Fatal("no scenario table on the Summary")
 }

@@ -134,6 +134,9 @@ func (b *book) costsSheet() {
 	b.headers(s, "Input", "Amount", "Unit", "Source", "Evidence date", "Age (days)", "Stale", "Named range", "Problem", "Help")
 	fig := func(label, field string, f *planner.Figure, style int, n, help string) {
 		row := s.next()
+		if f != nil && f.Currency != "" {
+			style = b.inCur(style, f.Currency)
+		}
 		cells := []any{label, v(style, dec(f))}
 		if f != nil {
 			cells = append(cells, f.Unit, v(b.st.wrap, f.Source), f.EvidenceDate)
@@ -212,6 +215,7 @@ func (b *book) costsSheet() {
 		s.add()
 		s.add(excelize_bold(b, fmt.Sprintf("API quote %d: %s", i+1, strings.TrimSpace(q.Name+" "+paren(q.Provider, q.Model)))))
 		inputRows(b, s, func(label, key string, f *planner.Figure, style int, n, help string) {
+			style = b.inCur(style, q.Currency)
 			fig(label, fmt.Sprintf("quotes[%s].%s", q.Name, strings.TrimPrefix(key, "quote.")), f, style, n, help)
 		}, &q, planner.QuoteFields, p)
 
@@ -246,14 +250,14 @@ func (b *book) costsSheet() {
 			fmt.Sprintf(`%[1]sPriced_Input_Tokens*(1-N(%[1]sCache_Hit_Share))`, p),
 			qc.PricedInputTokens.Mul(one.Sub(hit)).InexactFloat64(), "Uncached_Input_Tokens")
 		cachedPrice := decimalOr(q.CachedInputPerMTokens, decimalOr(q.InputPerMTokens, decimal.Zero))
-		perRow("Cached input per request (flat at the cached price)", b.st.perReq,
+		perRow("Cached input per request (flat at the cached price)", b.inCur(b.st.perReq, q.Currency),
 			fmt.Sprintf(`%[1]sPriced_Input_Tokens*N(%[1]sCache_Hit_Share)*IF(%[1]sPrice_Cached_Input_Per_M="",N(%[1]sPrice_Input_Per_M),%[1]sPrice_Cached_Input_Per_M)/1000000`, p),
 			qc.PricedInputTokens.Mul(hit).Mul(cachedPrice).Div(decimal.NewFromInt(1_000_000)).InexactFloat64(), "Cached_Input_Cost")
 		batch := one.Sub(decimalOr(q.BatchDiscount, decimal.Zero).Mul(decimalOr(q.BatchShare, decimal.Zero)))
 		perRow("Share of token charges paid (1 - batch discount x batch share)", b.st.num,
 			fmt.Sprintf(`1-N(%[1]sBatch_Discount)*N(%[1]sBatch_Share)`, p), batch.InexactFloat64(), "Batch_Factor")
 		retry := one.Add(decimalOr(q.RetryRate, decimal.Zero))
-		perRow("Price per request paid (x retries)", b.st.perReq,
+		perRow("Price per request paid (x retries)", b.inCur(b.st.perReq, q.Currency),
 			fmt.Sprintf(`N(%[1]sPrice_Per_Request)*(1+N(%[1]sRetry_Rate))`, p),
 			decimalOr(q.PerRequestPrice, decimal.Zero).Mul(retry).InexactFloat64(), "Request_Fee")
 		b.bandTable(s, q, p)
@@ -282,8 +286,8 @@ func (b *book) costsSheet() {
 				taxed, taxedV = append(taxed, "N("+p+fd.Sheet+")"), taxedV+amt
 			}
 		}
-		perRow("Charges a month on the invoice, before tax ("+qc.Currency+")", b.st.money, strings.Join(append(taxed, "0"), "+"), taxedV, "Taxed_Charges")
-		perRow("Charges a month without tax (integration labour, "+qc.Currency+")", b.st.money, strings.Join(append(untaxed, "0"), "+"), untaxedV, "Untaxed_Charges")
+		perRow("Charges a month on the invoice, before tax", b.inCur(b.st.money, q.Currency), strings.Join(append(taxed, "0"), "+"), taxedV, "Taxed_Charges")
+		perRow("Charges a month without tax (integration labour)", b.inCur(b.st.money, q.Currency), strings.Join(append(untaxed, "0"), "+"), untaxedV, "Untaxed_Charges")
 		row = s.next()
 		fixed := fmt.Sprintf("(%[1]sTaxed_Charges*%[1]sTax_Factor+%[1]sUntaxed_Charges)*%[1]sRate", p)
 		s.add(excelize_bold(b, "Fixed charges a month (F_api)"), fx(b.st.money, fixed, money(qc.Fixed)), nil, nil, nil, nil, nil, b.name(p+"Fixed", s, 2, row))
@@ -446,16 +450,17 @@ func camel(key string) string {
 func (b *book) bandTable(s *sheet, q planner.Quote, p string) {
 	s.add(excelize_bold(b, "Volume bands: each token at its band's price; input and output tokens each walk the bands by their own monthly volume"))
 	b.headers(s, "Band", "From (M tokens a month)", "Input price per 1M", "Output price per 1M", "Input price change", "Output price change", "", "Named ranges", "Source")
+	money, moneyIn := b.inCur(b.st.money, q.Currency), b.inCur(b.st.moneyIn, q.Currency)
 	first := s.next()
 	prevIn, prevOut := decimalOr(q.InputPerMTokens, decimal.Zero), decimalOr(q.OutputPerMTokens, decimal.Zero)
 	s.add("First band: the quote's prices", v(b.st.num, 0.0),
-		fx(b.st.money, "N("+p+"Price_Input_Per_M)", prevIn.InexactFloat64()), fx(b.st.money, "N("+p+"Price_Output_Per_M)", prevOut.InexactFloat64()),
-		fx(b.st.money, rel(3, first), prevIn.InexactFloat64()), fx(b.st.money, rel(4, first), prevOut.InexactFloat64()))
+		fx(money, "N("+p+"Price_Input_Per_M)", prevIn.InexactFloat64()), fx(money, "N("+p+"Price_Output_Per_M)", prevOut.InexactFloat64()),
+		fx(money, rel(3, first), prevIn.InexactFloat64()), fx(money, rel(4, first), prevOut.InexactFloat64()))
 	price := func(f *planner.Figure, prev decimal.Decimal, col, r int) (any, decimal.Decimal) {
 		if f == nil {
-			return fx(b.st.moneyIn, rel(col, r-1), prev.InexactFloat64()), prev
+			return fx(moneyIn, rel(col, r-1), prev.InexactFloat64()), prev
 		}
-		return v(b.st.moneyIn, f.Amount.InexactFloat64()), f.Amount
+		return v(moneyIn, f.Amount.InexactFloat64()), f.Amount
 	}
 	for i, t := range q.Tiers {
 		r := s.next()
@@ -463,8 +468,8 @@ func (b *book) bandTable(s *sheet, q planner.Quote, p string) {
 		inCell, in := price(t.InputPerMTokens, prevIn, 3, r)
 		outCell, out := price(t.OutputPerMTokens, prevOut, 4, r)
 		s.add(fmt.Sprintf("Band %d", i+2), v(b.st.numIn, t.FromMTokens.InexactFloat64()), inCell, outCell,
-			fx(b.st.money, fmt.Sprintf("%s-%s", rel(3, r), rel(3, r-1)), in.Sub(prevIn).InexactFloat64()),
-			fx(b.st.money, fmt.Sprintf("%s-%s", rel(4, r), rel(4, r-1)), out.Sub(prevOut).InexactFloat64()), nil,
+			fx(money, fmt.Sprintf("%s-%s", rel(3, r), rel(3, r-1)), in.Sub(prevIn).InexactFloat64()),
+			fx(money, fmt.Sprintf("%s-%s", rel(4, r), rel(4, r-1)), out.Sub(prevOut).InexactFloat64()), nil,
 			b.name(n+"From_M", s, 2, r)+", "+b.name(n+"Price_Input_Per_M", s, 3, r)+", "+b.name(n+"Price_Output_Per_M", s, 4, r),
 			v(b.st.wrap, "input: "+figNote(t.InputPerMTokens)+"; output: "+figNote(t.OutputPerMTokens)))
 		prevIn, prevOut = in, out

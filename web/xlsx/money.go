@@ -222,13 +222,20 @@ func (b *book) summarySheet() {
 
 	s.add()
 	s.add(excelize_bold(b, "Cost per 1,000 successful in-objective requests, by scenario"))
-	hdr := []string{"Scenario", "Requests a month", "Boxes paid", "Self-hosted per 1,000"}
+	// The quotes compared (one without a rate for its currency is not).
+	var compared []string
 	for _, q := range res.Quotes {
-		hdr = append(hdr, q.Name+" per 1,000")
+		if q.Excluded == "" {
+			compared = append(compared, q.Name)
+		}
+	}
+	hdr := []string{"Scenario", "Requests a month", "Boxes paid", "Self-hosted per 1,000"}
+	for _, q := range compared {
+		hdr = append(hdr, q+" per 1,000")
 	}
 	hdr = append(hdr, "Self-hosted monthly")
-	for _, q := range res.Quotes {
-		hdr = append(hdr, q.Name+" monthly")
+	for _, q := range compared {
+		hdr = append(hdr, q+" monthly")
 	}
 	b.headers(s, hdr...)
 	sc := b.sheets[shScenarios]

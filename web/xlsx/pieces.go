@@ -183,20 +183,20 @@ func (b *book) piecesTable(s *sheet, p string, q planner.Quote, qc planner.Quote
 			keyF, key = "0", 0
 		}
 		keys = append(keys, key)
-		s.add(cd.label, fx(b.st.num, cd.formul, cd.d),
-			fx(b.st.money, fmt.Sprintf(`IF(%s>=%s,"",%s)`, B, neverF, usage(B)), u),
-			fx(b.st.num, fmt.Sprintf(`IF(%[1]s>=%[2]s,-1,IF(%[3]s<=%[4]s,%[1]s,-1))`, B, neverF, C, minF), loV),
-			fx(b.st.num, fmt.Sprintf(`IF(%[1]s>=%[2]s,%[2]s,IF(%[3]s>%[4]s,%[1]s,%[2]s))`, B, neverF, C, minF), hiV),
-			fx(b.st.num, keyF, key))
+		s.add(cd.label, fx(b.st.demand, cd.formul, cd.d),
+			fx(b.inCur(b.st.money, q.Currency), fmt.Sprintf(`IF(%s>=%s,"",%s)`, B, neverF, usage(B)), u),
+			fx(b.st.demand, fmt.Sprintf(`IF(%[1]s>=%[2]s,-1,IF(%[3]s<=%[4]s,%[1]s,-1))`, B, neverF, C, minF), loV),
+			fx(b.st.demand, fmt.Sprintf(`IF(%[1]s>=%[2]s,%[2]s,IF(%[3]s>%[4]s,%[1]s,%[2]s))`, B, neverF, C, minF), hiV),
+			fx(b.st.demand, keyF, key))
 	}
 	loF, hiF := fmt.Sprintf("MAX(%s:%s)", abs(4, first), abs(4, last)), fmt.Sprintf("MIN(%s:%s)", abs(5, first), abs(5, last))
 	L, H := abs(2, minRow+2), abs(3, minRow+2)
 	dF := fmt.Sprintf(`IF(%[1]s<=0,%[2]s,IF(%[3]s<%[2]s,%[4]s+(%[1]s-%[5]s)*(%[3]s-%[4]s)/(%[6]s-%[5]s),IF((%[7]s-%[5]s)>0,%[4]s+(%[1]s-%[5]s)/((%[7]s-%[5]s)/1000000),%[2]s)))`,
 		minF, neverF, H, L, usage(L), usage(H), usage("("+L+"+1000000)"))
 	keys = append(keys, dstar)
-	s.add("usage reaches the minimum commitment", fx(b.st.num, dF, dstar), nil, nil, nil, fx(b.st.num, fmt.Sprintf(`IF(%s<=0,%s,%s)`, minF, neverF, rel(2, minRow)), dstar))
+	s.add("usage reaches the minimum commitment", fx(b.st.demand, dF, dstar), nil, nil, nil, fx(b.st.demand, fmt.Sprintf(`IF(%s<=0,%s,%s)`, minF, neverF, rel(2, minRow)), dstar))
 	s.add("pieces start above (the minimum's end, or zero)", fx(b.st.num, fmt.Sprintf(`IF(%s<=0,0,%s)`, minF, rel(2, minRow)), cut))
-	s.add("last start at or below the minimum, first above it", fx(b.st.num, loF, lo), fx(b.st.num, hiF, hi))
+	s.add("last start at or below the minimum, first above it", fx(b.st.demand, loF, lo), fx(b.st.demand, hiF, hi))
 	keyRange := fmt.Sprintf("%s:%s", abs(6, first), abs(6, minRow))
 	nKeys := len(keys)
 
@@ -205,7 +205,7 @@ func (b *book) piecesTable(s *sheet, p string, q planner.Quote, qc planner.Quote
 	slices.Sort(sorted)
 	sorted = slices.Compact(sorted)
 	s.add()
-	b.headers(s, "Piece", "From (requests a month)", "To (9E+99: no end)", "Cost at the start", "Slope (per request)", "Intercept (monthly)", "Dearer than one box at its end")
+	b.headers(s, "Piece", "From (requests a month)", "To", "Cost at the start", "Slope (per request)", "Intercept (monthly)", "Dearer than one box at its end")
 	pFirst := s.next()
 	fl, vl := money(b.r.Result.SelfHosted.FixedPerBox), money(b.r.Result.SelfHosted.PerRequest)
 	picked := -1
@@ -256,7 +256,7 @@ func (b *book) piecesTable(s *sheet, p string, q planner.Quote, qc planner.Quote
 				picked = k
 			}
 		}
-		s.add(fmt.Sprintf("piece %d", k+1), fx(b.st.num, fromF, from), fx(b.st.num, toF, to), fx(b.st.money, costF, cost),
+		s.add(fmt.Sprintf("piece %d", k+1), fx(b.st.demand, fromF, from), fx(b.st.demand, toF, to), fx(b.st.money, costF, cost),
 			fx(b.st.perReq, slopeF, slope), fx(b.st.money, icptF, icpt), fx(0, flagF, flag))
 	}
 	pLast := s.next() - 1

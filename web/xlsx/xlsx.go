@@ -97,7 +97,7 @@ func Write(w io.Writer, r Report) error {
 func build(r Report, out io.Writer) error {
 	f := excelize.NewFile()
 	defer f.Close()
-	b := &book{f: f, r: r, names: map[string]string{}, sheets: map[string]*sheet{}, fitted: map[string]int{}}
+	b := &book{f: f, r: r, names: map[string]string{}, sheets: map[string]*sheet{}, fitted: map[string]int{}, kinds: map[int]numKind{}}
 	if err := b.newStyles(); err != nil {
 		return err
 	}
@@ -163,7 +163,8 @@ type book struct {
 	sheets map[string]*sheet
 	names  map[string]string // defined name → absolute reference
 	st     styles
-	fitted map[string]int // number format and fill → style, for fitFormats
+	fitted map[string]int  // number format and fill → style, for fitFormats
+	kinds  map[int]numKind // money and share styles → how fitFormats formats them
 
 	scenarioRows []int   // the Scenarios sheet row of each scenario
 	sizingShare  float64 // the busy-hour share that sizes capacity
@@ -247,6 +248,9 @@ type styles struct {
 	money, moneyIn, perReq, perReqIn    int
 	pct, pctIn, secs, secsIn            int
 	num, numIn, int, intIn, rate, plain int
+	// demand is a demand in the pieces table, where 9E+99 stands for
+	// "never" and -1 for "none".
+	demand int
 }
 
 func (b *book) newStyles() error {
@@ -288,9 +292,19 @@ func (b *book) newStyles() error {
 		secs: num(fmtSecs, false), secsIn: num(fmtSecs, true),
 		num: num(fmtNum, false), numIn: num(fmtNum, true),
 		int: num(fmtInt, false), intIn: num(fmtInt, true),
-		rate:  num(fmtRate, false),
-		plain: mk(&excelize.Style{Fill: input}),
+		rate:   num(fmtRate, false),
+		demand: num(`[>=1000000000000000000]"never";[<0]"none";#,##0.00`, false),
+		plain:  mk(&excelize.Style{Fill: input}),
 	}
+	cur = b.currency()
+	for _, st := range []int{b.st.money, b.st.perReq} {
+		b.kinds[st] = numKind{cur: cur}
+	}
+	for _, st := range []int{b.st.moneyIn, b.st.perReqIn} {
+		b.kinds[st] = numKind{cur: cur, input: true}
+	}
+	b.kinds[b.st.pct] = numKind{share: true}
+	b.kinds[b.st.pctIn] = numKind{share: true, input: true}
 	return err
 }
 
@@ -305,9 +319,6 @@ var inputFill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"FFF4
 // decimals DisplayShare shows (0.14 %, 50.9 %, 62 %). A cell without a value
 // keeps its sheet-wide format.
 func (b *book) fitFormats() error {
-	type kind struct{ share, input bool }
-	kinds := map[int]kind{b.st.money: {}, b.st.perReq: {}, b.st.moneyIn: {input: true}, b.st.perReqIn: {input: true},
-		b.st.pct: {share: true}, b.st.pctIn: {share: true, input: true}}
 	for _, name := range SheetNames {
 		for _, row := range b.sheets[name].rows {
 			for i, c := range row {
@@ -315,7 +326,7 @@ func (b *book) fitFormats() error {
 				if !ok {
 					continue
 				}
-				k, ok := kinds[cell.StyleID]
+				k, ok := b.kinds[cell.StyleID]
 				if !ok {
 					continue
 				}
@@ -323,7 +334,7 @@ func (b *book) fitFormats() error {
 				if !ok {
 					continue
 				}
-				format := b.moneyFormat(val)
+				format := moneyFormat(val, k.cur)
 				if k.share {
 					format = shareFormat(val)
 				}
@@ -337,6 +348,31 @@ func (b *book) fitFormats() error {
 		}
 	}
 	return nil
+}
+
+// numKind is how fitFormats formats a style's cells: as a share, or as an
+// amount of currency cur; input cells keep the input fill.
+type numKind struct {
+	share, input bool
+	cur          string
+}
+
+// inCur is a money style (money, moneyIn, perReq, perReqIn) for amounts
+// typed in currency cur, when that is not the report's (a quote in USD):
+// the cells show "USD". Other styles, and the report's currency, are
+// returned as they are.
+func (b *book) inCur(style int, cur string) int {
+	cur = strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(cur), `"`, ""))
+	k, ok := b.kinds[style]
+	if !ok || k.share || cur == "" || cur == b.currency() {
+		return style
+	}
+	id, err := b.fitted1(`#,##0.00 "`+cur+`"`, k.input)
+	if err != nil {
+		return style
+	}
+	b.kinds[id] = numKind{input: k.input, cur: cur}
+	return id
 }
 
 // fitted1 is the style of a number format, on the input fill or not.
@@ -355,9 +391,9 @@ func (b *book) fitted1(format string, input bool) (int, error) {
 }
 
 // moneyFormat is the number format that shows an amount as DisplayMoney
-// does, with the report's currency.
-func (b *book) moneyFormat(val float64) string {
-	return "#,##0" + decimals(planner.DisplayMoney(decimal.NewFromFloat(val))) + ` "` + b.currency() + `"`
+// does, with its currency.
+func moneyFormat(val float64, cur string) string {
+	return "#,##0" + decimals(planner.DisplayMoney(decimal.NewFromFloat(val))) + ` "` + cur + `"`
 }
 
 // shareFormat is the percentage format that shows a share as DisplayShare
