@@ -52,13 +52,22 @@ type Server struct {
 // New returns the application's HTTP handler: the Echo router wrapped in
 // cross-origin request protection.
 func New(st *store.Store, log *slog.Logger, cfg Config) http.Handler {
+	return newServer(st, log, cfg).handler()
+}
+
+// newServer returns the server with New's defaults filled in.
+func newServer(st *store.Store, log *slog.Logger, cfg Config) *Server {
 	if cfg.MaxUploadBytes == 0 {
 		cfg.MaxUploadBytes = 2 << 30
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	s := &Server{store: st, svc: reports.New(st, cfg.DataDir, cfg.Now), log: log, cfg: cfg, logins: newLoginThrottle()}
+	return &Server{store: st, svc: reports.New(st, cfg.DataDir, cfg.Now), log: log, cfg: cfg, logins: newLoginThrottle()}
+}
+
+// handler is the server's HTTP handler (see New).
+func (s *Server) handler() http.Handler {
 	e := s.echo()
 	// CSRF: browsers send Sec-Fetch-Site (or Origin) with every request;
 	// state-changing requests from another origin are refused. Requests

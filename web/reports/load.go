@@ -3,7 +3,9 @@ package reports
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
+	"unsafe"
 
 	"capplan/planner"
 	"capplan/web/store"
@@ -12,6 +14,12 @@ import (
 // Report is one report read whole: the stored records every page, the JSON
 // API and the export show, and the planner's inputs and result computed
 // from them.
+//
+// Amendments, Rows, Imports, Candidates, Settings, SnapshotAt, In and
+// Result are what a version of the report computes to. They are shared by
+// every Load of that version (see Service.Load): callers read them and
+// never change them in place (copy a slice before changing it). The other
+// fields are read afresh for each Load.
 type Report struct {
 	store.Report
 	Amendments []store.Amendment
@@ -30,34 +38,78 @@ type Report struct {
 
 	In     planner.Inputs
 	Result planner.Result
+}
 
-	snapshot []byte // approval's inputs while loading
+// computed is what one version of a report computes to: the records the
+// planner's inputs are made of, the inputs and the result. It is kept in
+// the service's memo and shared, read-only.
+type computed struct {
+	Amendments []store.Amendment
+	Rows       []store.StoredRow
+	Imports    []store.Import
+	Candidates []store.Candidate
+	Settings   Settings
+	SnapshotAt time.Time
+	In         planner.Inputs
+	Result     planner.Result
+}
+
+// memoKey names what a computed report depends on. Every change to a
+// report's own data goes through the store's version bump (store.Edit),
+// an edit of a library quote bumps the reports that use it, and approval
+// is a version too; the as-of day moves the evidence's age and the
+// attached quotes' update stamps are there for the quotes shared across
+// reports. Comments, history, review links and the library are read for
+// each Load and are not part of it.
+type memoKey struct {
+	id      int64
+	version int
+	asOf    string
+	state   store.State
+	quotes  string // attached quotes: id and update stamp each
+}
+
+// supersedes: a newer version of the same report pushes older ones out.
+func supersedes(newer, older memoKey) bool {
+	return newer.id == older.id && older.version <= newer.version
+}
+
+// MemoBytes and MemoEntries bound the memo of computed reports (see
+// Service.Load): estimated bytes and entries.
+const (
+	MemoBytes   = 64 << 20
+	MemoEntries = 256
+)
+
+// MemoStats tells what the memo of computed reports holds and how it
+// served (zero for a service without one).
+func (s *Service) MemoStats() MemoStats {
+	if s.memo == nil {
+		return MemoStats{}
+	}
+	return s.memo.stats()
 }
 
 // Load reads report id and everything planner.Compute needs in one read
-// transaction (one consistent snapshot), then computes the result as of
-// the service's clock. It is the one place stored data becomes
-// planner.Inputs. A missing report is store.ErrNotFound.
+// transaction (one consistent snapshot), and the result as of the
+// service's clock. It is the one place stored data becomes planner.Inputs.
+// A missing report is store.ErrNotFound.
+//
+// The computation is memoised per report version (see memoKey): a Load
+// of a version already computed reads only the report's header, review,
+// comments, history and quotes, and shares the rest with the other Loads
+// of that version; concurrent Loads of a version not yet computed compute
+// it once.
 func (s *Service) Load(ctx context.Context, id int64) (*Report, error) {
 	rep := &Report{}
+	asOf := s.now().UTC().Format("2006-01-02")
+	var c *computed
 	err := s.Store.View(ctx, func(st *store.Store) error {
 		var err error
 		if rep.Report, err = st.Report(ctx, id); err != nil {
 			return err
 		}
-		if rep.Amendments, err = st.Amendments(ctx, id); err != nil {
-			return err
-		}
 		if rep.History, err = st.History(ctx, id); err != nil {
-			return err
-		}
-		if rep.Rows, err = st.Rows(ctx, id); err != nil {
-			return err
-		}
-		if rep.Imports, err = st.Imports(ctx, id); err != nil {
-			return err
-		}
-		if rep.Candidates, err = st.Candidates(ctx, id); err != nil {
 			return err
 		}
 		if rep.Quotes, err = st.ReportQuotes(ctx, id); err != nil {
@@ -72,50 +124,98 @@ func (s *Service) Load(ctx context.Context, id int64) (*Report, error) {
 		if rep.Comments, err = st.Comments(ctx, id); err != nil {
 			return err
 		}
-		err = st.Sections(ctx, id, map[string]any{
-			SecAdmission:      &rep.In.Admission,
-			SecOverload:       &rep.In.Overload,
-			SecRoutes:         &rep.In.Routes,
-			SecSelfHosted:     &rep.In.SelfHosted,
-			SecScenarios:      &rep.In.Scenarios,
-			SecRecommendation: &rep.In.Recommendation,
-			SecSettings:       &rep.Settings,
-			SecTelemetry:      &rep.In.Telemetry,
-			SecSoak:           &rep.In.Soak,
-			SecShowback:       &rep.In.Showback,
-			SecDemand:         &rep.In.Demand,
-			SecLoosening:      &rep.In.LooseningAccepted,
-		})
-		if err != nil {
-			return fmt.Errorf("report %d: %w", id, err)
+		compute := func() (*computed, int64, error) {
+			c, err := rep.compute(ctx, st, asOf)
+			if err != nil {
+				return nil, 0, err
+			}
+			return c, c.size(), nil
 		}
-		if snap, at, ok, err := st.Snapshot(ctx, id); err != nil {
+		if s.memo == nil {
+			c, _, err = compute()
 			return err
-		} else if ok {
-			rep.SnapshotAt, rep.snapshot = at, snap
 		}
-		return nil
+		c, err = s.memo.get(ctx, rep.memoKey(asOf), compute)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	rep.In = rep.inputs(rep.In, s.now().UTC().Format("2006-01-02"))
-	if rep.Review.Approved() && rep.snapshot != nil {
-		in, err := approvedInputs(rep.snapshot, rep.In)
-		if err != nil {
+	rep.Amendments, rep.Rows, rep.Imports, rep.Candidates = c.Amendments, c.Rows, c.Imports, c.Candidates
+	rep.Settings, rep.SnapshotAt, rep.In, rep.Result = c.Settings, c.SnapshotAt, c.In, c.Result
+	return rep, nil
+}
+
+func (rep *Report) memoKey(asOf string) memoKey {
+	k := memoKey{id: rep.ID, version: rep.Version, asOf: asOf, state: rep.Review.State}
+	var b []byte
+	for _, q := range rep.Quotes {
+		b = strconv.AppendInt(b, q.ID, 10)
+		b = append(b, '@')
+		b = strconv.AppendInt(b, q.UpdatedAt.UnixNano(), 10)
+		b = append(b, ';')
+	}
+	k.quotes = string(b)
+	return k
+}
+
+// compute reads, inside the read transaction st, the rest of what the
+// planner needs for rep (whose header, review and quotes are read), and
+// computes the result as of asOf.
+func (rep *Report) compute(ctx context.Context, st *store.Store, asOf string) (*computed, error) {
+	id := rep.ID
+	c := &computed{}
+	var err error
+	if c.Amendments, err = st.Amendments(ctx, id); err != nil {
+		return nil, err
+	}
+	if c.Rows, err = st.Rows(ctx, id); err != nil {
+		return nil, err
+	}
+	if c.Imports, err = st.Imports(ctx, id); err != nil {
+		return nil, err
+	}
+	if c.Candidates, err = st.Candidates(ctx, id); err != nil {
+		return nil, err
+	}
+	var in planner.Inputs
+	err = st.Sections(ctx, id, map[string]any{
+		SecAdmission:      &in.Admission,
+		SecOverload:       &in.Overload,
+		SecRoutes:         &in.Routes,
+		SecSelfHosted:     &in.SelfHosted,
+		SecScenarios:      &in.Scenarios,
+		SecRecommendation: &in.Recommendation,
+		SecSettings:       &c.Settings,
+		SecTelemetry:      &in.Telemetry,
+		SecSoak:           &in.Soak,
+		SecShowback:       &in.Showback,
+		SecDemand:         &in.Demand,
+		SecLoosening:      &in.LooseningAccepted,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("report %d: %w", id, err)
+	}
+	var snap []byte
+	if s, at, ok, err := st.Snapshot(ctx, id); err != nil {
+		return nil, err
+	} else if ok {
+		c.SnapshotAt, snap = at, s
+	}
+	c.In = c.inputs(in, rep.Contract, rep.Quotes, asOf)
+	if rep.Review.Approved() && snap != nil {
+		if c.In, err = approvedInputs(snap, c.In); err != nil {
 			return nil, fmt.Errorf("report %d snapshot: %w", id, err)
 		}
-		rep.In = in
 	}
-	rep.snapshot = nil
-	rep.Result = planner.Compute(rep.In)
-	return rep, nil
+	c.Result = planner.Compute(c.In)
+	return c, nil
 }
 
 // inputs completes in (whose typed-in sections are already read) with the
 // contract, amendments, rows, candidates, quotes and settings.
-func (rep *Report) inputs(in planner.Inputs, asOf string) planner.Inputs {
-	in.Contract = rep.Contract
+func (rep *computed) inputs(in planner.Inputs, contract planner.Contract, quotes []store.Quote, asOf string) planner.Inputs {
+	in.Contract = contract
 	in.AsOf = asOf
 	in.Currency = "EUR"
 	for _, a := range rep.Amendments {
@@ -139,7 +239,7 @@ func (rep *Report) inputs(in planner.Inputs, asOf string) planner.Inputs {
 		}
 		in.Candidates = append(in.Candidates, pc)
 	}
-	for _, q := range rep.Quotes {
+	for _, q := range quotes {
 		pq := q.Q
 		if pq.Currency == "" { // the library's currency column: never priced as the report's
 			pq.Currency = q.Currency
@@ -151,4 +251,17 @@ func (rep *Report) inputs(in planner.Inputs, asOf string) planner.Inputs {
 	}
 	in.TokenBasis, in.MaxBoxes, in.StaleAfterDays = rep.Settings.TokenBasis, rep.Settings.MaxBoxes, rep.Settings.StaleAfterDays
 	return in
+}
+
+// size estimates the bytes c holds: the rows (each held as stored, as an
+// input and as a matrix row) with their per-request records, and a share
+// for everything else. It is an estimate for bounding the memo, calibrated
+// against the live heap in a test.
+func (c *computed) size() int64 {
+	const base, perRow = 64 << 10, 9 << 10
+	n := int64(base)
+	for _, r := range c.Rows {
+		n += perRow + int64(len(r.Row.Samples))*int64(unsafe.Sizeof(planner.Sample{}))
+	}
+	return n
 }

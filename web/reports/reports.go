@@ -19,6 +19,8 @@ type Service struct {
 	DataDir string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+
+	memo *memo[memoKey, *computed] // computed reports by version; nil: none
 }
 
 // New returns the services over st, keeping raw result files in dataDir.
@@ -26,7 +28,8 @@ func New(st *store.Store, dataDir string, now func() time.Time) *Service {
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{Store: st, DataDir: dataDir, Now: now}
+	return &Service{Store: st, DataDir: dataDir, Now: now,
+		memo: newMemo[memoKey, *computed](MemoBytes, MemoEntries, supersedes)}
 }
 
 func (s *Service) now() time.Time {
