@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"capplan/planner"
 )
 
@@ -144,18 +146,56 @@ func checkSheets(t *testing.T, data []byte, sheets map[string][][]string, res pl
 }
 
 func TestLibreOfficeRecalculatesToThePlannersFigures(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		in   planner.Inputs
-	}{{"worked", workedInputs()}, {"crossover", crossoverInputs()}, {"repeated load", repeatedLoadInputs()}} {
-		t.Run(tc.name, func(t *testing.T) {
-			r := testReport(tc.in)
-			if tc.name == "repeated load" && (r.Result.Envelope.Ceiling == nil || *r.Result.Envelope.Ceiling != 4) {
-				t.Fatalf("planner ceiling %v, want 4", r.Result.Envelope.Ceiling)
-			}
-			checkRecalculated(t, writeBook(t, r), r.Result)
-		})
+	cases := map[string]planner.Inputs{"worked": workedInputs(), "crossover": crossoverInputs(), "repeated": repeatedLoadInputs(),
+		"bands": bandsInputs(), "unreached": unreachedMinimumInputs()}
+	books, results := map[string][]byte{}, map[string]planner.Result{}
+	for name, in := range cases {
+		r := testReport(in)
+		books[name], results[name] = writeBook(t, r), r.Result
 	}
+	if c := results["repeated"].Envelope.Ceiling; c == nil || *c != 4 {
+		t.Fatalf("planner ceiling %v, want 4", c)
+	}
+	// The bands example crosses in a band's piece; the unreached minimum
+	// is one flat piece.
+	if x := results["bands"].Crossovers[0]; x.N == nil || results["bands"].Quotes[0].Linear() || x.VAPI.Exact.Equal(results["bands"].Quotes[0].PerRequest.Exact) {
+		t.Fatalf("bands: crossover %v at V_api %s, want one in a later piece", x.N, x.VAPI.Exact)
+	}
+	if segs := results["unreached"].Quotes[0].Segments; len(segs) != 1 || !segs[0].Slope.Exact.IsZero() {
+		t.Fatalf("unreached minimum: pieces %+v, want one flat", segs)
+	}
+	for name, sheets := range recalcBooks(t, books) {
+		t.Run(name, func(t *testing.T) { checkSheets(t, books[name], sheets, results[name]) })
+	}
+}
+
+// bandsInputs is the crossover example with three volume bands and no
+// minimum: input tokens get cheaper from 50 M a month (50,000 requests),
+// output tokens from 10 M (20,000 requests) and again from 40 M (80,000
+// requests); the third band leaves its input price blank (it keeps the
+// second band's).
+func bandsInputs() planner.Inputs {
+	in := crossoverInputs()
+	fig := func(a string) *planner.Figure {
+		return planner.Fig(a, "EUR/1M tokens", "volume price list", "2026-11-01")
+	}
+	in.Quotes[0].Tiers = []planner.PriceTier{
+		{FromMTokens: decimal.NewFromInt(10), OutputPerMTokens: fig("70")},
+		{FromMTokens: decimal.NewFromInt(40), OutputPerMTokens: fig("60")},
+		{FromMTokens: decimal.NewFromInt(50), InputPerMTokens: fig("8")},
+	}
+	return in
+}
+
+// unreachedMinimumInputs prices tokens at zero with a minimum commitment:
+// usage never reaches it, so the quote costs the minimum at any demand.
+func unreachedMinimumInputs() planner.Inputs {
+	in := crossoverInputs()
+	q := &in.Quotes[0]
+	q.InputPerMTokens = planner.Fig("0", "EUR/1M tokens", "flat offer", "2026-11-01")
+	q.OutputPerMTokens = planner.Fig("0", "EUR/1M tokens", "flat offer", "2026-11-01")
+	q.MinimumMonthly = planner.Fig("2500", "EUR/month", "flat offer", "2026-11-01")
+	return in
 }
 
 // TestChangedInputsRecalculate changes inputs in the workbook as finance
