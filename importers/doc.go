@@ -39,5 +39,11 @@
 // the TTFT: a reasoning model).
 // File warnings: "model-unknown" (in every format when the file names no
 // model), "model-from-requests", "duplicate-key" (naming the key and both
-// values; the last is used, as Python's json module reads it).
+// values; the last is used whole, as Python's json module reads it, in the
+// summary formats and in GuideLLM's report, benchmark and metric objects;
+// a GuideLLM request list given twice under one status leaves that
+// benchmark's per-request lists unused).
+//
+// A regular file is read and hashed (SHA-256) in a goroutine of its own,
+// ahead of the parser (ahead.go); any other reader is read in the caller's.
 package importers

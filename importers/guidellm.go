@@ -21,7 +21,17 @@ type gReport struct {
 	hasArgs bool
 	config  *gRunConfig
 	benches []*gBench
-	keys    []string // the top-level keys, in file order
+	keys    []string          // the top-level keys, in file order
+	dups    []string          // duplicate-key notes, in file order
+	short   map[string]string // metadata, args and config, shortened for those notes
+}
+
+// dup notes a key that appears twice.
+func (rep *gReport) dup(msg string) { rep.dups = append(rep.dups, msg) }
+
+// dupNote describes a key that appears twice and what is kept of it.
+func dupNote(path, old, last string) string {
+	return fmt.Sprintf("%s appears twice (%s, then %s); the last value is used, as Python's json module reads it", path, old, last)
 }
 
 // gBench is what one benchmarks[i] holds.
@@ -53,6 +63,7 @@ type gBench struct {
 	okTTFT, okE2E []float64 // TTFT (ms) and end-to-end (s) of the successful records with tokens
 	warmup        num       // warmup_duration (C-E), s
 	cooldown      num       // cooldown_duration (C-E), s
+	listsIgnored  bool      // a request list appears twice: the lists are not used
 }
 
 // parseGuideLLM reads a GuideLLM JSON report as a stream.
@@ -66,6 +77,7 @@ func parseGuideLLM(w *lexer) (*File, error) {
 
 // key reads the value of one top-level key of the report.
 func (rep *gReport) key(w *lexer, k string) error {
+	again := slices.Contains(rep.keys, k)
 	rep.keys = append(rep.keys, k)
 	switch k {
 	case "metadata", "args", "config":
@@ -73,13 +85,24 @@ func (rep *gReport) key(w *lexer, k string) error {
 		if err != nil {
 			return err
 		}
+		if rep.short == nil {
+			rep.short = map[string]string{}
+		}
+		if old, ok := rep.short[k]; ok {
+			rep.dup(dupNote(k, old, clip(raw)))
+		}
+		rep.short[k] = clip(raw)
 		return rep.decodeKey(k, raw)
 	case "benchmarks":
+		if again {
+			rep.dup("benchmarks appears twice; the last list is used, as Python's json module reads it")
+			rep.benches = nil
+		}
 		return w.array("benchmarks", func(i int) error {
 			if i >= maxRows {
 				return fmt.Errorf("benchmarks: more than %d load levels in one file: not a load-test result", maxRows)
 			}
-			b, err := readGBench(w, fmt.Sprintf("benchmarks[%d]", i))
+			b, err := readGBench(w, fmt.Sprintf("benchmarks[%d]", i), rep.dup)
 			rep.benches = append(rep.benches, b)
 			return err
 		})
@@ -104,10 +127,37 @@ func (rep *gReport) decodeKey(k string, raw []byte) error {
 	if bytes.IndexByte(raw, 'N') >= 0 || bytes.IndexByte(raw, 'I') >= 0 {
 		raw = sanitizeAll(raw)
 	}
+	raw = lastWins(raw, k, rep.dup)
 	if err := json.Unmarshal(raw, v); err != nil {
 		return tokenErr(k, err)
 	}
 	return nil
+}
+
+// lastWins returns raw (a small captured value) with, in each object, only
+// the last value of a key that appears twice, as Python's json module
+// keeps it; encoding/json alone would merge two objects given under one
+// key. Each such key is reported with both values.
+func lastWins(raw []byte, path string, report func(string)) []byte {
+	if bytes.IndexByte(raw, '{') < 0 {
+		return raw
+	}
+	dup := false
+	dupScan(raw, path, func(msg string) { dup = true; report(msg) })
+	if !dup {
+		return raw
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return raw // the decoding that follows reports the error
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return raw
+	}
+	return out
 }
 
 // finishFrom checks the end of the document and builds the rows.
@@ -125,47 +175,79 @@ func (rep *gReport) finishFrom(w *lexer) (*File, error) {
 	return rep.build()
 }
 
-// readGBench reads one element of benchmarks[], streaming its request lists.
-func readGBench(w *lexer, p string) (*gBench, error) {
+// readGBench reads one element of benchmarks[], streaming its request
+// lists; keys that appear twice are reported to dup.
+func readGBench(w *lexer, p string, dup func(string)) (*gBench, error) {
 	b := &gBench{path: p, minStart: math.Inf(1)}
+	seen := map[string]string{} // key -> its value, shortened
+	decode := func(kp, k string, v any) error {
+		raw, err := w.capture(kp)
+		if err != nil {
+			return err
+		}
+		if bytes.IndexByte(raw, 'N') >= 0 || bytes.IndexByte(raw, 'I') >= 0 {
+			raw = sanitizeAll(raw)
+		}
+		short := clip(raw)
+		if old, ok := seen[k]; ok {
+			dup(dupNote(kp, old, short))
+		}
+		seen[k] = short
+		raw = lastWins(raw, kp, dup)
+		if err := json.Unmarshal(raw, v); err != nil {
+			return tokenErr(kp, err)
+		}
+		return nil
+	}
 	err := w.object(p, func(k string) error {
 		w.recognized = true
 		kp := p + "." + k
 		switch k {
 		case "args":
 			b.args = &gBenchArgs{}
-			return w.decode(kp, b.args)
+			return decode(kp, k, b.args)
 		case "config":
 			b.config = &gBenchConfig{}
-			return w.decode(kp, b.config)
+			return decode(kp, k, b.config)
 		case "worker":
 			var wk struct {
 				BackendModel lstr `json:"backend_model"`
 			}
-			err := w.decode(kp, &wk)
+			err := decode(kp, k, &wk)
 			b.workerModel = string(wk.BackendModel)
 			return err
 		case "metrics":
 			b.metrics = &gMetrics{}
-			return w.decode(kp, b.metrics)
+			return decode(kp, k, b.metrics)
 		case "request_totals":
 			b.totals = &gCounts{}
-			return w.decode(kp, b.totals)
+			return decode(kp, k, b.totals)
 		case "run_stats", "scheduler_metrics":
 			b.sched, b.schedKey = &gSchedMetrics{}, k
-			return w.decode(kp, b.sched)
+			return decode(kp, k, b.sched)
 		case "start_time":
-			return w.decode(kp, &b.start)
+			b.start = num{}
+			return decode(kp, k, &b.start)
 		case "end_time":
-			return w.decode(kp, &b.end)
+			b.end = num{}
+			return decode(kp, k, &b.end)
 		case "duration":
-			return w.decode(kp, &b.duration)
+			b.duration = num{}
+			return decode(kp, k, &b.duration)
 		case "warmup_duration":
-			return w.decode(kp, &b.warmup)
+			b.warmup = num{}
+			return decode(kp, k, &b.warmup)
 		case "cooldown_duration":
-			return w.decode(kp, &b.cooldown)
+			b.cooldown = num{}
+			return decode(kp, k, &b.cooldown)
 		case "requests":
-			return b.readRequests(w, kp)
+			if _, again := seen[k]; again {
+				dup(kp + " appears twice; the last lists are used, as Python's json module reads them")
+				b.resetRequests()
+				b.listsIgnored = false
+			}
+			seen[k] = "{...}"
+			return b.readRequests(w, kp, dup)
 		case "benchmarks": // family A: a report nested in the list
 			return w.array(kp, func(i int) error {
 				a, err := readABench(w, fmt.Sprintf("%s[%d]", kp, i))
@@ -176,6 +258,13 @@ func readGBench(w *lexer, p string) (*gBench, error) {
 		return w.skip(kp)
 	})
 	return b, err
+}
+
+// resetRequests forgets what the request lists held.
+func (b *gBench) resetRequests() {
+	b.listed, b.listedAll, b.minStart, b.hasStart = 0, 0, math.Inf(1), false
+	b.prompts, b.firstPrompt, b.promptsDiffer = 0, 0, false
+	b.samples, b.sampleStart, b.zeroTok, b.okTTFT, b.okE2E = nil, nil, 0, nil, nil
 }
 
 // gRecord is the part of one per-request record the reader keeps; one is
@@ -203,7 +292,7 @@ func newGRecordPaths(sp string) *gRecordPaths {
 // readRequests streams benchmarks[i].requests.{successful,errored,incomplete}
 // one record at a time, keeping a hash of the prompt, the start time, the
 // model named in the request body, and one planner.Sample per request.
-func (b *gBench) readRequests(w *lexer, p string) error {
+func (b *gBench) readRequests(w *lexer, p string, dup func(string)) error {
 	var h maphash.Hash
 	h.SetSeed(promptSeed)
 	var rec gRecord
@@ -329,14 +418,25 @@ func (b *gBench) readRequests(w *lexer, p string) error {
 		if err := w.object(ps.list, field); err != nil {
 			return err
 		}
-		b.addRecord(&rec, status == "successful")
+		if !b.listsIgnored {
+			b.addRecord(&rec, status == "successful")
+		}
 		return nil
 	}
+	var lists []string
 	return w.object(p, func(st string) error {
 		sp := p + "." + st
 		if st != "successful" && st != "errored" && st != "incomplete" {
 			return w.skip(sp)
 		}
+		if slices.Contains(lists, st) && !b.listsIgnored {
+			// the records of one status cannot be taken back from the
+			// counts and samples of all: none is used
+			dup(sp + " appears twice: the per-request lists of this benchmark are not used (no samples, no recount, no check of warmup or prompts)")
+			b.resetRequests()
+			b.listsIgnored = true
+		}
+		lists = append(lists, st)
 		status, ps = st, newGRecordPaths(sp)
 		return w.array(sp, record)
 	})
@@ -468,6 +568,7 @@ func (rep *gReport) build() (*File, error) {
 		return nil, fmt.Errorf("benchmarks: the report holds no benchmarks (zero load levels)")
 	}
 	f := &File{Source: planner.Source{Format: "guidellm", FormatVersion: gFamilyLabel[fam]}}
+	f.Warnings = dupWarnings(rep.dups)
 	if rep.meta != nil {
 		f.Source.ToolVersion = string(rep.meta.GuidellmVersion)
 	}

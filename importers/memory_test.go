@@ -165,8 +165,9 @@ func TestBoundedMemory(t *testing.T) {
 	}
 }
 
-// TestCancel stops an endless input by cancelling its context: Parse
-// returns context.Canceled within a second.
+// TestCancel stops an endless input by cancelling its context once 2 MB
+// were read (well before any cap on the number of entries): Parse returns
+// context.Canceled within a second of the cancel.
 func TestCancel(t *testing.T) {
 	for _, c := range []struct{ name, head, body string }{
 		{"guidellm", `{"benchmarks": [{"requests": {"successful": [`, `{"request_args": "abc", "info": {"timings": {"request_start": 1}}},`},
@@ -175,17 +176,36 @@ func TestCancel(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
-			time.AfterFunc(200*time.Millisecond, cancel)
-			start := time.Now()
-			_, err := Parse("x.json", repeat(c.head, c.body, "", 1<<40), Options{Context: ctx})
-			if d := time.Since(start); d > 1200*time.Millisecond {
-				t.Errorf("stopped after %v, want within 1 s of the cancel", d)
+			r := &cancelAfter{r: repeat(c.head, c.body, "", 1<<40), n: 2 << 20, cancel: cancel}
+			_, err := Parse("x.json", r, Options{Context: ctx})
+			if r.at.IsZero() {
+				t.Fatalf("ended before the cancel: %v", err)
+			}
+			if d := time.Since(r.at); d > time.Second {
+				t.Errorf("stopped %v after the cancel, want within 1 s", d)
 			}
 			if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "x.json: ") {
 				t.Errorf("err = %v, want context.Canceled naming the file", err)
 			}
 		})
 	}
+}
+
+// cancelAfter reads r and calls cancel once n bytes were read, noting when.
+type cancelAfter struct {
+	r      io.Reader
+	n      int
+	cancel func()
+	at     time.Time
+}
+
+func (c *cancelAfter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if c.n -= n; c.n <= 0 && c.at.IsZero() {
+		c.at = time.Now()
+		c.cancel()
+	}
+	return n, err
 }
 
 // TestRecognizeWithinFirstMegabyte checks that a file that names no known

@@ -94,7 +94,8 @@ func (s *summaryReader) readRecord(path, prefix string, allowGuideLLM bool) (d *
 			return g.key(w, k)
 		}
 		if allowGuideLLM && k == "benchmarks" {
-			g = &gReport{}
+			g = &gReport{dups: s.dups} // what was noted of the keys before
+			s.dups = nil
 			for _, gk := range []string{"metadata", "args", "config"} {
 				if raw, ok := d.obj[gk]; ok {
 					if err := g.decodeKey(gk, raw); err != nil {
