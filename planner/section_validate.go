@@ -96,3 +96,11 @@ func nonNegative(es *FieldErrors, field string, v *float64) {
 		es.add(field, fmt.Sprintf("must be a number not below 0, got %s", fmtNum(*v)))
 	}
 }
+
+// Validate checks the provider view's inputs; field names start
+// "provider." as in Inputs.Validate.
+func (p ProviderInputs) Validate() error {
+	var es FieldErrors
+	p.validate(&es, "provider")
+	return es.err()
+}

@@ -132,8 +132,15 @@ func settingsForm(f url.Values) (reports.Settings, formErrors) {
 		return n
 	}
 	s.MaxBoxes, s.StaleAfterDays = whole("max_boxes"), whole("stale_after_days")
-	in := planner.Inputs{Currency: s.Currency, TokenBasis: s.TokenBasis, MaxBoxes: s.MaxBoxes, StaleAfterDays: s.StaleAfterDays}
-	mergeFieldErrors(errs, in.Validate(), "currency", "token_basis", "max_boxes", "stale_after_days")
+	s.TaxBasis = strings.TrimSpace(f.Get("tax_basis"))
+	report := s.Currency
+	if report == "" {
+		report = "EUR"
+	}
+	s.ExchangeRates = readRates(f, report, errs)
+	in := planner.Inputs{Currency: s.Currency, TokenBasis: s.TokenBasis, MaxBoxes: s.MaxBoxes, StaleAfterDays: s.StaleAfterDays,
+		ExchangeRates: s.ExchangeRates, TaxBasis: s.TaxBasis}
+	mergeFieldErrors(errs, in.Validate(), "currency", "token_basis", "max_boxes", "stale_after_days", "exchange_rates", "tax_basis")
 	if s.Currency != "" && !isCurrencyCode(s.Currency) {
 		errs["currency"] = "a three-letter currency code, e.g. EUR; got " + strconv.Quote(s.Currency)
 	}
@@ -161,6 +168,8 @@ func settingsValues(v url.Values, in planner.Inputs) {
 	if in.StaleAfterDays != 0 {
 		v.Set("stale_after_days", strconv.Itoa(in.StaleAfterDays))
 	}
+	v.Set("tax_basis", in.TaxBasis)
+	ratesValues(v, in.ExchangeRates)
 }
 
 // mergeFieldErrors adds the planner's field errors to errs (a parse error

@@ -40,6 +40,7 @@ func readQuoteForm(f url.Values) (store.Quote, formErrors) {
 			fig.Source, fig.EvidenceDate = q.Source, q.EvidenceDate
 		}
 	}
+	readQuoteTiersAndTax(f, &q.Q, q.Currency, q.Source, q.EvidenceDate, errs)
 	if err := q.Q.Validate(); err != nil {
 		fe := formErrors{}
 		mergeFieldErrors(fe, err)
@@ -71,6 +72,7 @@ func quoteValues(q store.Quote) url.Values {
 			v.Set(fd.Key(), fig.Amount.String())
 		}
 	}
+	quoteTiersAndTaxValues(v, q.Q)
 	return v
 }
 

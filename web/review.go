@@ -129,7 +129,7 @@ func (s *Server) reportRevise(c echo.Context) error {
 
 // commentSections are the sections a comment may be about.
 var commentSections = []string{"general", "contract", "matrix", "envelope", "admission", "overload", "candidates", "residency",
-	"costs", "quotes", "scenarios", "crossover", "recommendation", "exitcheck"}
+	"costs", "quotes", "scenarios", "crossover", "provider", "recommendation", "exitcheck"}
 
 // reportComment adds a comment on a section (anyone who can read).
 func (s *Server) reportComment(c echo.Context) error {

@@ -83,6 +83,15 @@ func seedDemoPlan(ctx context.Context, st *store.Store, dataDir string, reportID
 	}); err != nil {
 		return err
 	}
+	// The provider view: the box's tokens sold to another team at an
+	// internal price list, to see what utilisation covers it.
+	if err := save(SecProvider, "provider view changed", &planner.ProviderInputs{
+		InputPerMTokens:     fig("1.40", "EUR/1M tokens", "internal price list 2026", 30),
+		OutputPerMTokens:    fig("5.50", "EUR/1M tokens", "internal price list 2026", 30),
+		ExpectedUtilisation: fig("0.55", "fraction", "capacity plan, next quarter", 30),
+	}); err != nil {
+		return err
+	}
 	if err := seedDemoQuote(ctx, st, reportID, userID, fig); err != nil {
 		return err
 	}

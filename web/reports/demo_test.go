@@ -52,6 +52,12 @@ func TestSeedDemoImportsResults(t *testing.T) {
 	if len(res.Quotes) != 1 || len(res.Scenarios) != 3 || len(res.Crossovers) != 1 {
 		t.Errorf("demo money: %d quotes, %d scenarios, %d crossovers", len(res.Quotes), len(res.Scenarios), len(res.Crossovers))
 	}
+	// The demo sells the box's tokens internally: the provider view shows
+	// the utilisation that covers it, and a positive margin above it.
+	if pv := res.Provider; pv == nil || pv.BreakEvenUtilisation == nil || *pv.BreakEvenUtilisation < 0.3 || *pv.BreakEvenUtilisation > 0.6 ||
+		pv.MarginAtExpected == nil || !pv.MarginAtExpected.Exact.IsPositive() {
+		t.Errorf("demo provider view %+v", pv)
+	}
 	if res.Candidates.Decision == "" {
 		t.Errorf("demo candidates have no decision")
 	}

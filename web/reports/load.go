@@ -192,6 +192,7 @@ func (rep *Report) compute(ctx context.Context, st *store.Store, asOf string) (*
 		SecShowback:       &in.Showback,
 		SecDemand:         &in.Demand,
 		SecLoosening:      &in.LooseningAccepted,
+		SecProvider:       &in.Provider,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("report %d: %w", id, err)
@@ -250,6 +251,7 @@ func (rep *computed) inputs(in planner.Inputs, contract planner.Contract, quotes
 		in.Currency = rep.Settings.Currency
 	}
 	in.TokenBasis, in.MaxBoxes, in.StaleAfterDays = rep.Settings.TokenBasis, rep.Settings.MaxBoxes, rep.Settings.StaleAfterDays
+	in.ExchangeRates, in.TaxBasis = rep.Settings.ExchangeRates, rep.Settings.TaxBasis
 	return in
 }
 

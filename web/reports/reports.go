@@ -7,6 +7,8 @@
 package reports
 
 import (
+	"capplan/planner"
+
 	"time"
 
 	"capplan/web/store"
@@ -55,6 +57,7 @@ const (
 	SecShowback       = "showback"             // planner.ShowbackUsage
 	SecDemand         = "demand"               // planner.Demand
 	SecLoosening      = "loosening_acceptance" // planner.LooseningAcceptance
+	SecProvider       = "provider"             // *planner.ProviderInputs
 )
 
 // Settings are the report-wide choices for the money side.
@@ -63,4 +66,8 @@ type Settings struct {
 	TokenBasis     string `json:"token_basis"`
 	MaxBoxes       int    `json:"max_boxes"`
 	StaleAfterDays int    `json:"stale_after_days"`
+	// ExchangeRates convert amounts in other currencies into Currency.
+	ExchangeRates []planner.ExchangeRate `json:"exchange_rates,omitempty"`
+	// TaxBasis is planner.TaxNet or planner.TaxGross ("" is net).
+	TaxBasis string `json:"tax_basis,omitempty"`
 }

@@ -1,0 +1,136 @@
+package web
+
+import (
+	"context"
+	"net/url"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+	"github.com/shopspring/decimal"
+
+	"capplan/planner"
+	"capplan/web/charts"
+	"capplan/web/reports"
+	"capplan/web/store"
+)
+
+// providerSave saves the provider view's inputs: the report's editors and
+// finance may.
+func (s *Server) providerSave(c echo.Context) error {
+	r, err := s.costReport(c)
+	if err != nil {
+		return err
+	}
+	form, err := c.FormParams()
+	if err != nil {
+		return err
+	}
+	var prev *planner.ProviderInputs
+	if _, err := s.store.Section(c.Request().Context(), r.ID, reports.SecProvider, &prev); err != nil {
+		return err
+	}
+	next, errs := readProviderForm(form)
+	return s.saveSection(c, r, sectionSave{
+		Anchor: "provider", Form: form, Errs: errs, Prev: prev, Next: next,
+		Edit: s.edit(c, r, "provider view changed", "provider"),
+		Save: func(ctx context.Context, e store.Edit) error {
+			return s.store.SaveSection(ctx, e, reports.SecProvider, next)
+		},
+		Again: func(v reportView, f sectionForm) templ.Component { return providerSection(v, f, false) },
+		Swap: swapOf(func(v reportView) templ.Component { return providerSection(v, sectionForm{}, false) }),
+	})
+}
+
+// readProviderForm reads the provider form; the prices' source and date
+// are those of every figure in it, and planner checks the amounts.
+func readProviderForm(f url.Values) (*planner.ProviderInputs, formErrors) {
+	errs := formErrors{}
+	src, date := strings.TrimSpace(f.Get("provider.source")), strings.TrimSpace(f.Get("provider.evidence_date"))
+	cur := strings.ToUpper(strings.TrimSpace(f.Get("provider.currency")))
+	fig := func(name, unit string) *planner.Figure {
+		raw := strings.TrimSpace(f.Get("provider." + name))
+		if raw == "" {
+			return nil
+		}
+		d, err := decimal.NewFromString(strings.ReplaceAll(raw, ",", ""))
+		if err != nil {
+			errs["provider."+name] = "must be a number, got " + raw
+			return nil
+		}
+		return &planner.Figure{Amount: d, Unit: unit, Source: src, EvidenceDate: date}
+	}
+	money := cur
+	if money == "" {
+		money = "CUR"
+	}
+	p := &planner.ProviderInputs{Currency: cur,
+		InputPerMTokens: fig("input_per_m_tokens", money+"/1M tokens"), OutputPerMTokens: fig("output_per_m_tokens", money+"/1M tokens"),
+		ExpectedUtilisation: fig("expected_utilisation", "fraction"), CapacityRate: fig("capacity_rate", "req/s")}
+	if p.InputPerMTokens == nil {
+		errs["provider.input_per_m_tokens"] = "required: the price per million input tokens you sell at"
+	}
+	if p.OutputPerMTokens == nil {
+		errs["provider.output_per_m_tokens"] = "required: the price per million output tokens you sell at"
+	}
+	if src == "" {
+		errs["provider.source"] = "required: name the price list or decision"
+	}
+	if date == "" {
+		errs["provider.evidence_date"] = "required (YYYY-MM-DD)"
+	}
+	mergeFieldErrors(errs, p.Validate(), "provider")
+	return p, errs
+}
+
+// providerStored is the provider form filled from stored inputs.
+func providerStored(p *planner.ProviderInputs) url.Values {
+	v := url.Values{}
+	if p == nil {
+		return v
+	}
+	v.Set("provider.currency", p.Currency)
+	for name, f := range map[string]*planner.Figure{"input_per_m_tokens": p.InputPerMTokens, "output_per_m_tokens": p.OutputPerMTokens,
+		"expected_utilisation": p.ExpectedUtilisation, "capacity_rate": p.CapacityRate} {
+		if f != nil {
+			v.Set("provider."+name, f.Amount.String())
+			v.Set("provider.source", f.Source)
+			v.Set("provider.evidence_date", f.EvidenceDate)
+		}
+	}
+	return v
+}
+
+// providerChart draws monthly revenue, cost and margin against
+// utilisation, with break-even and the expected utilisation marked.
+func providerChart(pv planner.ProviderView, currency string) templ.Component {
+	c := charts.CostLines{Title: "Monthly margin against utilisation", Currency: currency, XName: "utilisation (%)", XMax: 100.0,
+		Series: map[string][]*float64{}, Marks: map[string][]charts.Mark{}}
+	for _, pt := range pv.Chart {
+		c.Demand = append(c.Demand, pt.Utilisation*100)
+		c.Series["revenue"] = append(c.Series["revenue"], planner.F(pt.Revenue))
+		c.Series["cost"] = append(c.Series["cost"], planner.F(pt.Cost))
+		c.Series["margin"] = append(c.Series["margin"], planner.F(pt.Margin))
+	}
+	if be := pv.BreakEvenUtilisation; be != nil && *be <= 1 {
+		c.Marks["margin"] = append(c.Marks["margin"], charts.Mark{Label: "break-even " + planner.DisplayShare(*be), Demand: *be * 100})
+	}
+	if u := pv.ExpectedUtilisation; u != nil {
+		c.Marks["margin"] = append(c.Marks["margin"], charts.Mark{Label: "expected " + planner.DisplayShare(*u), Demand: *u * 100, Minor: true})
+	}
+	return charts.CostLinesChart(c)
+}
+
+func optShare(v *float64) string {
+	if v == nil {
+		return "—"
+	}
+	return planner.DisplayShare(*v)
+}
+
+func optCount(v *int64) string {
+	if v == nil {
+		return "—"
+	}
+	return planner.DisplayCount(*v)
+}

@@ -1,0 +1,85 @@
+package web
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"capplan/planner"
+)
+
+// tierSlots is how many volume bands the quote form offers.
+const tierSlots = 3
+
+// tierName is the form name of field of the quote form's i-th volume band.
+func tierName(i int, field string) string { return fmt.Sprintf("quote.tiers[%d].%s", i, field) }
+
+// readQuoteTiersAndTax reads the quote form's volume bands (a blank band is
+// skipped) and the invoice tax into q; prices are in the quote's currency
+// and carry its source and date. The planner checks the bands' order.
+func readQuoteTiersAndTax(f url.Values, q *planner.Quote, currency, source, date string, errs formErrors) {
+	num := func(name string) (decimal.Decimal, bool) {
+		raw := strings.ReplaceAll(strings.TrimSpace(f.Get(name)), ",", "")
+		if raw == "" {
+			return decimal.Zero, false
+		}
+		d, err := decimal.NewFromString(raw)
+		if err != nil {
+			errs[name] = "must be a number, got " + raw
+			return decimal.Zero, false
+		}
+		return d, true
+	}
+	fig := func(name, unit string) *planner.Figure {
+		d, ok := num(name)
+		if !ok {
+			return nil
+		}
+		return &planner.Figure{Amount: d, Unit: unit, Source: source, EvidenceDate: date}
+	}
+	q.Tiers = nil
+	for i := range tierSlots {
+		from, hasFrom := num(tierName(i, "from_m_tokens"))
+		t := planner.PriceTier{FromMTokens: from,
+			InputPerMTokens:  fig(tierName(i, "input_per_m_tokens"), currency+"/1M tokens"),
+			OutputPerMTokens: fig(tierName(i, "output_per_m_tokens"), currency+"/1M tokens")}
+		if !hasFrom && t.InputPerMTokens == nil && t.OutputPerMTokens == nil {
+			continue
+		}
+		q.Tiers = append(q.Tiers, t)
+	}
+	q.Tax = nil
+	if rate := fig("quote.tax.rate", "fraction"); rate != nil {
+		q.Tax = &planner.Tax{Rate: rate, Recoverable: f.Get("quote.tax.recoverable") != ""}
+	} else if f.Get("quote.tax.recoverable") != "" {
+		errs["quote.tax.rate"] = "required when the tax is marked recoverable: 0.19 = 19 %"
+	}
+}
+
+// quoteTiersAndTaxValues fills the bands and the tax from a stored quote.
+func quoteTiersAndTaxValues(v url.Values, q planner.Quote) {
+	for i, t := range q.Tiers {
+		v.Set(tierName(i, "from_m_tokens"), t.FromMTokens.String())
+		if t.InputPerMTokens != nil {
+			v.Set(tierName(i, "input_per_m_tokens"), t.InputPerMTokens.Amount.String())
+		}
+		if t.OutputPerMTokens != nil {
+			v.Set(tierName(i, "output_per_m_tokens"), t.OutputPerMTokens.Amount.String())
+		}
+	}
+	if q.Tax != nil && q.Tax.Rate != nil {
+		v.Set("quote.tax.rate", q.Tax.Rate.Amount.String())
+		if q.Tax.Recoverable {
+			v.Set("quote.tax.recoverable", "on")
+		}
+	}
+}
+
+func recoverableText(ok bool) string {
+	if ok {
+		return "recoverable"
+	}
+	return "not recoverable"
+}

@@ -1,0 +1,58 @@
+package web
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"capplan/planner"
+)
+
+// rateSlots is how many exchange rates the settings form offers.
+const rateSlots = 3
+
+// readRates reads the exchange rates of the settings form: rows
+// exchange_rates[i].currency, .rate, .rate.source and .rate.evidence_date;
+// a blank row is skipped. Field names are the planner's, so its
+// validation marks the fields.
+func readRates(f url.Values, report string, errs formErrors) []planner.ExchangeRate {
+	var out []planner.ExchangeRate
+	for i := 0; i < rateSlots; i++ {
+		p := fmt.Sprintf("exchange_rates[%d]", i)
+		cur := strings.ToUpper(strings.TrimSpace(f.Get(p + ".currency")))
+		raw := strings.TrimSpace(f.Get(p + ".rate"))
+		src, date := strings.TrimSpace(f.Get(p+".rate.source")), strings.TrimSpace(f.Get(p+".rate.evidence_date"))
+		if cur == "" && raw == "" && src == "" && date == "" {
+			continue
+		}
+		x := planner.ExchangeRate{Currency: cur}
+		if raw != "" {
+			d, err := decimal.NewFromString(raw)
+			if err != nil {
+				errs[p+".rate"] = "must be a number, got " + raw
+				continue
+			}
+			x.Rate = &planner.Figure{Amount: d, Unit: report + "/" + cur, Source: src, EvidenceDate: date}
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// ratesValues fills the rate rows from the stored rates.
+func ratesValues(v url.Values, rates []planner.ExchangeRate) {
+	for i, x := range rates {
+		p := fmt.Sprintf("exchange_rates[%d]", i)
+		v.Set(p+".currency", x.Currency)
+		if x.Rate != nil {
+			v.Set(p+".rate", x.Rate.Amount.String())
+			v.Set(p+".rate.source", x.Rate.Source)
+			v.Set(p+".rate.evidence_date", x.Rate.EvidenceDate)
+		}
+	}
+}
+
+// rateName is the form name of field of the settings form's i-th rate row.
+func rateName(i int, field string) string { return fmt.Sprintf("exchange_rates[%d].%s", i, field) }
