@@ -165,6 +165,10 @@ func FindCrossover(self SelfHostedCost, q QuoteCost, capacity Capacity, share fl
 		x.N = &n
 		r, d := RoundRequests(n), PerDay(n)
 		x.NRounded, x.NPerDay = &r, &d
+		x.FormulaRounded = reproducingFormula(fl, fa, va, vl, r)
+		if !q.Linear() {
+			x.FormulaRounded += fmt.Sprintf(" (the piece of %s's tiered price from %s requests a month)", q.Name, DisplayCount(RoundRequests(seg.From)))
+		}
 		x.Text = fmt.Sprintf("self-hosting breaks even with %s at %s requests a month (%s a day) and is cheaper above that", q.Name, groupDigits(r), groupDigits(d))
 	}
 	if x.Exists && perBox > 0 {
@@ -493,6 +497,56 @@ func compactCount(v float64) string {
 		return strings.TrimSuffix(strconv.FormatFloat(v/1e6, 'f', 1, 64), ".0") + " million"
 	}
 	return groupInt(v)
+}
+
+// reproducingFormula writes the crossover's formula with its inputs
+// rounded for reading (money to cents, per-request costs to 4 significant
+// figures) and no further than still gives the crossover: the figures
+// shown, divided out and rounded up (RoundRequests, the one rule), are
+// want. Where cents and 4 figures are not enough, each gets one more digit
+// until they are (the exact values at worst). The formula ends with the
+// quotient and the count it rounds up to.
+func reproducingFormula(fl, fa, va, vl decimal.Decimal, want int64) string {
+	money := func(m decimal.Decimal, extra int) string {
+		s := m.StringFixed(int32(2 + extra))
+		for extra > 0 && strings.HasSuffix(s, "0") {
+			s, extra = s[:len(s)-1], extra-1
+		}
+		return s
+	}
+	shown := func(extra int) (a, b, c, d string) {
+		return money(fl, extra), money(fa, extra), sigDigits(va, 4+extra), sigDigits(vl, 4+extra)
+	}
+	var a, b, c, d string
+	var n decimal.Decimal
+	for extra := 0; ; extra++ {
+		a, b, c, d = shown(extra)
+		den := decimal.RequireFromString(c).Sub(decimal.RequireFromString(d))
+		if extra >= 16 || !den.IsPositive() {
+			a, b, c, d = fl.String(), fa.String(), va.String(), vl.String()
+			n = fl.Sub(fa).Div(va.Sub(vl))
+			break
+		}
+		n = decimal.RequireFromString(a).Sub(decimal.RequireFromString(b)).Div(den)
+		if RoundRequests(n) == want {
+			break
+		}
+	}
+	return fmt.Sprintf("N = (F_local - F_api) / (V_api - V_local) = (%s - %s) / (%s - %s) = %s, rounded up to %s",
+		a, b, c, d, quotientText(n), DisplayCount(want))
+}
+
+// quotientText writes a quotient to two decimals, cut rather than rounded
+// (so it never reads as the next whole request); more when two decimals
+// would hide that it is not whole.
+func quotientText(n decimal.Decimal) string {
+	t := n.Truncate(2)
+	if t.Equal(t.Truncate(0)) && !n.Equal(t) {
+		t = n.Truncate(8)
+	}
+	whole, frac, _ := strings.Cut(t.StringFixed(max(2, -t.Exponent())), ".")
+	w, _ := strconv.ParseInt(whole, 10, 64)
+	return groupDigits(w) + "." + frac
 }
 
 // sigDigits writes d rounded to n significant digits: 0.00026112 -> 0.0002611;

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -107,11 +108,56 @@ func TestCrossoverFormulaRounded(t *testing.T) {
 	self := SelfHostedMonthly(flatSelf("2410.868088888", "0"), nil)
 	q := QuoteMonthly(flatQuote("api", "0.00026112"), 256, 128, "contract")
 	x := FindCrossover(self, q, Capacity{PerBoxRate: F(0.961), MaxBoxes: 2}, 0.08)
-	if want := "= (2410.87 - 0.00) / (0.0002611 - 0)"; !strings.HasSuffix(x.FormulaRounded, want) {
+	// Cents and 4 figures (2410.87 / 0.0002611 = 9,233,512.06) would not
+	// give N (9,232,797.5..., up to 9,232,798): the figures are shown as far as needed.
+	if want := "= (2410.868 - 0.00) / (0.00026112 - 0) = 9,232,797.18, rounded up to 9,232,798"; !strings.HasSuffix(x.FormulaRounded, want) {
 		t.Errorf("rounded formula = %q, want it to end %q", x.FormulaRounded, want)
 	}
 	if !strings.Contains(x.Formula, "2410.868088888") {
 		t.Errorf("exact formula = %q lost the exact value", x.Formula)
+	}
+}
+
+// formulaTerms reads "(a - b) / (c - d) = q, rounded up to n" off a shown
+// crossover formula.
+var formulaTerms = regexp.MustCompile(`= \(([-0-9.]+) - ([-0-9.]+)\) / \(([-0-9.]+) - ([-0-9.]+)\) = ([0-9,.]+), rounded up to ([0-9,]+)$`)
+
+// TestCrossoverFormulaReproducesN: the shown formula's figures, divided
+// out and rounded up, are the N in the sentence and the box, for the
+// worked example, the demo's figures and prices where rounding to cents
+// and 4 figures would land elsewhere; N is always rounded up.
+func TestCrossoverFormulaReproducesN(t *testing.T) {
+	d := decimal.RequireFromString
+	for _, tc := range []struct {
+		fixed, vl, va string
+		wantN         int64
+	}{
+		{"3000", "0.01", "0.05", 75_000},                    // worked example: exactly 75,000
+		{"3000.01", "0.01", "0.05", 75_001},                 // 75,000.25: up, never to nearest
+		{"2410.868088888", "0", "0.00026112", 9_232_798},    // cents and 4 figures give 9,233,513
+		{"2160.868088888", "0.0000123456", "0.00026112", 0}, // N from the exact values
+	} {
+		self := SelfHostedMonthly(flatSelf(tc.fixed, tc.vl), nil)
+		q := QuoteMonthly(flatQuote("api", tc.va), 256, 128, "contract")
+		x := FindCrossover(self, q, Capacity{PerBoxRate: F(100), MaxBoxes: 1}, 0.1)
+		if !x.Exists || x.NRounded == nil {
+			t.Fatalf("%s: no crossover", tc.fixed)
+		}
+		want := RoundRequests(*x.N)
+		if tc.wantN != 0 && want != tc.wantN {
+			t.Errorf("%s: N rounded = %d, want %d", tc.fixed, want, tc.wantN)
+		}
+		if *x.NRounded != want || !strings.Contains(x.Text, DisplayCount(want)+" requests a month") {
+			t.Errorf("%s: box %d, text %q: not N rounded up (%d)", tc.fixed, *x.NRounded, x.Text, want)
+		}
+		m := formulaTerms.FindStringSubmatch(x.FormulaRounded)
+		if m == nil {
+			t.Fatalf("%s: formula %q", tc.fixed, x.FormulaRounded)
+		}
+		n := d(m[1]).Sub(d(m[2])).Div(d(m[3]).Sub(d(m[4])))
+		if got := RoundRequests(n); got != want || m[6] != DisplayCount(want) {
+			t.Errorf("%s: the shown formula %q gives %d, ends %s; N is %d", tc.fixed, x.FormulaRounded, got, m[6], want)
+		}
 	}
 }
 

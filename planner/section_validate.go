@@ -31,6 +31,17 @@ func (r Row) OutputTokensPerJoule() *float64 {
 	return F(*r.OutputTokenRate / *r.Observed.PowerWatts)
 }
 
+// Validate checks a recommendation saved from its form: it states a
+// decision, since a recommendation without one says nothing. The rest may
+// come later; the exit check lists what is still missing.
+func (r Recommendation) Validate() error {
+	var es FieldErrors
+	if r.Decision == "" {
+		es.add("recommendation.decision", "say keep, change or stop: a recommendation without a decision is not saved")
+	}
+	return es.err()
+}
+
 // Validate checks the lead's admission choices; field names start
 // "admission." as in Inputs.Validate.
 func (a AdmissionInput) Validate() error {

@@ -54,6 +54,7 @@ func readRecommendationForm(f url.Values) (planner.Recommendation, formErrors) {
 			errs[p+".verdict"] = "want pass or fail"
 		}
 	}
+	mergeFieldErrors(errs, r.Validate(), "recommendation")
 	mergeFieldErrors(errs, planner.Inputs{Currency: "X", Recommendation: &r}.Validate(), "recommendation")
 	// The form's fields are named without the "recommendation." prefix.
 	for k, msg := range errs {

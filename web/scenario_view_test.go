@@ -41,8 +41,13 @@ func TestDemoCostHalfPresentation(t *testing.T) {
 		t.Errorf("cost chart note = %q", got)
 	}
 	m := regexp.MustCompile(`<code data-testid="crossover-formula" title="([^"]*)">([^<]*)</code>`).FindStringSubmatch(text)
-	if m == nil || !strings.HasSuffix(m[2], "= (2410.87 - 250.00) / (0.0002611 - 0)") || !strings.Contains(m[1], "0.00026112") {
+	// The shown figures reproduce N: 2,160.8681 / 0.00026112 rounds up to
+	// the 8,275,384 in the box (cents and 4 figures would give 8,276,025).
+	if m == nil || !strings.HasSuffix(m[2], "= (2410.8681 - 250.00) / (0.00026112 - 0) = 8,275,383.34, rounded up to 8,275,384") || !strings.Contains(m[1], "0.00026112") {
 		t.Errorf("crossover formula = %q", m)
+	}
+	if got := testid(page, "crossover-n"); got != "8,275,384" {
+		t.Errorf("crossover N box = %q, want the formula's 8,275,384", got)
 	}
 	for _, s := range []string{"low", "expected", "peak"} {
 		if !regexp.MustCompile(`class="num option-start cheapest"[^>]*data-testid="per1000-` + s + `-Hosted`).MatchString(page) {
