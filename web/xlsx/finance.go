@@ -133,21 +133,28 @@ func (b *book) financeSheet() {
 	named("Revenue per request", fx(b.st.perReq,
 		"(Provider_Input_Tokens*N(Provider_Price_Input_Per_M)+Provider_Output_Tokens*N(Provider_Price_Output_Per_M))/1000000*Provider_Rate",
 		money(pv.RevenuePerRequest)), "Provider_Revenue_Per_Request", "")
-	named("Requests a month at full capacity", fx(b.st.int, "Provider_Capacity_Rate*3600*Provider_Hours", int64p(pv.RequestsAtCapacity)), "Provider_Requests_At_Capacity", "")
+	// The exact count prices revenue and break-even; the count shown is
+	// rounded down to a whole request, as the planner shows it.
+	reqCap := 0.0
+	if pv.CapacityRate != nil {
+		reqCap = *pv.CapacityRate * 3600 * float64(pv.HoursPerMonth)
+	}
+	named("Requests a month at full capacity (exact)", fx(b.st.num, "Provider_Capacity_Rate*3600*Provider_Hours", reqCap), "Provider_Requests_At_Capacity_Exact", "")
+	named("Requests a month at full capacity (rounded down)", fx(b.st.int, "ROUNDDOWN(Provider_Requests_At_Capacity_Exact,0)", int64p(pv.RequestsAtCapacity)), "Provider_Requests_At_Capacity", "")
 	named("Revenue an hour at full capacity", fx(b.st.money, "Provider_Revenue_Per_Request*Provider_Capacity_Rate*3600",
 		optMoney(pv.RevenueAtCapacityHourly)), "Provider_Revenue_Capacity_Hourly", "")
-	named("Revenue a month at full capacity", fx(b.st.money, "Provider_Revenue_Per_Request*Provider_Requests_At_Capacity",
+	named("Revenue a month at full capacity", fx(b.st.money, "Provider_Revenue_Per_Request*Provider_Requests_At_Capacity_Exact",
 		optMoney(pv.RevenueAtCapacityMonthly)), "Provider_Revenue_Capacity_Monthly", "")
 	named("Monthly cost of one box (F_local)", fx(b.st.money, "SH_Fixed_Per_Box", money(pv.MonthlyCost)), "Provider_Monthly_Cost", "")
 	named("Break-even utilisation", fx(b.st.pct,
-		`IF((Provider_Revenue_Per_Request-V_Local)*Provider_Requests_At_Capacity<=0,"",Provider_Monthly_Cost/((Provider_Revenue_Per_Request-V_Local)*Provider_Requests_At_Capacity))`,
+		`IF((Provider_Revenue_Per_Request-V_Local)*Provider_Requests_At_Capacity_Exact<=0,"",Provider_Monthly_Cost/((Provider_Revenue_Per_Request-V_Local)*Provider_Requests_At_Capacity_Exact))`,
 		optOrEmpty(pv.BreakEvenUtilisation)), "Provider_Break_Even_Utilisation", "monthly cost / (revenue at capacity - V_local x requests at capacity)")
-	named("Break-even requests a month", fx(b.st.int, `IF(Provider_Break_Even_Utilisation="","",ROUNDUP(Provider_Break_Even_Utilisation*Provider_Requests_At_Capacity,0))`,
+	named("Break-even requests a month", fx(b.st.int, `IF(Provider_Break_Even_Utilisation="","",ROUNDUP(Provider_Break_Even_Utilisation*Provider_Requests_At_Capacity_Exact,0))`,
 		int64p(pv.BreakEvenMonthly)), "Provider_Break_Even_Monthly", "rounded up to a whole request")
-	named("Break-even requests a day", fx(b.st.int, `IF(Provider_Break_Even_Utilisation="","",ROUNDUP(Provider_Break_Even_Utilisation*Provider_Requests_At_Capacity/(365/12),0))`,
+	named("Break-even requests a day", fx(b.st.int, `IF(Provider_Break_Even_Utilisation="","",ROUNDUP(Provider_Break_Even_Utilisation*Provider_Requests_At_Capacity_Exact/(365/12),0))`,
 		int64p(pv.BreakEvenDaily)), "Provider_Break_Even_Daily", "a month is 365 / 12 days")
 	named("Margin a month at the expected utilisation", fx(b.st.money,
-		`IF(Provider_Expected_Utilisation="","",Provider_Expected_Utilisation*Provider_Revenue_Capacity_Monthly-(Provider_Monthly_Cost+V_Local*Provider_Expected_Utilisation*Provider_Requests_At_Capacity))`,
+		`IF(Provider_Expected_Utilisation="","",Provider_Expected_Utilisation*Provider_Revenue_Capacity_Monthly-(Provider_Monthly_Cost+V_Local*Provider_Expected_Utilisation*Provider_Requests_At_Capacity_Exact))`,
 		optMoney(pv.MarginAtExpected)), "Provider_Margin_Monthly", "")
 	named("Margin at the expected utilisation (share of revenue)", fx(b.st.pct,
 		`IF(OR(Provider_Margin_Monthly="",N(Provider_Expected_Utilisation)*Provider_Revenue_Capacity_Monthly<=0),"",Provider_Margin_Monthly/(Provider_Expected_Utilisation*Provider_Revenue_Capacity_Monthly))`,

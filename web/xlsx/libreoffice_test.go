@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -147,7 +149,7 @@ func checkSheets(t *testing.T, data []byte, sheets map[string][][]string, res pl
 
 func TestLibreOfficeRecalculatesToThePlannersFigures(t *testing.T) {
 	cases := map[string]planner.Inputs{"worked": workedInputs(), "crossover": crossoverInputs(), "repeated": repeatedLoadInputs(),
-		"bands": bandsInputs(), "unreached": unreachedMinimumInputs()}
+		"bands": bandsInputs(), "unreached": unreachedMinimumInputs(), "finance": financeInputs()}
 	books, results := map[string][]byte{}, map[string]planner.Result{}
 	for name, in := range cases {
 		r := testReport(in)
@@ -165,7 +167,51 @@ func TestLibreOfficeRecalculatesToThePlannersFigures(t *testing.T) {
 		t.Fatalf("unreached minimum: pieces %+v, want one flat", segs)
 	}
 	for name, sheets := range recalcBooks(t, books) {
-		t.Run(name, func(t *testing.T) { checkSheets(t, books[name], sheets, results[name]) })
+		t.Run(name, func(t *testing.T) {
+			checkSheets(t, books[name], sheets, results[name])
+			checkCachedAgree(t, books[name], sheets)
+		})
+	}
+}
+
+// checkCachedAgree asserts that every formula cell of a workbook written
+// from the planner's result, recalculated by LibreOffice, equals the value
+// cached in it: no formula anywhere disagrees with the figure the planner
+// put beside it (the promised figures are only some of them).
+func checkCachedAgree(t *testing.T, data []byte, sheets map[string][][]string) {
+	t.Helper()
+	f := openBook(t, data)
+	n := 0
+	for _, sh := range SheetNames {
+		rows, err := f.GetRows(sh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for r := range rows {
+			for c := range rows[r] {
+				at1 := cell{sh, c + 1, r + 1}
+				if formula(t, f, at1) == "" {
+					continue
+				}
+				cached, got := raw(t, f, at1), at(sheets, at1)
+				switch want, err := strconv.ParseFloat(cached, 64); {
+				case err == nil && (got == "TRUE" || got == "FALSE"):
+					if (want != 0) != (got == "TRUE") {
+						t.Errorf("%s!%s: cached %s, LibreOffice %s", sh, at1.name(), cached, got)
+					}
+				case err == nil:
+					if !near(got, want, math.Max(1e-6, math.Abs(want)*1e-9)) {
+						t.Errorf("%s!%s: cached %s, LibreOffice %q (%s)", sh, at1.name(), cached, got, formula(t, f, at1))
+					}
+				case !strings.EqualFold(cached, got):
+					t.Errorf("%s!%s: cached %q, LibreOffice %q", sh, at1.name(), cached, got)
+				}
+				n++
+			}
+		}
+	}
+	if n < 50 {
+		t.Fatalf("only %d formula cells", n)
 	}
 }
 
