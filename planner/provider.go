@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -162,7 +163,7 @@ func providerMonthly(p ProviderInputs, self SelfHostedCost, capacity Capacity, i
 	revHour, revMonth := NewMoney(perReq.Mul(perHour)), NewMoney(perReq.Mul(reqCap))
 	v.RevenueAtCapacityHourly, v.RevenueAtCapacityMonthly = &revHour, &revMonth
 	v.Basis = fmt.Sprintf("(%s input tokens x %s + %s output tokens x %s) / 1M%s = %s a request; x %s req/s x 3,600 x %s h = %s a month at full capacity",
-		in, ip, out, op, rate.text(currency), DisplayMoney(perReq), capRate, hours, DisplayMoney(revMonth.Exact))
+		in, ip, out, op, rate.text(currency), DisplayMoney(perReq), strconv.FormatFloat(capRate.InexactFloat64(), 'g', 4, 64), hours, DisplayMoney(revMonth.Exact))
 
 	contribution := perReq.Sub(vl).Mul(reqCap) // what a full box earns over its variable cost
 	if contribution.IsPositive() {
