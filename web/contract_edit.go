@@ -60,8 +60,8 @@ func (s *Server) contractSave(c echo.Context) error {
 		Edit: s.edit(c, r, action, "contract"),
 		Save: func(ctx context.Context, e store.Edit) error { return s.store.SaveContract(ctx, e, next, amend) },
 		// The contract is edited on a page of its own.
-		Again:   func(v reportView, f sectionForm) templ.Component { return contractEditForm(view(v, f)) },
-		Page:    func(v reportView, f sectionForm) templ.Component { return contractEditPage(s.page(c, ""), view(v, f)) },
+		Again: func(v reportView, f sectionForm) templ.Component { return contractEditForm(view(v, f)) },
+		Page:  func(v reportView, f sectionForm) templ.Component { return contractEditPage(s.page(c, ""), view(v, f)) },
 		// Saved in place on the report: the contract, and everything judged
 		// against it out of band. Saved from the form's own page: a
 		// redirect to the report (post, redirect, get).

@@ -38,7 +38,7 @@ func (s *Server) providerSave(c echo.Context) error {
 			return s.store.SaveSection(ctx, e, reports.SecProvider, next)
 		},
 		Again: func(v reportView, f sectionForm) templ.Component { return providerSection(v, f, false) },
-		Swap: swapOf(func(v reportView) templ.Component { return providerSection(v, sectionForm{}, false) }),
+		Swap:  swapOf(func(v reportView) templ.Component { return providerSection(v, sectionForm{}, false) }),
 	})
 }
 
