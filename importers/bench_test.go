@@ -145,10 +145,21 @@ func BenchmarkParseSGLangJSONL(b *testing.B) {
 	benchParse(b, "sglang.jsonl", []byte(strings.Repeat(line, 2000)))
 }
 
-// BenchmarkParseGuideLLMYAML parses a GuideLLM YAML report of about 3 MB
-// (YAML is read whole; its size is bounded).
+// BenchmarkParseGuideLLMYAML parses GuideLLM's YAML report of 55 KB,
+// decoded whole.
 func BenchmarkParseGuideLLMYAML(b *testing.B) {
 	benchParse(b, "g.yaml", mustRead(b, "testdata/guidellm_d_0.5.yaml"))
+}
+
+// BenchmarkParseGuideLLMYAMLStream parses a GuideLLM YAML report of 16 MB,
+// converted to JSON as it is read (over 4 MB).
+func BenchmarkParseGuideLLMYAMLStream(b *testing.B) {
+	s := string(mustRead(b, "testdata/guidellm_d_0.5.yaml"))
+	i := strings.Index(s, "    successful:\n    - ") + len("    successful:\n")
+	j := strings.Index(s[i+6:], "\n    - ") + i + 7
+	var buf bytes.Buffer
+	io.Copy(&buf, repeat(s[:i], s[i:j], s[i:], (16<<20)/(j-i)))
+	benchParse(b, "g.yaml", buf.Bytes())
 }
 
 // BenchmarkParseSummaries parses the small summary formats from the real

@@ -74,7 +74,8 @@ func sanitizeAll(data []byte) []byte {
 }
 
 // parseText handles what is not JSON: CSV exports are refused with advice,
-// YAML is converted and read as JSON.
+// YAML is converted and read as JSON: decoded whole up to maxYAML, larger
+// reports converted as they are read (yamlstream.go).
 func parseText(in *input, head []byte) (*File, error) {
 	line := head
 	if i := bytes.IndexAny(line, "\r\n"); i >= 0 {
@@ -93,8 +94,8 @@ func parseText(in *input, head []byte) (*File, error) {
 	if _, err := io.Copy(&buf, io.LimitReader(in.br, maxYAML+1-int64(buf.Len()))); err != nil {
 		return nil, err
 	}
-	if buf.Len() > maxYAML {
-		return nil, fmt.Errorf("a YAML report larger than %d MB: import the JSON report instead (GuideLLM --outputs json), which is read as a stream whatever its size", maxYAML>>20)
+	if buf.Len() > maxYAML || yamlStreamAll {
+		return parseYAMLStream(io.MultiReader(bytes.NewReader(buf.Bytes()), in.br))
 	}
 	return parseYAMLDoc(buf.Bytes())
 }

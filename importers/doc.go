@@ -17,8 +17,9 @@
 // into compact columns. A value read whole is at most 8 MB, a file must
 // name a known field within its first megabyte (else it is refused
 // unread), and Options.Context stops the reading. Rows keep one
-// planner.Sample per request (about 20 bytes). YAML reports are decoded
-// whole and so are limited to 4 MB.
+// planner.Sample per request (about 20 bytes). A YAML report is decoded
+// whole up to 4 MB; a larger one is converted to JSON as it is read, block
+// by block (yamlstream.go), and read by the same streaming reader.
 //
 // A request the tool counted as completed that received no output token
 // did not succeed ("no tokens received", warning "no-tokens"): it moves to

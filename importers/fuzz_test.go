@@ -64,6 +64,18 @@ func FuzzParseGuideLLMYAML(f *testing.F) {
 	f.Fuzz(fuzzOne)
 }
 
+// FuzzParseGuideLLMYAMLStream fuzzes the YAML converter (yamlstream.go),
+// which reads reports over 4 MB, on small inputs.
+func FuzzParseGuideLLMYAMLStream(f *testing.F) {
+	seed(f, "testdata/*.yaml")
+	f.Add([]byte("benchmarks:\n- requests:\n    successful:\n    - a: 1\n    -\n  x: 2\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		yamlStreamAll = true
+		defer func() { yamlStreamAll = false }()
+		fuzzOne(t, data)
+	})
+}
+
 // FuzzParseVLLM fuzzes vLLM results: single objects, JSONL and sweep arrays.
 func FuzzParseVLLM(f *testing.F) {
 	seed(f, real("vllm", "*.json"), "testdata/vllm_*")

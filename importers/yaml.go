@@ -13,9 +13,9 @@ import (
 // maxYAMLDepth bounds the nesting of a YAML document.
 const maxYAMLDepth = 200
 
-// maxYAML bounds a YAML report: YAML is decoded whole, in memory, which
-// costs many times the file's size; larger reports are refused with
-// advice to import the JSON report, which is read as a stream.
+// maxYAML bounds a YAML report decoded whole, in memory, which costs many
+// times the file's size; a larger report is converted to JSON as it is
+// read (yamlstream.go).
 const maxYAML = 4 << 20
 
 // yamlRecognize refuses, from its first megabyte, a YAML file that is not a
