@@ -158,6 +158,7 @@ func Compute(in Inputs) Result {
 	}
 	r.Capacity = PerBoxCapacity(r.Matrix, r.Envelope, max(1, in.MaxBoxes))
 	applyGoodput(&r.Capacity, r.Matrix, r.Envelope, obj)
+	costSource(&r.Capacity, c.BaselineModel, r.Candidates)
 
 	// Scenarios, crossover and the chart, over the quotes that can be
 	// compared (a quote in a currency without a rate is left out).

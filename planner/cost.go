@@ -258,6 +258,39 @@ type Capacity struct {
 	Goodput        *Goodput `json:"goodput"`
 	UpperBound     bool     `json:"upper_bound"`
 	UpperBoundNote string   `json:"upper_bound_note,omitempty"`
+	// Source names the matrix capacity, and so every cost per request and
+	// the crossover, is computed from: always the report's own matrix
+	// (SourceReport), the contract's baseline model. SourceText says so in
+	// words, and names the candidate the comparison chooses when that is
+	// another matrix, which then prices nothing.
+	Source     string `json:"source"`
+	SourceText string `json:"source_text"`
+}
+
+// SourceReport is Capacity.Source for the report's own matrix.
+const SourceReport = "report"
+
+// costSource fills c.Source and c.SourceText: the report's matrix, whose
+// model is the contract's baseline, against the candidates' choice.
+func costSource(c *Capacity, model string, cmp Comparison) {
+	c.Source = SourceReport
+	if model == "" {
+		model = "the contract's baseline model"
+	}
+	c.SourceText = fmt.Sprintf("Capacity and costs come from the report's own matrix (%s)", model)
+	if cmp.Chosen == "" {
+		return
+	}
+	for _, cr := range cmp.Candidates {
+		if cr.Name != cmp.Chosen {
+			continue
+		}
+		if cr.Baseline {
+			c.SourceText += fmt.Sprintf(", the baseline the candidates' comparison chooses (%s)", cr.Name)
+		} else {
+			c.SourceText += fmt.Sprintf(", not from the matrix of %s, the candidate the comparison chooses; to cost %s, amend the contract to its model and import its run into the report", cr.Name, cr.Name)
+		}
+	}
 }
 
 var (
