@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -337,4 +338,95 @@ func TestReportViewsKeepHeapBounded(t *testing.T) {
 			(after-before)>>20, before>>20, after>>20, bound>>20)
 	}
 	t.Logf("live heap: %.1f MB before, %.1f MB after 300 cycles", float64(before)/(1<<20), float64(after)/(1<<20))
+}
+
+// TestEditViewCyclesKeepHeapBounded drives 500 cycles of (edit, view) on a
+// report of 500 rows in-process: every edit is a new version, read and
+// computed again. The live heap may not grow by more than 30 MB and the
+// process stays under 300 MB resident: nothing keeps a version's rows,
+// result or page once a newer one is there.
+func TestEditViewCyclesKeepHeapBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("500 cycles on 500 rows")
+	}
+	app := newTestApp(t)
+	ctx := context.Background()
+	id := seedBigReport(t, app, 500)
+	s := newServer(app.store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{DataDir: t.TempDir()})
+	h := s.handler()
+	form := url.Values{"email": {app.users["reviewer"].Email}, "password": {testPassword}}
+	req := httptest.NewRequest("POST", "/login", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	cookies := rec.Result().Cookies()
+	if len(cookies) == 0 {
+		t.Fatalf("login: %d", rec.Code)
+	}
+	lead := app.users["lead"]
+	cycle := func(i int) {
+		r, err := app.store.Report(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		title := fmt.Sprintf("500 rows, edit %d", i)
+		if err := app.store.RenameReport(ctx, store.Edit{ReportID: id, BaseVersion: r.Version, UserID: lead.ID, Action: "renamed"}, title); err != nil {
+			t.Fatal(err)
+		}
+		req := httptest.NewRequest("GET", fmt.Sprintf("/reports/%d", id), nil)
+		for _, c := range cookies {
+			req.AddCookie(c)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), title) {
+			t.Fatalf("view %d: status %d, or the new title is missing", i, rec.Code)
+		}
+	}
+	heap := func() uint64 {
+		runtime.GC()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	for i := range 10 { // warm up
+		cycle(i)
+	}
+	before := heap()
+	for i := 10; i < 510; i++ {
+		cycle(i)
+	}
+	after := heap()
+	rss := residentBytes(t)
+	runtime.KeepAlive(h)
+	if st := s.svc.MemoStats(); st.Entries > 1 || st.Misses < 500 {
+		t.Errorf("memo after 500 versions of one report: %+v, want every version computed and one kept", st)
+	}
+	const bound = 30 << 20
+	if after > before && after-before > bound {
+		t.Errorf("500 (edit, view) cycles on 500 rows grew the live heap by %d MB (from %d to %d MB), bound %d MB",
+			(after-before)>>20, before>>20, after>>20, bound>>20)
+	}
+	if rss > 300<<20 {
+		t.Errorf("resident after 500 (edit, view) cycles on 500 rows: %d MB, bound 300 MB", rss>>20)
+	}
+	t.Logf("live heap: %.1f MB before, %.1f MB after 500 cycles; resident %.1f MB", float64(before)/(1<<20), float64(after)/(1<<20), float64(rss)/(1<<20))
+}
+
+// residentBytes is this process's resident set size (Linux).
+func residentBytes(tb testing.TB) uint64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		tb.Skipf("no /proc: %v", err)
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			var kb uint64
+			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), &kb)
+			return kb << 10
+		}
+	}
+	tb.Skip("no VmRSS")
+	return 0
 }

@@ -125,7 +125,16 @@ func (s *Service) Load(ctx context.Context, id int64) (*Report, error) {
 			return err
 		}
 		compute := func() (*computed, int64, error) {
-			c, err := rep.compute(ctx, st, asOf)
+			var known map[int64]*store.StoredRow
+			if s.memo != nil { // an earlier version's rows: their figures are decoded already
+				if prev, ok := s.memo.find(func(k memoKey) bool { return k.id == id }); ok {
+					known = make(map[int64]*store.StoredRow, len(prev.Rows))
+					for i := range prev.Rows {
+						known[prev.Rows[i].ID] = &prev.Rows[i]
+					}
+				}
+			}
+			c, err := rep.compute(ctx, st, asOf, known)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -161,15 +170,16 @@ func (rep *Report) memoKey(asOf string) memoKey {
 
 // compute reads, inside the read transaction st, the rest of what the
 // planner needs for rep (whose header, review and quotes are read), and
-// computes the result as of asOf.
-func (rep *Report) compute(ctx context.Context, st *store.Store, asOf string) (*computed, error) {
+// computes the result as of asOf. Rows in known (by id, from an earlier
+// version) are not decoded again (see store.RowsReusing).
+func (rep *Report) compute(ctx context.Context, st *store.Store, asOf string, known map[int64]*store.StoredRow) (*computed, error) {
 	id := rep.ID
 	c := &computed{}
 	var err error
 	if c.Amendments, err = st.Amendments(ctx, id); err != nil {
 		return nil, err
 	}
-	if c.Rows, err = st.Rows(ctx, id); err != nil {
+	if c.Rows, err = st.RowsReusing(ctx, id, known); err != nil {
 		return nil, err
 	}
 	if c.Imports, err = st.Imports(ctx, id); err != nil {

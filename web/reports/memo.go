@@ -98,6 +98,19 @@ func (m *memo[K, V]) get(ctx context.Context, k K, fn func() (V, int64, error)) 
 	return c.val, c.err
 }
 
+// find returns the most recently used value whose key matches.
+func (m *memo[K, V]) find(match func(K) bool) (V, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for el := m.order.Front(); el != nil; el = el.Next() {
+		if e := el.Value.(*memoEntry[K, V]); match(e.key) {
+			return e.val, true
+		}
+	}
+	var zero V
+	return zero, false
+}
+
 func (m *memo[K, V]) storeLocked(k K, v V, size int64) {
 	if m.supersedes != nil {
 		for el := m.order.Front(); el != nil; {

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"reflect"
@@ -129,6 +130,33 @@ func TestLoadIsMemoisedPerVersion(t *testing.T) {
 		t.Errorf("after a new version: %+v, want a second miss and one entry", s)
 	}
 	a.sameAsFresh(t, rep, "after a settings change")
+	// The rows' figures, which never change once stored, are taken from
+	// the earlier version rather than decoded again.
+	if len(first.Rows[0].Row.Samples) == 0 || &rep.Rows[0].Row.Samples[0] != &first.Rows[0].Row.Samples[0] {
+		t.Errorf("the new version decoded the stored rows' per-request records again")
+	}
+
+	// What the lead types in about a row is read afresh, never written into
+	// the earlier version's rows.
+	row := first.Rows[0]
+	firstObserved, _ := json.Marshal(row.Row.Observed)
+	obs := row.Row.Observed
+	gib := 71.5
+	if obs.PeakMemoryGiB != nil {
+		gib = *obs.PeakMemoryGiB + 1
+	}
+	obs.PeakMemoryGiB = &gib
+	if err := a.st.SetObserved(ctx, a.edit(t, "matrix"), row.ID, obs); err != nil {
+		t.Fatal(err)
+	}
+	rep = a.load(t)
+	if p := rep.Rows[0].Row.Observed.PeakMemoryGiB; p == nil || *p != gib {
+		t.Errorf("peak memory after the lead typed %v: %v", gib, p)
+	}
+	if now, _ := json.Marshal(first.Rows[0].Row.Observed); string(now) != string(firstObserved) {
+		t.Errorf("the earlier version's row changed: %+v", first.Rows[0].Row.Observed)
+	}
+	a.sameAsFresh(t, rep, "after a row's observed figures changed")
 }
 
 func TestLoadMemoFollowsSharedQuotesAndTheDay(t *testing.T) {

@@ -208,6 +208,15 @@ func (s *Store) RemoveImport(ctx context.Context, e Edit, importID int64) error 
 // Rows returns the rows of the report's live imports, with what the lead
 // typed in about each, in import then file order.
 func (s *Store) Rows(ctx context.Context, reportID int64) ([]StoredRow, error) {
+	return s.RowsReusing(ctx, reportID, nil)
+}
+
+// RowsReusing is Rows taking the figures and per-request records of rows
+// it is given (by row id) instead of decoding them again: a stored row's
+// figures never change, only what the lead typed in about it (Observed),
+// which is read afresh. The rows returned share the given rows' pointers
+// and per-request records, so neither may be changed in place.
+func (s *Store) RowsReusing(ctx context.Context, reportID int64, known map[int64]*StoredRow) ([]StoredRow, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT r.id, r.import_id, COALESCE(i.candidate_id, 0), r.data, r.observed, r.samples
 		FROM result_rows r JOIN imports i ON i.id = r.import_id
 		WHERE r.report_id = ? AND i.removed_at = '' ORDER BY i.id, r.idx`, reportID)
@@ -218,22 +227,27 @@ func (s *Store) Rows(ctx context.Context, reportID int64) ([]StoredRow, error) {
 	var out []StoredRow
 	for rows.Next() {
 		var sr StoredRow
-		var data, obs string
-		var samples []byte
+		var data, samples sql.RawBytes
+		var obs string
 		if err := rows.Scan(&sr.ID, &sr.ImportID, &sr.CandidateID, &data, &obs, &samples); err != nil {
 			return nil, err
 		}
-		var j storedRowJSON
-		if err := json.Unmarshal([]byte(data), &j); err != nil {
-			return nil, fmt.Errorf("store: row %d: %w", sr.ID, err)
+		if k, ok := known[sr.ID]; ok && k.ImportID == sr.ImportID {
+			sr.Row = k.Row
+			sr.Row.Observed = planner.Observed{} // decoded afresh below, never into the shared one
+		} else {
+			var j storedRowJSON
+			if err := json.Unmarshal(data, &j); err != nil {
+				return nil, fmt.Errorf("store: row %d: %w", sr.ID, err)
+			}
+			sr.Row = j.Row
+			sr.Row.Source = j.Source
+			if sr.Row.Samples, err = decodeSamples(samples); err != nil {
+				return nil, fmt.Errorf("store: row %d: %w", sr.ID, err)
+			}
 		}
-		sr.Row = j.Row
-		sr.Row.Source = j.Source
 		if err := json.Unmarshal([]byte(obs), &sr.Row.Observed); err != nil {
 			return nil, fmt.Errorf("store: row %d observed: %w", sr.ID, err)
-		}
-		if sr.Row.Samples, err = decodeSamples(samples); err != nil {
-			return nil, fmt.Errorf("store: row %d: %w", sr.ID, err)
 		}
 		out = append(out, sr)
 	}
