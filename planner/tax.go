@@ -110,3 +110,20 @@ func validateTax(es *FieldErrors, field string, t *Tax) {
 		es.add(field+".rate", fmt.Sprintf("a fraction below 1 (0.19 = 19 %%), got %s", t.Rate.Amount))
 	}
 }
+
+// TaxLines are the self-hosted cost lines a tax may be typed on
+// (SelfHostedCosts.Taxes keys), with the labels forms show.
+var TaxLines = []struct{ Category, Label string }{
+	{"equipment", "Equipment"}, {"power", "Power"}, {"facilities", "Facilities"}, {"hosting", "Hosting"},
+	{"support", "Support"}, {"software", "Software"}, {"monitoring", "Monitoring"}, {"backup", "Backup"},
+	{"labour", "Operator labour"}, {"downtime", "Expected downtime allowance"}, {"per_request", "Per-request costs (V_local)"},
+}
+
+func isTaxLine(cat string) bool {
+	for _, l := range TaxLines {
+		if l.Category == cat {
+			return true
+		}
+	}
+	return false
+}

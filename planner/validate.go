@@ -136,6 +136,10 @@ func (s SelfHostedCosts) Validate() error {
 func (s SelfHostedCosts) validate(es *FieldErrors, p string) {
 	s.validateEquipment(es, p)
 	for cat, t := range s.Taxes {
+		if !isTaxLine(cat) {
+			es.add(p+".taxes."+cat, fmt.Sprintf("no cost line %q to tax", cat))
+			continue
+		}
 		validateTax(es, p+".taxes."+cat, t)
 	}
 	validateFields(es, p, &s, SelfHostedFields)

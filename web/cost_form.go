@@ -104,6 +104,21 @@ func readSelfHostedForm(f url.Values, currency string) (planner.SelfHostedCosts,
 	errs := formErrors{}
 	var s planner.SelfHostedCosts
 	readFields(f, &s, planner.SelfHostedFields, currency, errs)
+	for _, l := range planner.TaxLines {
+		key := "self_hosted.taxes." + l.Category
+		rate := readFigure(f, key+".rate", "fraction", errs)
+		rec := f.Get(key+".recoverable") != ""
+		if rate == nil {
+			if rec {
+				errs[key+".rate"] = "required when the tax is marked recoverable: 0.19 = 19 %"
+			}
+			continue
+		}
+		if s.Taxes == nil {
+			s.Taxes = map[string]*planner.Tax{}
+		}
+		s.Taxes[l.Category] = &planner.Tax{Rate: rate, Recoverable: rec}
+	}
 	mergeFieldErrors(errs, s.Validate(), "")
 	return s, errs
 }
@@ -111,6 +126,15 @@ func readSelfHostedForm(f url.Values, currency string) (planner.SelfHostedCosts,
 // selfHostedValues is the self-hosted form filled from stored inputs.
 func selfHostedValues(v url.Values, s planner.SelfHostedCosts) {
 	fieldValues(v, &s, planner.SelfHostedFields)
+	for cat, t := range s.Taxes {
+		if t == nil {
+			continue
+		}
+		putFigure(v, "self_hosted.taxes."+cat+".rate", t.Rate)
+		if t.Recoverable {
+			v.Set("self_hosted.taxes."+cat+".recoverable", "on")
+		}
+	}
 }
 
 // settingsForm reads the report settings form.

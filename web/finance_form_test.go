@@ -8,6 +8,9 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"capplan/planner"
+	"capplan/web/reports"
 )
 
 // Finance prices a USD quote with volume bands and tax on a EUR report:
@@ -129,6 +132,32 @@ func TestFinanceMixedCurrencyQuoteAndProviderView(t *testing.T) {
 	q2.Set("quote.tiers[1].input_per_m_tokens", "6")
 	if res, body := do(t, fin, http.MethodPost, app.srv.URL+"/quotes", q2); res.StatusCode != http.StatusUnprocessableEntity || testid(body, "err-quote.tiers[1].from_m_tokens") == "" {
 		t.Errorf("bands out of order: %d", res.StatusCode)
+	}
+
+	// A tax per cost line: 20 % recoverable VAT on hosting is shown and,
+	// on the net basis, not counted.
+	var sh planner.SelfHostedCosts
+	if _, err := app.store.Section(context.Background(), r.ID, reports.SecSelfHosted, &sh); err != nil {
+		t.Fatal(err)
+	}
+	costs := url.Values{}
+	selfHostedValues(costs, sh)
+	costs.Set("self_hosted.taxes.hosting.rate", "0.2")
+	costs.Set("self_hosted.taxes.hosting.recoverable", "on")
+	costs.Set("self_hosted.taxes.hosting.rate.source", "VAT law")
+	costs.Set("self_hosted.taxes.hosting.rate.evidence_date", today)
+	if res, body := post(t, app, fin, r.ID, "/costs", costs); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("line tax: %d\n%.800s", res.StatusCode, body)
+	}
+	_, page = do(t, fin, http.MethodGet, base, nil)
+	if !strings.Contains(page, "+ 20 % tax (recoverable: not counted)") {
+		t.Errorf("the hosting line does not show its recoverable tax")
+	}
+	costs.Set("self_hosted.taxes.power.rate", "1.5")
+	costs.Set("self_hosted.taxes.power.rate.source", "x")
+	costs.Set("self_hosted.taxes.power.rate.evidence_date", today)
+	if res, body := post(t, app, fin, r.ID, "/costs", costs); res.StatusCode != http.StatusUnprocessableEntity || testid(body, "err-self_hosted.taxes.power.rate") == "" {
+		t.Errorf("a tax rate of 150 %%: %d", res.StatusCode)
 	}
 
 	// Demand is finance's input.

@@ -56,3 +56,16 @@ func ratesValues(v url.Values, rates []planner.ExchangeRate) {
 
 // rateName is the form name of field of the settings form's i-th rate row.
 func rateName(i int, field string) string { return fmt.Sprintf("exchange_rates[%d].%s", i, field) }
+
+// hasTaxes reports whether any self-hosted line has a tax typed.
+func hasTaxes(s planner.SelfHostedCosts) bool { return len(s.Taxes) > 0 }
+
+// hasTaxErrors reports whether a per-line tax field was refused.
+func hasTaxErrors(errs formErrors) bool {
+	for k := range errs {
+		if strings.HasPrefix(k, "self_hosted.taxes.") {
+			return true
+		}
+	}
+	return false
+}
