@@ -109,6 +109,33 @@ func (a *ahead) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// next hands the parser the rest of the current chunk, or the next chunk,
+// whole (no copy). The chunk handed before is released: the parser reads
+// each chunk before it asks for the next.
+func (a *ahead) next() ([]byte, error) {
+	if ctx := a.in.ctx; ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	for {
+		if len(a.cur) > 0 {
+			b := a.cur
+			a.cur = nil
+			return b, nil
+		}
+		if a.err != nil {
+			return nil, a.err
+		}
+		if a.buf != nil {
+			a.free <- a.buf
+			a.buf = nil
+		}
+		c := <-a.full
+		a.buf, a.cur, a.err = c.buf, c.buf[:c.n], c.err
+	}
+}
+
 // close stops the reading goroutine and waits for it, so that the source
 // is no longer read once Parse returns.
 func (a *ahead) close() {

@@ -36,11 +36,11 @@ func parseInput(in *input) (*File, error) {
 	switch t[0] {
 	case '{':
 		if guidellmTopKeys[firstKey(t)] {
-			return parseGuideLLM(newLexer(in.br))
+			return parseGuideLLM(in.lexer())
 		}
-		return parseSummaries(newLexer(in.br))
+		return parseSummaries(in.lexer())
 	case '[':
-		return parseSummaries(newLexer(in.br))
+		return parseSummaries(in.lexer())
 	case '<':
 		return nil, fmt.Errorf("this is an HTML page (such as GuideLLM's benchmarks.html report), not a result file; import the JSON report instead (GuideLLM: --outputs json, file benchmarks.json)")
 	}

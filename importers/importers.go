@@ -168,6 +168,23 @@ func newInput(r io.Reader, opt Options) *input {
 	return in
 }
 
+// lexer returns a lexer reading the rest of the input. Reading ahead, it
+// takes the chunks read whole rather than copying them.
+func (in *input) lexer() *lexer {
+	l := newLexer(in.br)
+	if in.ah != nil {
+		n := in.br.Buffered()
+		head, _ := in.br.Peek(n)
+		if len(l.buf) < n {
+			l.buf = make([]byte, n)
+		}
+		l.end = copy(l.buf, head)
+		in.br.Discard(n)
+		l.chunks = in.ah
+	}
+	return l
+}
+
 // close stops the reading ahead, if any; it may be called more than once.
 func (in *input) close() {
 	if in.ah != nil {

@@ -43,6 +43,7 @@ type lexer struct {
 	recent [256]string       // the last key interned in each slot (see intern)
 	lit    []byte            // a literal cut by the end of the buffer
 	kbuf   []byte            // a key cut by the end of the buffer or escaped
+	chunks *ahead            // when set, hands whole buffers read ahead instead of r
 }
 
 // maxInterned bounds the interned keys (and maxInternLen their length): a
