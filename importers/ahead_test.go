@@ -98,3 +98,45 @@ func TestParseFileReadsAheadStops(t *testing.T) {
 		})
 	}
 }
+
+// failingWriter fails once it was given more than n bytes.
+type failingWriter struct{ n int }
+
+var errDiskFull = errors.New("disk full")
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if w.n -= len(p); w.n < 0 {
+		return 0, errDiskFull
+	}
+	return len(p), nil
+}
+
+// TestParseCopy keeps the raw bytes while parsing (Options.Copy), read
+// ahead from a regular file and read plainly: the copy is the file, and a
+// failed write stops the reading with its error.
+func TestParseCopy(t *testing.T) {
+	var buf bytes.Buffer
+	if err := guidellmgen.Write(&buf, guidellmgen.Config{TargetBytes: 3 << 20}); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	path := writeTemp(t, "benchmarks.json", data)
+	var fromFile, fromReader bytes.Buffer
+	if _, err := ParseFile(path, Options{Copy: &fromFile}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Parse("benchmarks.json", bytes.NewReader(data), Options{Copy: &fromReader}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(fromFile.Bytes(), data) || !bytes.Equal(fromReader.Bytes(), data) {
+		t.Errorf("copies of %d and %d bytes differ from the file of %d", fromFile.Len(), fromReader.Len(), len(data))
+	}
+	for _, parse := range []func(Options) error{
+		func(o Options) error { _, err := ParseFile(path, o); return err },
+		func(o Options) error { _, err := Parse("benchmarks.json", bytes.NewReader(data), o); return err },
+	} {
+		if err := parse(Options{Copy: &failingWriter{n: 1 << 20}}); !errors.Is(err, errDiskFull) {
+			t.Errorf("err = %v, want the write's error", err)
+		}
+	}
+}

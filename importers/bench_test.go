@@ -75,6 +75,35 @@ func BenchmarkParseGuideLLM1GB(b *testing.B) {
 	b.ReportMetric(float64(st.Size())/(1<<20), "MB-file")
 }
 
+// BenchmarkParseGuideLLMKeep parses the same report while keeping its raw
+// copy in a temporary file (Options.Copy), as an import does; compare it
+// with BenchmarkParseGuideLLM1GB of the same run.
+func BenchmarkParseGuideLLMKeep(b *testing.B) {
+	path := benchReport(b)
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	dir := b.TempDir()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		out, err := os.CreateTemp(dir, "raw-*")
+		if err != nil {
+			b.Fatal(err)
+		}
+		f, err := ParseFile(path, Options{Copy: out})
+		if err != nil {
+			b.Fatal(err)
+		}
+		out.Close()
+		if fi, err := os.Stat(out.Name()); err != nil || fi.Size() != f.Bytes {
+			b.Fatalf("copy of %v bytes, want %d (%v)", fi.Size(), f.Bytes, err)
+		}
+		os.Remove(out.Name())
+	}
+}
+
 // BenchmarkReadGuideLLMReport is the reference of the parse benchmarks: the
 // report read with io.Copy into io.Discard, as cat would, without parsing
 // or hashing.

@@ -26,6 +26,11 @@ type Options struct {
 	// Parse then returns its error (context.Canceled) within one read of
 	// the input. nil means never.
 	Context context.Context
+	// Copy, when set, is written every byte read, in order, as it is read
+	// (ahead of the parser for a regular file, beside the hashing), so the
+	// raw file can be kept without reading it twice. A failed write stops
+	// the reading with its error.
+	Copy io.Writer
 }
 
 // File is the result of importing one benchmark file.
@@ -80,7 +85,9 @@ func parse(name string, r io.Reader, opt Options) (*File, error) {
 	if err == nil {
 		err = in.drain()
 	}
-	in.close() // the reading is over: in.n and in.h are final
+	if cerr := in.close(); err == nil { // the reading is over: in.n and in.h are final
+		err = cerr
+	}
 	if err != nil {
 		return nil, wrapErr(name, err)
 	}
@@ -148,21 +155,24 @@ func wrapErr(name string, err error) error {
 
 // input reads the source while counting, limiting and hashing it.
 type input struct {
-	src io.Reader
-	ctx context.Context
-	max int64
-	n   int64
-	h   hash.Hash
-	br  *bufio.Reader
-	ah  *ahead // reading ahead, for a regular file
+	src  io.Reader
+	ctx  context.Context
+	max  int64
+	n    int64
+	h    hash.Hash
+	copy io.Writer
+	br   *bufio.Reader
+	ah   *ahead // reading ahead, for a regular file
 }
 
 func newInput(r io.Reader, opt Options) *input {
 	in := &input{src: r, max: opt.MaxBytes, ctx: opt.Context, h: sha256.New()}
 	var src io.Reader = readerFunc(in.read)
 	if isRegularFile(r) {
-		in.ah = startAhead(in)
+		in.ah = startAhead(in, opt.Copy)
 		src = in.ah
+	} else {
+		in.copy = opt.Copy
 	}
 	in.br = bufio.NewReaderSize(src, 256<<10)
 	return in
@@ -185,11 +195,13 @@ func (in *input) lexer() *lexer {
 	return l
 }
 
-// close stops the reading ahead, if any; it may be called more than once.
-func (in *input) close() {
+// close stops the reading ahead, if any, and returns the error of its
+// copy; it may be called more than once.
+func (in *input) close() error {
 	if in.ah != nil {
-		in.ah.close()
+		return in.ah.close()
 	}
+	return nil
 }
 
 // read is the counted, limited, hashed read of the source.
@@ -208,6 +220,11 @@ func (in *input) read(p []byte) (int, error) {
 	n, err := in.src.Read(p)
 	in.n += int64(n)
 	in.h.Write(p[:n])
+	if in.copy != nil && n > 0 {
+		if _, werr := in.copy.Write(p[:n]); werr != nil {
+			return n, werr
+		}
+	}
 	if in.max > 0 && in.n > in.max {
 		return n, fmt.Errorf("%w: larger than the limit of %d bytes", ErrTooLarge, in.max)
 	}

@@ -100,7 +100,9 @@ func (b *ImportBatch) Add(name string, r io.Reader) error {
 		}
 	}()
 	w := &recordingWriter{w: tmp}
-	f, err := importers.Parse(name, io.TeeReader(r, w), importers.Options{MaxBytes: b.max})
+	// the raw copy is written as the file is read (for a regular file, in
+	// the goroutine that reads and hashes it ahead of the parser)
+	f, err := importers.Parse(name, r, importers.Options{MaxBytes: b.max, Copy: w})
 	switch {
 	case w.err != nil:
 		b.told("", metrics.Refused, w.n)
