@@ -241,22 +241,7 @@ func figOr(f *Figure, def float64) float64 {
 
 func (p ProviderInputs) validate(es *FieldErrors, prefix string) {
 	checkCurrency(es, prefix+".currency", p.Currency)
-	for _, f := range []struct {
-		name string
-		f    *Figure
-	}{
-		{"input_per_m_tokens", p.InputPerMTokens}, {"output_per_m_tokens", p.OutputPerMTokens},
-		{"expected_utilisation", p.ExpectedUtilisation}, {"capacity_rate", p.CapacityRate},
-		{"input_tokens", p.InputTokens}, {"output_tokens", p.OutputTokens}, {"hours_per_month", p.HoursPerMonth},
-	} {
-		checkFigure(es, prefix+"."+f.name, f.f)
-	}
-	if u := p.ExpectedUtilisation; u != nil && u.Amount.GreaterThan(decimal.NewFromInt(1)) {
-		es.add(prefix+".expected_utilisation", fmt.Sprintf("a share of capacity from 0 to 1 (0.62 = 62 %%), got %s", u.Amount))
-	}
-	if h := p.HoursPerMonth; h != nil && h.Amount.GreaterThan(decimal.NewFromInt(744)) {
-		es.add(prefix+".hours_per_month", "a month has at most 744 hours")
-	}
+	validateFields(es, prefix, &p, ProviderFields)
 }
 
 // providerEvidence lists the provider view's typed figures as evidence.
@@ -265,11 +250,8 @@ func providerEvidence(p *ProviderInputs) []Evidence {
 		return nil
 	}
 	var out []Evidence
-	for _, f := range []struct {
-		name string
-		f    *Figure
-	}{{"input_per_m_tokens", p.InputPerMTokens}, {"output_per_m_tokens", p.OutputPerMTokens}, {"expected_utilisation", p.ExpectedUtilisation}} {
-		out = append(out, ev("provider."+f.name, f.f)...)
+	for _, f := range ProviderFields {
+		out = append(out, ev(f.Key(), *f.Figure(p))...)
 	}
 	return out
 }

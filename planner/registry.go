@@ -241,7 +241,36 @@ var QuoteFields = []InputField[Quote]{
 		Figure: func(q *Quote) **Figure { return &q.Monitoring }},
 }
 
+// ProviderFields are the provider view's inputs: the selling prices, the
+// expected utilisation and what overrides the measured figures
+// (docs/method.md, "Provider view").
+var ProviderFields = []InputField[ProviderInputs]{
+	{Field: Field{Name: "input_per_m_tokens", Label: "Selling price per 1M input tokens", Short: "Input tokens selling price", Unit: "CUR/1M tokens", Kind: KindMoney,
+		Required: "required: the price per million input tokens you sell at", Sheet: "Provider_Price_Input_Per_M"},
+		Figure: func(p *ProviderInputs) **Figure { return &p.InputPerMTokens }},
+	{Field: Field{Name: "output_per_m_tokens", Label: "Selling price per 1M output tokens", Short: "Output tokens selling price", Unit: "CUR/1M tokens", Kind: KindMoney,
+		Required: "required: the price per million output tokens you sell at", Sheet: "Provider_Price_Output_Per_M"},
+		Figure: func(p *ProviderInputs) **Figure { return &p.OutputPerMTokens }},
+	{Field: Field{Name: "expected_utilisation", Label: "Expected utilisation (share of capacity sold)", Short: "Expected utilisation", Unit: "fraction", Kind: KindFraction,
+		Help: "0.62 = 62 % of capacity; blank: no margin stated", Max: atMost(1, "a share of capacity from 0 to 1 (0.62 = 62 %%), got %s"), Sheet: "Provider_Expected_Utilisation"},
+		Figure: func(p *ProviderInputs) **Figure { return &p.ExpectedUtilisation }},
+	{Field: Field{Name: "capacity_rate", Label: "Capacity sold at full utilisation (successful req/s)", Short: "Capacity sold", Unit: "req/s", Kind: KindQuantity,
+		Help: "blank: the measured capacity", Sheet: "Provider_Capacity_Rate"},
+		Figure: func(p *ProviderInputs) **Figure { return &p.CapacityRate }},
+	{Field: Field{Name: "input_tokens", Label: "Input tokens per request", Unit: "tokens", Kind: KindQuantity, Help: "blank: as priced for quotes", Sheet: "Provider_Input_Tokens"},
+		Figure: func(p *ProviderInputs) **Figure { return &p.InputTokens }},
+	{Field: Field{Name: "output_tokens", Label: "Output tokens per request", Unit: "tokens", Kind: KindQuantity, Help: "blank: as priced for quotes", Sheet: "Provider_Output_Tokens"},
+		Figure: func(p *ProviderInputs) **Figure { return &p.OutputTokens }},
+	{Field: Field{Name: "hours_per_month", Label: "Selling hours a month", Unit: "h/month", Kind: KindQuantity, Help: "blank means 730", Max: monthHours, Sheet: "Provider_Hours"},
+		Figure: func(p *ProviderInputs) **Figure { return &p.HoursPerMonth }},
+}
+
 func init() {
+	for i := range ProviderFields {
+		ProviderFields[i].Group = "provider"
+	}
+	prefixGroups["provider"] = map[string]string{"currency": "currency of the selling prices"}
+	addLabels(prefixGroups["provider"], ProviderFields)
 	for i := range SelfHostedFields {
 		SelfHostedFields[i].Group = "self_hosted"
 	}

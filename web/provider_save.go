@@ -7,7 +7,6 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
-	"github.com/shopspring/decimal"
 
 	"capplan/planner"
 	"capplan/web/charts"
@@ -42,36 +41,18 @@ func (s *Server) providerSave(c echo.Context) error {
 	})
 }
 
-// readProviderForm reads the provider form; the prices' source and date
-// are those of every figure in it, and planner checks the amounts.
+// readProviderForm reads the provider form, field by field from the
+// registry; the prices' source and date are those of every figure in it,
+// and planner checks the amounts.
 func readProviderForm(f url.Values) (*planner.ProviderInputs, formErrors) {
 	errs := formErrors{}
 	src, date := strings.TrimSpace(f.Get("provider.source")), strings.TrimSpace(f.Get("provider.evidence_date"))
-	cur := strings.ToUpper(strings.TrimSpace(f.Get("provider.currency")))
-	fig := func(name, unit string) *planner.Figure {
-		raw := strings.TrimSpace(f.Get("provider." + name))
-		if raw == "" {
-			return nil
+	p := &planner.ProviderInputs{Currency: strings.ToUpper(strings.TrimSpace(f.Get("provider.currency")))}
+	readFields(f, p, planner.ProviderFields, p.Currency, errs)
+	for _, fd := range planner.ProviderFields {
+		if fig := *fd.Figure(p); fig != nil {
+			fig.Source, fig.EvidenceDate = src, date
 		}
-		d, err := decimal.NewFromString(strings.ReplaceAll(raw, ",", ""))
-		if err != nil {
-			errs["provider."+name] = "must be a number, got " + raw
-			return nil
-		}
-		return &planner.Figure{Amount: d, Unit: unit, Source: src, EvidenceDate: date}
-	}
-	money := cur
-	if money == "" {
-		money = "CUR"
-	}
-	p := &planner.ProviderInputs{Currency: cur,
-		InputPerMTokens: fig("input_per_m_tokens", money+"/1M tokens"), OutputPerMTokens: fig("output_per_m_tokens", money+"/1M tokens"),
-		ExpectedUtilisation: fig("expected_utilisation", "fraction"), CapacityRate: fig("capacity_rate", "req/s")}
-	if p.InputPerMTokens == nil {
-		errs["provider.input_per_m_tokens"] = "required: the price per million input tokens you sell at"
-	}
-	if p.OutputPerMTokens == nil {
-		errs["provider.output_per_m_tokens"] = "required: the price per million output tokens you sell at"
 	}
 	if src == "" {
 		errs["provider.source"] = "required: name the price list or decision"
@@ -90,12 +71,11 @@ func providerStored(p *planner.ProviderInputs) url.Values {
 		return v
 	}
 	v.Set("provider.currency", p.Currency)
-	for name, f := range map[string]*planner.Figure{"input_per_m_tokens": p.InputPerMTokens, "output_per_m_tokens": p.OutputPerMTokens,
-		"expected_utilisation": p.ExpectedUtilisation, "capacity_rate": p.CapacityRate} {
-		if f != nil {
-			v.Set("provider."+name, f.Amount.String())
-			v.Set("provider.source", f.Source)
-			v.Set("provider.evidence_date", f.EvidenceDate)
+	for _, fd := range planner.ProviderFields {
+		if fig := *fd.Figure(p); fig != nil {
+			v.Set(fd.Key(), fig.Amount.String())
+			v.Set("provider.source", fig.Source)
+			v.Set("provider.evidence_date", fig.EvidenceDate)
 		}
 	}
 	return v
@@ -133,4 +113,13 @@ func optCount(v *int64) string {
 		return "—"
 	}
 	return planner.DisplayCount(*v)
+}
+
+// providerCurrency is the currency the provider form's prices are typed in:
+// as typed, else as stored, else the report's.
+func providerCurrency(v reportView, f sectionForm, stored url.Values) string {
+	if c := f.val("", "provider.currency", stored.Get("provider.currency")); c != "" {
+		return c
+	}
+	return v.Result.Currency
 }

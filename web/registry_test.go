@@ -153,3 +153,23 @@ func TestRegistryFieldsInTheQuoteForm(t *testing.T) {
 		}
 	}
 }
+
+// TestRegistryFieldsInTheProviderForm: the provider form has an input for
+// every provider field of the registry, labelled as the registry says, and
+// a value out of a field's bounds is refused under its key.
+func TestRegistryFieldsInTheProviderForm(t *testing.T) {
+	app := newTestApp(t)
+	r := seedDemoInto(t, app)
+	fin := app.client("finance")
+	_, page := do(t, fin, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID), nil)
+	for _, fd := range planner.ProviderFields {
+		if !strings.Contains(page, fmt.Sprintf(`name="%s"`, fd.Key())) || !strings.Contains(page, fd.FormLabel()) {
+			t.Errorf("provider form lacks %s (%s)", fd.Key(), fd.FormLabel())
+		}
+	}
+	form := url.Values{"provider.source": {"price list"}, "provider.evidence_date": {today},
+		"provider.input_per_m_tokens": {"1"}, "provider.output_per_m_tokens": {"2"}, "provider.hours_per_month": {"800"}}
+	if res, body := post(t, app, fin, r.ID, "/provider", form); res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(testid(body, "err-provider.hours_per_month"), "744") {
+		t.Errorf("800 selling hours a month: %d %q", res.StatusCode, testid(body, "err-provider.hours_per_month"))
+	}
+}

@@ -113,22 +113,32 @@ func (b *book) financeSheet() {
 		row := s.next()
 		s.add(label, cell, nil, v(b.st.wrap, note), nil, b.name(name, s, 2, row))
 	}
+	// The typed inputs: label and named range from the registry.
+	input := func(field string, cell any, note string) {
+		for _, fd := range planner.ProviderFields {
+			if fd.Name == field {
+				named(fd.Label, cell, fd.Sheet, note)
+				return
+			}
+		}
+		panic("no provider field " + field)
+	}
 	rate, rateV := "1", 1.0
 	if len(pv.Prices) > 0 {
 		rate, rateV = "Rate_"+defName(pv.Prices[0].Currency), pv.Prices[0].Rate.InexactFloat64()
 	}
-	named("Selling price per 1M input tokens", v(b.st.moneyIn, dec(p.InputPerMTokens)), "Provider_Price_Input_Per_M", figNote(p.InputPerMTokens))
-	named("Selling price per 1M output tokens", v(b.st.moneyIn, dec(p.OutputPerMTokens)), "Provider_Price_Output_Per_M", figNote(p.OutputPerMTokens))
+	input("input_per_m_tokens", v(b.st.moneyIn, dec(p.InputPerMTokens)), figNote(p.InputPerMTokens))
+	input("output_per_m_tokens", v(b.st.moneyIn, dec(p.OutputPerMTokens)), figNote(p.OutputPerMTokens))
 	named("Rate of the selling prices' currency", fx(b.st.num, rate, rateV), "Provider_Rate", "")
-	named("Expected utilisation (share of capacity sold)", v(b.st.pctIn, dec(p.ExpectedUtilisation)), "Provider_Expected_Utilisation", figNote(p.ExpectedUtilisation))
-	named("Input tokens per request", v(b.st.numIn, pv.InputTokens), "Provider_Input_Tokens", pv.TokenBasis)
-	named("Output tokens per request", v(b.st.numIn, pv.OutputTokens), "Provider_Output_Tokens", pv.TokenBasis)
+	input("expected_utilisation", v(b.st.pctIn, dec(p.ExpectedUtilisation)), figNote(p.ExpectedUtilisation))
+	input("input_tokens", v(b.st.numIn, pv.InputTokens), pv.TokenBasis)
+	input("output_tokens", v(b.st.numIn, pv.OutputTokens), pv.TokenBasis)
 	capCell := fx(b.st.rate, `N(Capacity_Per_Box_Rate)`, optOrEmpty(pv.CapacityRate))
 	if p.CapacityRate != nil {
 		capCell = v(b.st.numIn, dec(p.CapacityRate))
 	}
-	named("Capacity sold at full utilisation (successful req/s)", capCell, "Provider_Capacity_Rate", pv.CapacityBasis)
-	named("Selling hours a month", v(b.st.numIn, pv.HoursPerMonth), "Provider_Hours", "730 unless typed")
+	input("capacity_rate", capCell, pv.CapacityBasis)
+	input("hours_per_month", v(b.st.numIn, pv.HoursPerMonth), "730 unless typed")
 
 	named("Revenue per request", fx(b.st.perReq,
 		"(Provider_Input_Tokens*N(Provider_Price_Input_Per_M)+Provider_Output_Tokens*N(Provider_Price_Output_Per_M))/1000000*Provider_Rate",

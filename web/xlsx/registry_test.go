@@ -74,3 +74,25 @@ func TestRegistryFieldsInTheWorkbook(t *testing.T) {
 		check(fd.Field, quotePrefix(0)+fd.Sheet)
 	}
 }
+
+// TestProviderFieldsInTheWorkbook: every provider input of the registry is
+// a named cell of the workbook on a row labelled as the registry says.
+func TestProviderFieldsInTheWorkbook(t *testing.T) {
+	in := workedInputs()
+	in.Provider = &planner.ProviderInputs{}
+	for i, fd := range planner.ProviderFields {
+		a := decimal.NewFromInt(int64(i + 1)).Div(decimal.NewFromInt(10))
+		*fd.Figure(in.Provider) = planner.Fig(a.String(), fd.Unit, "price list", "2026-11-01")
+	}
+	if err := in.Validate(); err != nil {
+		t.Fatalf("the test's inputs are refused: %v", err)
+	}
+	f := openBook(t, writeBook(t, testReport(in)))
+	for _, fd := range planner.ProviderFields {
+		c := namedCell(t, f, fd.Sheet)
+		label, _ := f.GetCellValue(c.sheet, fmt.Sprintf("A%d", c.row))
+		if label != fd.Label {
+			t.Errorf("%s is on the row of %q, want the registry's label %q", fd.Sheet, label, fd.Label)
+		}
+	}
+}
