@@ -15,15 +15,23 @@ import (
 	"capplan/web/demogen/guidellmgen"
 )
 
-// waitTrue waits until the JavaScript condition cond holds on the page.
+// waitTrue waits until the JavaScript condition cond holds on the page,
+// starting again on the new page when a navigation (Back reloading the
+// address) tears the old one down.
 func waitTrue(what, cond string) chromedp.Action[chromedp.Void] {
 	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
-		_, err := chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond),
-			chromedp.WithPollingTimeout(browsertest.WaitTimeout))(ctx, t)
-		if err != nil {
-			return chromedp.Void{}, fmt.Errorf("waiting for %s: %w", what, err)
+		deadline := time.Now().Add(browsertest.WaitTimeout)
+		for {
+			_, err := chromedp.Poll[bool](cond, chromedp.WithPollingInterval(50*time.Millisecond),
+				chromedp.WithPollingTimeout(time.Until(deadline)))(ctx, t)
+			if err == nil {
+				return chromedp.Void{}, nil
+			}
+			if time.Now().After(deadline) || ctx.Err() != nil {
+				return chromedp.Void{}, fmt.Errorf("waiting for %s: %w", what, err)
+			}
+			time.Sleep(50 * time.Millisecond) // the next page is loading
 		}
-		return chromedp.Void{}, nil
 	}
 }
 
@@ -200,6 +208,8 @@ func TestBrowserTrustJourney(t *testing.T) {
 		chromedp.WaitVisible(css(`[data-testid="quote-form"] input[name="quote.output_per_m_tokens"]`)),
 		chromedp.SetValue(css(`[data-testid="quote-form"] input[name="quote.output_per_m_tokens"]`), "9.99"),
 		chromedp.Click(css(`[data-testid="save-quote"]`)),
+		browsertest.WaitText(`[data-testid="quote-list"]`, "9.99"),
+		chromedp.Navigate(fmt.Sprintf("%s/quotes/%d", app.srv.URL, quote.ID)),
 		browsertest.WaitText(fmt.Sprintf(`[data-testid="quote-use-%d"]`, r.ID), "approved"),
 		chromedp.Navigate(report),
 		browsertest.WaitText(`[data-testid="review-state"]`, "approved"),
