@@ -35,6 +35,7 @@ func (e *badUploadError) ErrorKind() reports.Kind { return reports.KindBadReques
 // no file is held whole in memory. The form's "version" field, when
 // present, is returned (0 when absent).
 func receiveMultipart(c echo.Context, batch *reports.ImportBatch) (version int, err error) {
+	batch.Context = c.Request().Context() // a client gone stops the parse
 	mr, err := c.Request().MultipartReader()
 	if err != nil {
 		return 0, &badUploadError{"expected a multipart/form-data upload with the files in the field \"files\": " + err.Error()}
@@ -75,6 +76,7 @@ func receiveRaw(c echo.Context, batch *reports.ImportBatch) error {
 	if name == "" {
 		return &badUploadError{"name: required for a raw upload: POST the file as the body with ?name=FILE, or send multipart/form-data with the field \"files\""}
 	}
+	batch.Context = c.Request().Context() // a client gone stops the parse
 	return batch.Add(name, c.Request().Body)
 }
 
@@ -88,6 +90,9 @@ func isMultipart(r *http.Request) bool {
 // still listening when the answer comes instead of seeing the connection
 // drop mid-send.
 func drainUpload(r *http.Request) {
+	if r.Context().Err() != nil {
+		return // nobody is listening any more
+	}
 	io.Copy(io.Discard, io.LimitReader(r.Body, 64<<20))
 }
 

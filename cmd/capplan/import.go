@@ -62,6 +62,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 
 	batch := reports.NewImportBatch(*dataDir, *maxMB<<20)
+	batch.Context = ctx // Ctrl-C stops a long file's reading
 	defer batch.Close()
 	for _, path := range fs.Args() {
 		if err := addFile(batch, path); err != nil {

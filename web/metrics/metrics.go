@@ -24,6 +24,7 @@ const (
 	TooLarge   = "too_large"  // over the upload limit
 	Duplicate  = "duplicate"  // already imported into the report
 	Refused    = "refused"    // any other refusal: approved report, no frozen contract, a failed write
+	Cancelled  = "cancelled"  // the client went away or the server stopped before the file's end
 )
 
 // Probes read what is measured at scrape time.

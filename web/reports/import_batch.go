@@ -33,6 +33,10 @@ type ImportBatch struct {
 	// OnFile, when set, is told the outcome of each file (one of the
 	// metrics package's outcomes) with its format and size.
 	OnFile func(format, outcome string, bytes int64)
+	// Context, when set, stops the reading of a file once it is done (the
+	// client went away, the server is stopping): Add then returns a
+	// *CancelledError within one read of the input and keeps nothing.
+	Context context.Context
 }
 
 // told passes one file's outcome to OnFile.
@@ -76,6 +80,23 @@ func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("%s is larger than the upload limit of %s (%d bytes)", e.File, ByteSize(e.Limit), e.Limit)
 }
 
+// CancelledError is a file whose reading stopped before its end because
+// the batch's context was done.
+type CancelledError struct {
+	File  string
+	Read  int64 // bytes read before it stopped
+	Cause error
+}
+
+func (e *CancelledError) Error() string {
+	return fmt.Sprintf("%s: the upload stopped after %s: %v", e.File, ByteSize(e.Read), e.Cause)
+}
+
+func (e *CancelledError) Unwrap() error { return e.Cause }
+
+// ErrorKind: the request did not arrive whole.
+func (e *CancelledError) ErrorKind() Kind { return KindBadRequest }
+
 // SameFileError refuses a batch that holds one file twice.
 type SameFileError struct{ First, Second, SHA256 string }
 
@@ -102,8 +123,11 @@ func (b *ImportBatch) Add(name string, r io.Reader) error {
 	w := &recordingWriter{w: tmp}
 	// the raw copy is written as the file is read (for a regular file, in
 	// the goroutine that reads and hashes it ahead of the parser)
-	f, err := importers.Parse(name, r, importers.Options{MaxBytes: b.max, Copy: w})
+	f, err := importers.Parse(name, r, importers.Options{MaxBytes: b.max, Copy: w, Context: b.Context})
 	switch {
+	case err != nil && b.Context != nil && b.Context.Err() != nil:
+		b.told("", metrics.Cancelled, w.n)
+		return &CancelledError{File: name, Read: w.n, Cause: context.Cause(b.Context)}
 	case w.err != nil:
 		b.told("", metrics.Refused, w.n)
 		return fmt.Errorf("keeping %s: %w", name, w.err)
