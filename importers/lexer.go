@@ -129,7 +129,7 @@ func (l *lexer) eof(path string) error {
 // peek skips whitespace and returns the next byte.
 func (l *lexer) peek(path string) (byte, error) {
 	for {
-		if !l.fill() {
+		if l.pos >= l.end && !l.fill() {
 			return 0, l.eof(path)
 		}
 		c := l.buf[l.pos]
@@ -342,7 +342,7 @@ func (l *lexer) str(path string, dst []byte) ([]byte, error) {
 		if len(dst)-start > maxKey {
 			return nil, fmt.Errorf("%s: a key longer than %d KB at byte %d: not a benchmark result", orRoot(path), maxKey>>10, l.offset())
 		}
-		if !l.fill() {
+		if l.pos >= l.end && !l.fill() {
 			return nil, l.eof(path)
 		}
 		b := l.buf[l.pos:l.end]
@@ -356,7 +356,7 @@ func (l *lexer) str(path string, dst []byte) ([]byte, error) {
 			escaped = true
 			dst = append(dst, b[:bs+1]...)
 			l.pos += bs + 1
-			if !l.fill() {
+			if l.pos >= l.end && !l.fill() {
 				return nil, l.eof(path)
 			}
 			dst = append(dst, l.buf[l.pos])
@@ -390,7 +390,7 @@ func (l *lexer) str(path string, dst []byte) ([]byte, error) {
 func (l *lexer) skipString(path string, seg func([]byte)) error {
 	l.pos++ // opening quote
 	for {
-		if !l.fill() {
+		if l.pos >= l.end && !l.fill() {
 			return l.eof(path)
 		}
 		b := l.buf[l.pos:l.end]
@@ -425,7 +425,7 @@ func (l *lexer) skipString(path string, seg func([]byte)) error {
 				seg(b[:bs+1])
 			}
 			l.pos += bs + 1
-			if !l.fill() {
+			if l.pos >= l.end && !l.fill() {
 				return l.eof(path)
 			}
 			if seg != nil {
@@ -460,7 +460,7 @@ var literalChar = func() (t [256]bool) {
 // literal consumes a number or a true/false/null/NaN/Infinity literal. The
 // bytes returned are valid until the next read of the lexer.
 func (l *lexer) literal(path string) ([]byte, error) {
-	if l.fill() {
+	if l.pos < l.end || l.fill() {
 		// the common case: the literal ends inside the buffer
 		b := l.buf[l.pos:l.end]
 		i := 0
@@ -482,7 +482,7 @@ func (l *lexer) literal(path string) ([]byte, error) {
 	out := l.lit[:0]
 	defer func() { l.lit = out[:0] }()
 	for {
-		if !l.fill() {
+		if l.pos >= l.end && !l.fill() {
 			if len(out) > 0 && l.err == io.EOF {
 				return out, nil
 			}
@@ -558,7 +558,7 @@ func (l *lexer) skip(path string) error {
 func (l *lexer) skipNested(path string) error {
 	base := len(l.stack)
 	for {
-		if !l.fill() {
+		if l.pos >= l.end && !l.fill() {
 			return l.eof(path)
 		}
 		c := l.buf[l.pos]
@@ -644,7 +644,7 @@ func (l *lexer) decode(path string, v any) error {
 // end checks that only whitespace follows the document.
 func (l *lexer) finish() error {
 	for {
-		if !l.fill() {
+		if l.pos >= l.end && !l.fill() {
 			if l.err == io.EOF {
 				return nil
 			}

@@ -19,7 +19,7 @@ var errEnd = errors.New("end of input")
 // of the input.
 func (l *lexer) peekMore() (byte, error) {
 	for {
-		if !l.fill() {
+		if l.pos >= l.end && !l.fill() {
 			if l.err == io.EOF {
 				return 0, errEnd
 			}
