@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -153,41 +154,44 @@ func (s *Server) evidenceSave(c echo.Context) error {
 		}
 		return nil
 	})
+	errs := formErrors{}
 	if err != nil {
 		drainUpload(c.Request())
-		msg := err.Error()
 		var ie *importers.Error
 		var bu *badUploadError
 		if !errors.As(err, &ie) && !errors.As(err, &bu) && !errors.Is(err, importers.ErrTooLarge) {
 			return err
 		}
-		f := sectionForm{Key: kind, Form: fields, Errs: formErrors{"file": msg}}
-		return s.sectionAnswer(c, http.StatusUnprocessableEntity, "evidence", evidenceFor, f)
+		errs["file"] = err.Error()
 	}
-	var prev any
-	switch sec {
-	case secTelemetry:
-		prev = in.Telemetry
-	case secSoak:
-		prev = in.Soak
-	case secShowback:
-		prev = in.Showback
-	case secDemand:
-		prev = in.Demand
-	}
-	e := s.historyEdit(c, r, kind+" imported", sec, prev, doc)
+	// The version comes with the upload's fields: the body is read already.
+	e := store.Edit{ReportID: r.ID, BaseVersion: r.Version, UserID: currentUser(c).ID, Action: kind + " imported", Section: sec}
 	if v, err := strconv.Atoi(fields.Get("version")); err == nil {
 		e.BaseVersion = v
 	}
-	err = s.store.SaveSection(ctx, e, sec, doc)
-	var ce *store.ConflictError
-	if errors.As(err, &ce) {
-		return s.sectionAnswer(c, http.StatusConflict, "evidence", evidenceFor, sectionForm{Key: kind, Form: fields, Conflict: ce})
+	return s.saveSection(c, r, sectionSave{
+		Anchor: "evidence-" + kind, Key: kind, Form: fields, Errs: errs,
+		Edit: e, Prev: evidencePrev(in, sec), Next: doc, Changed: true,
+		Save: func(ctx context.Context, e store.Edit) error {
+			return s.store.SaveSection(ctx, e, sec, doc)
+		},
+		Again: evidenceFor, Flash: summary,
+	})
+}
+
+// evidencePrev is the evidence of section sec as the report holds it.
+func evidencePrev(in planner.Inputs, sec string) any {
+	switch sec {
+	case secTelemetry:
+		return in.Telemetry
+	case secSoak:
+		return in.Soak
+	case secShowback:
+		return in.Showback
+	case secDemand:
+		return in.Demand
 	}
-	if err != nil {
-		return err
-	}
-	return redirectFlash(c, fmt.Sprintf("/reports/%d#evidence-%s", r.ID, kind), summary)
+	return nil
 }
 
 // importTelemetry aligns a GPU log with the matrix rows' windows: the first
@@ -270,12 +274,18 @@ func (s *Server) evidenceRemove(c echo.Context) error {
 	if !ok {
 		return echo.NewHTTPError(http.StatusNotFound, "no such evidence: "+kind)
 	}
-	ctx := c.Request().Context()
-	e := s.historyEdit(c, r, kind+" removed", sec, nil, nil)
-	if err := s.store.SaveSection(ctx, e, sec, nil); err != nil {
+	rep, err := s.svc.Load(c.Request().Context(), r.ID)
+	if err != nil {
 		return err
 	}
-	return redirectFlash(c, fmt.Sprintf("/reports/%d#evidence-%s", r.ID, kind), kind+" removed")
+	return s.saveSection(c, r, sectionSave{
+		Anchor: "evidence-" + kind, Key: kind,
+		Edit: s.edit(c, r, kind+" removed", sec), Prev: evidencePrev(rep.In, sec), Changed: true,
+		Save: func(ctx context.Context, e store.Edit) error {
+			return s.store.SaveSection(ctx, e, sec, nil)
+		},
+		Again: evidenceFor, Flash: kind + " removed",
+	})
 }
 
 // demandAccept replaces the report's demand scenarios with the ones
@@ -297,11 +307,15 @@ func (s *Server) demandAccept(c echo.Context) error {
 	for i, p := range in.Demand.Proposed {
 		scs[i] = p.Scenario
 	}
-	e := s.historyEdit(c, r, "scenarios taken from production traffic ("+in.Demand.Source+")", reports.SecScenarios, in.Scenarios, scs)
-	if err := s.store.SaveSection(ctx, e, reports.SecScenarios, scs); err != nil {
-		return err
-	}
-	return redirectFlash(c, fmt.Sprintf("/reports/%d#scenarios", r.ID), "scenarios taken from production traffic")
+	return s.saveSection(c, r, sectionSave{
+		Anchor: "scenarios",
+		Edit:   s.edit(c, r, "scenarios taken from production traffic ("+in.Demand.Source+")", reports.SecScenarios),
+		Prev:   in.Scenarios, Next: scs,
+		Save: func(ctx context.Context, e store.Edit) error {
+			return s.store.SaveSection(ctx, e, reports.SecScenarios, scs)
+		},
+		Again: scenariosAgain, Flash: "scenarios taken from production traffic",
+	})
 }
 
 // evidenceFor is the evidence section with a form state.

@@ -48,6 +48,8 @@ type sectionSave struct {
 	Page func(v reportView, f sectionForm) templ.Component
 	// Swap is what htmx gets after a save; nil ok redirects instead.
 	Swap func(v reportView) (templ.Component, bool)
+	// Flash, when set, is the message a redirect after a save carries.
+	Flash string
 	// ReplaceURL is the address htmx shows after a save in place of the
 	// form's ("" keeps it): Back then goes to the page before the form,
 	// not to the form as it was posted.
@@ -111,6 +113,9 @@ func (s *Server) sectionRefused(c echo.Context, status int, ss sectionSave, f se
 func (s *Server) sectionSaved(c echo.Context, r store.Report, ss sectionSave) error {
 	to := fmt.Sprintf("/reports/%d#%s", r.ID, ss.Anchor)
 	if !isPartial(c.Request()) || ss.Swap == nil {
+		if ss.Flash != "" {
+			return redirectFlash(c, to, ss.Flash)
+		}
 		return redirect(c, to)
 	}
 	v, err := s.loadReport(c)
@@ -176,19 +181,4 @@ func (s *Server) edit(c echo.Context, r store.Report, action, section string) st
 		base = v
 	}
 	return store.Edit{ReportID: r.ID, BaseVersion: base, UserID: currentUser(c).ID, Action: action, Section: section}
-}
-
-// sectionAnswer shows a section with a form state at status, as
-// saveSection's refusals do (for the evidence uploads, which stream a file
-// and answer themselves).
-func (s *Server) sectionAnswer(c echo.Context, status int, anchor string,
-	section func(v reportView, f sectionForm) templ.Component, f sectionForm) error {
-	return s.sectionRefused(c, status, sectionSave{Anchor: anchor, Again: section}, f)
-}
-
-// historyEdit is s.edit with the change described field by field.
-func (s *Server) historyEdit(c echo.Context, r store.Report, action, section string, before, after any) store.Edit {
-	e := s.edit(c, r, action, section)
-	e.Before, e.After = diffJSON(before, after)
-	return e
 }
