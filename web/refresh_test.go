@@ -39,6 +39,9 @@ func TestChangesRefreshTheComputedSections(t *testing.T) {
 			t.Errorf("row save: the answer lacks %s", want)
 		}
 	}
+	if res.Header.Get("HX-Trigger") != "" {
+		t.Errorf("row save: HX-Trigger %q: the exit check would fetch itself again", res.Header.Get("HX-Trigger"))
+	}
 	if env := sectionOf(body, "envelope"); !strings.Contains(env, "Demonstrated ceiling: 4") {
 		t.Errorf("row save: envelope not recomputed:\n%.300s", env)
 	}

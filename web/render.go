@@ -98,8 +98,10 @@ func (s *Server) setVersionHeader(c echo.Context) error {
 	}
 	c.Response().Header().Set("X-Report-Version", strconv.Itoa(version))
 	// Sections that follow the whole report (the exit check) reload
-	// themselves on this event.
-	c.Response().Header().Set("HX-Trigger", "report-changed")
+	// themselves on this event, unless the answer carries them already.
+	if done, _ := c.Get(refreshedKey).(bool); !done {
+		c.Response().Header().Set("HX-Trigger", "report-changed")
+	}
 	return nil
 }
 

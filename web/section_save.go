@@ -138,8 +138,13 @@ func (s *Server) sectionSaved(c echo.Context, r store.Report, ss sectionSave) er
 // from the report (refreshed), all rendered from v, one fresh load after
 // the change. own is the anchor of the part swap holds.
 func (s *Server) answerChange(c echo.Context, status int, v reportView, own string, swap templ.Component) error {
+	c.Set(refreshedKey, true)
 	return s.render(c, status, nil, templ.Join(swap, refreshed(v, own)))
 }
+
+// refreshedKey marks an answer that carries the refreshed sections, so
+// the exit check need not fetch itself again (setVersionHeader).
+const refreshedKey = "capplan.refreshed"
 
 // swapOf is a Swap that always swaps comp.
 func swapOf(comp func(v reportView) templ.Component) func(v reportView) (templ.Component, bool) {
