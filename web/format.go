@@ -118,19 +118,9 @@ func optPctField(v *float64) string {
 
 func workloadText(w planner.Workload) string {
 	if w == (planner.Workload{}) {
-		return "—"
+		return w.String()
 	}
-	s := fmt.Sprintf("%d prompt tokens → %d output tokens", w.PromptTokens, w.OutputTokens)
-	if w.Data != "" {
-		s += ", " + w.Data
-	}
-	if w.Dataset != "" {
-		s += " (" + w.Dataset + ")"
-	}
-	if w.Prompts != "" {
-		s += ", " + w.Prompts + " prompts"
-	}
-	return s + ", mean tokens within ±" + pctField(w.ToleranceOrDefault()) + " %"
+	return w.String() + ", mean tokens within ±" + pctField(w.ToleranceOrDefault()) + " %"
 }
 
 // toleranceField is the workload tolerance for its form field: empty for
