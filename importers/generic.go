@@ -3,6 +3,8 @@ package importers
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -366,6 +368,50 @@ func (o jsonObj) get(prefix, key string, v any) (bool, error) {
 		return true, fmt.Errorf("%s%s: %w", prefix, key, unwrapTypeErr(err))
 	}
 	return true, nil
+}
+
+// getFields is get for an object of which only the given keys are used:
+// the values of the others (a server_info of many KB) are skipped by the
+// lexer, checked for structure only, instead of decoded.
+func (o jsonObj) getFields(prefix, key string, v any, keys ...string) (bool, error) {
+	raw, ok := o[key]
+	if !ok {
+		return false, nil
+	}
+	if err := json.Unmarshal(onlyKeys(raw, keys), v); err != nil {
+		return true, fmt.Errorf("%s%s: %w", prefix, key, unwrapTypeErr(err))
+	}
+	return true, nil
+}
+
+// onlyKeys returns the object raw with only the given top-level keys; raw
+// itself when it is small, not an object, or not well formed (the decoding
+// then says what is wrong).
+func onlyKeys(raw []byte, keys []string) []byte {
+	if len(raw) < 1024 || raw[0] != '{' {
+		return raw
+	}
+	l := &lexer{buf: raw, end: len(raw), err: io.EOF, keys: map[string]string{}}
+	out := []byte{'{'}
+	err := l.object("", func(k string) error {
+		if !slices.Contains(keys, k) {
+			return l.skip("")
+		}
+		v, err := l.capture("")
+		if err != nil {
+			return err
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		kj, _ := json.Marshal(k)
+		out = append(append(append(out, kj...), ':'), v...)
+		return nil
+	})
+	if err != nil || l.finish() != nil {
+		return raw
+	}
+	return append(out, '}')
 }
 
 // n returns o[key] as a number (unset when absent or null).

@@ -79,3 +79,26 @@ func FuzzLexerStrings(f *testing.F) {
 		checkLexString(t, s)
 	})
 }
+
+// TestOnlyKeys keeps the named keys of a large object and drops the rest
+// unread; a small or malformed object is passed on whole.
+func TestOnlyKeys(t *testing.T) {
+	pad := strings.Repeat("x", 2000)
+	big := `{"args": {"a": [1, 2, {"b": "` + pad + `"}]}, "model_path": "m", "note": "` + pad + `", "decode": [{"model_path": "d"}], "version": "0.5"}`
+	var got struct {
+		ModelPath string `json:"model_path"`
+		Version   string `json:"version"`
+		Decode    []struct {
+			ModelPath string `json:"model_path"`
+		} `json:"decode"`
+	}
+	slim := onlyKeys([]byte(big), []string{"model_path", "version", "decode"})
+	if len(slim) > 100 || json.Unmarshal(slim, &got) != nil || got.ModelPath != "m" || got.Version != "0.5" || len(got.Decode) != 1 || got.Decode[0].ModelPath != "d" {
+		t.Errorf("onlyKeys = %.120s (%d bytes) -> %+v", slim, len(slim), got)
+	}
+	for _, raw := range []string{`{"model_path": "m"}`, `{"model_path": "m", "x": "` + pad + `"`, `[` + pad + `]`} {
+		if got := onlyKeys([]byte(raw), []string{"model_path"}); string(got) != raw {
+			t.Errorf("onlyKeys(%.30q...) = %.30q..., want it unchanged", raw, got)
+		}
+	}
+}

@@ -21,7 +21,7 @@ func parseSGLang(f *File, d doc) error {
 			ModelPath lstr `json:"model_path"`
 		} `json:"decode"`
 	}
-	hasInfo, err := o.get(p, "server_info", &info)
+	hasInfo, err := o.getFields(p, "server_info", &info, "model_path", "served_model_name", "version", "decode")
 	if err != nil {
 		return err
 	}
