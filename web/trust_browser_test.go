@@ -13,6 +13,7 @@ import (
 
 	"capplan/web/browsertest"
 	"capplan/web/demogen/guidellmgen"
+	"capplan/web/store"
 )
 
 // waitTrue waits until the JavaScript condition cond holds on the page,
@@ -44,7 +45,8 @@ func waitTrue(what, cond string) chromedp.Action[chromedp.Void] {
 // page at once, and Back does not come back to the form. Submitted, the
 // reviewer cannot approve until they accept the loosening in writing;
 // approved, a later edit of the library quote leaves the report's figures
-// and version as they were.
+// and version as they were, while a draft using the quote records the edit
+// in its history.
 func TestBrowserTrustJourney(t *testing.T) {
 	app := newTestApp(t)
 	r := seedDemoInto(t, app)
@@ -54,6 +56,15 @@ func TestBrowserTrustJourney(t *testing.T) {
 	}
 	quote := qs[0]
 	report := fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID)
+	// A draft priced with the same library quote.
+	lead := app.users["lead"]
+	draft, err := app.store.CreateReport(context.Background(), lead, "Draft using the quote")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := app.store.AttachQuote(context.Background(), store.Edit{ReportID: draft, BaseVersion: 1, UserID: lead.ID, Action: "quote attached", Section: "costs"}, quote.ID); err != nil {
+		t.Fatal(err)
+	}
 
 	qwen, err := filepath.Abs(benchQwenSanity)
 	if err != nil {
@@ -215,6 +226,11 @@ func TestBrowserTrustJourney(t *testing.T) {
 		browsertest.WaitText(`[data-testid="review-state"]`, "approved"),
 		browsertest.WaitText(per1000, approvedPer1000),
 		browsertest.WaitText(`[data-testid="report-version"]`, approvedVersion),
+		// The draft is repriced, and its history says why.
+		chromedp.Navigate(fmt.Sprintf("%s/reports/%d", app.srv.URL, draft)),
+		browsertest.WaitText(`#history`, "library quote "+quote.Q.Name+" edited"),
+		chromedp.Navigate(report),
+		chromedp.WaitVisible(css(per1000)),
 	)...); err != nil {
 		t.Fatalf("the quote edited after approval: %v", err)
 	}
