@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -9,7 +10,7 @@ import (
 // TestDemoSaysWhereCostsComeFrom: the demo's comparison chooses its FP8
 // candidate while capacity and costs come from the report's own matrix:
 // the costs section and the candidates' decision say so, from the planner's
-// sentence.
+// sentence, and so does the API.
 func TestDemoSaysWhereCostsComeFrom(t *testing.T) {
 	app := newTestApp(t)
 	r := seedDemoInto(t, app)
@@ -21,5 +22,21 @@ func TestDemoSaysWhereCostsComeFrom(t *testing.T) {
 	}
 	if near != costs {
 		t.Errorf("beside the candidates' choice: %q, in the costs: %q", near, costs)
+	}
+	tok, err := app.store.CreateAPIToken(context.Background(), app.users["reviewer"].ID, "read")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var api struct {
+		Result struct {
+			Capacity struct {
+				Source     string `json:"source"`
+				SourceText string `json:"source_text"`
+			} `json:"capacity"`
+		} `json:"result"`
+	}
+	apiGet(t, app, tok, fmt.Sprintf("/api/v1/reports/%d", r.ID), &api)
+	if api.Result.Capacity.Source != "report" || !strings.Contains(api.Result.Capacity.SourceText, "not from the matrix of") {
+		t.Errorf("API capacity source %q: %q", api.Result.Capacity.Source, api.Result.Capacity.SourceText)
 	}
 }
