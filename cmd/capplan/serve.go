@@ -78,7 +78,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		BaseContext:       func(net.Listener) context.Context { return reqCtx },
 	}
 	log.Info("capplan ready: open the url and log in (the first account is \"admin\"; `capplan user add` creates others)",
-		"url", "http://"+ln.Addr().String(), "db", *dbPath, "startup", time.Since(start).Round(time.Millisecond))
+		"url", "http://"+ln.Addr().String(), "db", *dbPath, "startup", time.Since(start).Round(time.Millisecond).String())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
