@@ -54,7 +54,7 @@ func envelopeSection(v reportView, f sectionForm, oob bool) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = envelopeChart(v.Result).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = v.chart("envelope", func() templ.Component { return envelopeChart(v.Result) }).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

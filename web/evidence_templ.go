@@ -1334,7 +1334,7 @@ func showbackPart(v reportView, f sectionForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = showbackChart(sb).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = v.chart("showback", func() templ.Component { return showbackChart(sb) }).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -403,7 +403,7 @@ func providerSection(v reportView, f sectionForm, oob bool) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = providerChart(*pv, v.Result.Currency).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = v.chart("provider", func() templ.Component { return providerChart(*pv, v.Result.Currency) }).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

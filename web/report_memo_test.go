@@ -9,10 +9,12 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"capplan/web/reports"
+	"capplan/web/store"
 )
 
 // TestReportViewsLeaveTheSharedComputationAlone renders every view of the
@@ -96,5 +98,65 @@ func TestReportViewsLeaveTheSharedComputationAlone(t *testing.T) {
 	if !reflect.DeepEqual(shared.Rows, fresh.Rows) || !reflect.DeepEqual(shared.Imports, fresh.Imports) ||
 		!reflect.DeepEqual(shared.Candidates, fresh.Candidates) || !reflect.DeepEqual(shared.Amendments, fresh.Amendments) {
 		t.Errorf("a view changed the shared records")
+	}
+}
+
+// TestChartsDrawnOncePerVersionMatchAFreshPage compares the demo report's
+// page from a server that draws its charts once per computed version with
+// the page from one that computes and draws everything for each view: the
+// same bytes for the first and a later view, and again after a change that
+// moves the charts (a new version).
+func TestChartsDrawnOncePerVersionMatchAFreshPage(t *testing.T) {
+	p := newPerfApp(t, 0)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	memo := newServer(p.store, log, Config{DataDir: t.TempDir()})
+	plain := newServer(p.store, log, Config{DataDir: t.TempDir()})
+	plain.svc = &reports.Service{Store: p.store}
+	page := func(s *Server) string {
+		srv := httptest.NewServer(s.handler())
+		defer srv.Close()
+		p.srv = srv
+		c := p.client("admin")
+		req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/reports/%d", srv.URL, p.demo), nil)
+		res, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("page: %d", res.StatusCode)
+		}
+		return strings.ReplaceAll(string(b), srv.URL, "")
+	}
+	charts := func(page string) int { return strings.Count(page, `class="chart"`) }
+	first, again, fresh := page(memo), page(memo), page(plain)
+	if charts(fresh) < 3 {
+		t.Fatalf("the demo page draws %d charts", charts(fresh))
+	}
+	if first != fresh || again != fresh {
+		t.Errorf("the page with charts drawn once per version differs from a fresh one")
+	}
+
+	// Scenarios at twice the volume: the cost charts move.
+	ctx := context.Background()
+	rep, err := memo.svc.Load(ctx, p.demo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scs := slices.Clone(rep.In.Scenarios)
+	for i := range scs {
+		scs[i].MonthlyRequests *= 2
+	}
+	e := store.Edit{ReportID: p.demo, BaseVersion: rep.Version, UserID: p.users["admin"].ID, Action: "scenarios changed", Section: reports.SecScenarios}
+	if err := p.store.SaveSection(ctx, e, reports.SecScenarios, scs); err != nil {
+		t.Fatal(err)
+	}
+	after, freshAfter := page(memo), page(plain)
+	if after != freshAfter {
+		t.Errorf("after a new version the page with charts drawn once per version differs from a fresh one")
+	}
+	if after == first {
+		t.Errorf("doubling the scenarios' volume changed nothing on the page")
 	}
 }

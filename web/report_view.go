@@ -2,8 +2,10 @@ package web
 
 import (
 	"context"
+	"io"
 	"net/http"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"capplan/planner"
@@ -51,7 +53,7 @@ func viewOf(rep *reports.Report, u *store.User) reportView {
 	v := reportView{R: rep.Report, In: rep.In, Result: rep.Result, CanEdit: rep.CanEdit(*u),
 		Amendments: rep.Amendments, History: rep.History,
 		Quotes: rep.Quotes, QuoteLibrary: rep.Library,
-		Review: rep.Review, Comments: rep.Comments, Candidates: rep.Candidates}
+		Review: rep.Review, Comments: rep.Comments, Candidates: rep.Candidates, rep: rep}
 	v.Imports = importsViewOf(rep, v.Result, v.CanEdit)
 	v.CanEditCosts = canEditCosts(v.R, u)
 	v.CanReview = u.Role == store.RoleReviewer || u.Role == store.RoleAdmin
@@ -125,4 +127,22 @@ func (s *Server) reportHistory(c echo.Context) error {
 		return err
 	}
 	return s.render(c, http.StatusOK, layout(s.page(c, v.R.Title+" · history"), historySection(v.R.ID, v.History, false)), historySection(v.R.ID, v.History, false))
+}
+
+// chart is the chart that draw returns, drawn once per computed version of
+// the report and shared by its views (reports.Report.Derived): draw must
+// use only what the version computes to (v.In, v.Result), nothing of the
+// user's or the request's.
+func (v reportView) chart(name string, draw func() templ.Component) templ.Component {
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		if v.rep == nil {
+			return draw().Render(ctx, w)
+		}
+		b, err := v.rep.Derived("chart "+name, func(w io.Writer) error { return draw().Render(ctx, w) })
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	})
 }

@@ -145,7 +145,7 @@ func scenariosSection(v reportView, fs moneyForm, oob bool) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = costChart(v.Result.Chart).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = v.chart("cost", func() templ.Component { return costChart(v.Result.Chart) }).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -172,7 +172,7 @@ func scenariosSection(v reportView, fs moneyForm, oob bool) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = per1000Chart(v.Result).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = v.chart("per1000", func() templ.Component { return per1000Chart(v.Result) }).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -1,9 +1,12 @@
 package reports
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"strconv"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -38,6 +41,8 @@ type Report struct {
 
 	In     planner.Inputs
 	Result planner.Result
+
+	c *computed // the shared computation; nil when not memoised
 }
 
 // computed is what one version of a report computes to: the records the
@@ -52,7 +57,50 @@ type computed struct {
 	SnapshotAt time.Time
 	In         planner.Inputs
 	Result     planner.Result
+
+	derivedMu    sync.Mutex
+	derived      map[string][]byte // see Report.Derived
+	derivedBytes int64
 }
+
+// Derived returns the bytes write produces under name, produced once per
+// computed version of the report and shared by every load of it: write
+// must depend only on what that version computes to (In, Result, Rows, …),
+// never on the user or the request. Beyond a bound per version (part of
+// the memo's estimate, see size) the bytes are produced afresh each time.
+func (rep *Report) Derived(name string, write func(io.Writer) error) ([]byte, error) {
+	c := rep.c
+	if c != nil {
+		c.derivedMu.Lock()
+		b, ok := c.derived[name]
+		c.derivedMu.Unlock()
+		if ok {
+			return b, nil
+		}
+	}
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return nil, err
+	}
+	b := buf.Bytes()
+	if c != nil {
+		c.derivedMu.Lock()
+		if prev, ok := c.derived[name]; ok {
+			b = prev
+		} else if c.derivedBytes+int64(len(b)) <= c.derivedMax() {
+			if c.derived == nil {
+				c.derived = map[string][]byte{}
+			}
+			c.derived[name] = b
+			c.derivedBytes += int64(len(b))
+		}
+		c.derivedMu.Unlock()
+	}
+	return b, nil
+}
+
+// derivedMax bounds the derived bytes kept with c: charts grow with the rows.
+func (c *computed) derivedMax() int64 { return 256<<10 + int64(len(c.Rows))*512 }
 
 // memoKey names what a computed report depends on. Every change to a
 // report's own data goes through the store's version bump (store.Edit),
@@ -152,6 +200,9 @@ func (s *Service) Load(ctx context.Context, id int64) (*Report, error) {
 	}
 	rep.Amendments, rep.Rows, rep.Imports, rep.Candidates = c.Amendments, c.Rows, c.Imports, c.Candidates
 	rep.Settings, rep.SnapshotAt, rep.In, rep.Result = c.Settings, c.SnapshotAt, c.In, c.Result
+	if s.memo != nil {
+		rep.c = c
+	}
 	return rep, nil
 }
 
@@ -266,12 +317,12 @@ func (rep *computed) inputs(in planner.Inputs, contract planner.Contract, quotes
 }
 
 // size estimates the bytes c holds: the rows (each held as stored, as an
-// input and as a matrix row) with their per-request records, and a share
-// for everything else. It is an estimate for bounding the memo, calibrated
+// input and as a matrix row) with their per-request records, the derived
+// bytes it may keep, and a share for everything else. It is an estimate for bounding the memo, calibrated
 // against the live heap in a test.
 func (c *computed) size() int64 {
 	const base, perRow = 64 << 10, 9 << 10
-	n := int64(base)
+	n := int64(base) + c.derivedMax()
 	for _, r := range c.Rows {
 		n += perRow + int64(len(r.Row.Samples))*int64(unsafe.Sizeof(planner.Sample{}))
 	}
