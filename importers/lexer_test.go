@@ -60,7 +60,7 @@ func checkLexString(t *testing.T, s string) {
 // body written as a string escapes every quote) with every buffer split.
 func TestLexerStringsAcrossBuffers(t *testing.T) {
 	for _, s := range []string{
-		"", "a", `"`, `\`, `\"`, `""""`, `\\\\`, `a"b\c`,
+		"", "a", "n", `"`, `\`, `\"`, `""""`, `\\\\`, `a"b\c`,
 		`{"method":null,"stream":true,"body":{"model":"m","prompt":"x y z"}}`,
 		"tab\there\nnew line \u00e9 \u2028 \U0001F600",
 		strings.Repeat(`\"`, 50) + "tail",
@@ -73,6 +73,7 @@ func TestLexerStringsAcrossBuffers(t *testing.T) {
 func FuzzLexerStrings(f *testing.F) {
 	f.Add(`{"model":"m","prompt":"a \"quoted\" word"}`)
 	f.Add(`\\\"\\`)
+	f.Add("n") // the name of the number's key
 	f.Fuzz(func(t *testing.T, s string) {
 		if len(s) > 4096 {
 			return
