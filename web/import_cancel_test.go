@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -98,4 +101,56 @@ func filepathStat(name string) (int64, error) {
 		return 0, err
 	}
 	return fi.Size(), nil
+}
+
+// countingBody counts what the client's transport reads of a request body.
+type countingBody struct {
+	r io.Reader
+	n atomic.Int64
+}
+
+func (c *countingBody) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// TestImportOverLimitStopsReading sends a 1 GB result file, generated as it
+// is sent, to a server that takes files up to 1 MB: the refusal comes
+// after the limit and a bounded drain, not after the whole file.
+func TestImportOverLimitStopsReading(t *testing.T) {
+	app := newTestApp(t)
+	dir := t.TempDir()
+	withConfig(t, app, Config{DataDir: dir, MaxUploadBytes: 1 << 20})
+	r := frozenReport(t, app)
+	pr, pw := io.Pipe()
+	mw := multipart.NewWriter(pw)
+	go func() {
+		mw.WriteField("version", fmt.Sprint(r.Version))
+		part, err := mw.CreateFormFile("files", "huge.json")
+		if err == nil {
+			err = guidellmgen.Write(part, guidellmgen.Config{Loads: []float64{1, 2, 4, 8}, TargetBytes: 1 << 30})
+		}
+		if err == nil {
+			err = mw.Close()
+		}
+		pw.CloseWithError(err)
+	}()
+	defer pr.CloseWithError(errors.New("test over"))
+	body := &countingBody{r: pr}
+	req, _ := http.NewRequest(http.MethodPost, fmt.Sprintf("%s/reports/%d/imports", app.srv.URL, r.ID), body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	res, err := app.client("lead").Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(msg), "huge.json is larger than the upload limit") {
+		t.Fatalf("status %d, want 413 naming the file", res.StatusCode)
+	}
+	if sent := body.n.Load(); sent > 100<<20 {
+		t.Errorf("the server read %d MB of a refused 1 GB upload, want the 1 MB limit and at most a 64 MB drain", sent>>20)
+	}
+	assertNoFiles(t, dir)
 }

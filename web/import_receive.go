@@ -61,7 +61,8 @@ func receiveMultipart(c echo.Context, batch *reports.ImportBatch) (version int, 
 			}
 		case name == "files" && part.FileName() != "":
 			if err := batch.Add(part.FileName(), part); err != nil {
-				part.Close()
+				// Not part.Close: it would read the refused part to its
+				// end, however many gigabytes that is.
 				return 0, err
 			}
 		}
