@@ -1,6 +1,10 @@
 package web
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"time"
@@ -18,8 +22,8 @@ import (
 type apiReport struct {
 	Report       apiReportHeader `json:"report"`
 	RowsIncluded bool            `json:"rows_included"`
-	Inputs       planner.Inputs  `json:"inputs"`
-	Result       planner.Result  `json:"result"`
+	Inputs       json.RawMessage `json:"inputs"` // planner.Inputs
+	Result       json.RawMessage `json:"result"` // planner.Result
 	// Review is the workflow state; the exit check itself is
 	// result.exit_check, its failing items repeated here.
 	Review apiReview `json:"review"`
@@ -66,12 +70,58 @@ func (s *Server) apiReportShow(c echo.Context) error {
 		t := rep.SnapshotAt.UTC()
 		review.SnapshotAt = &t
 	}
-	out := apiReport{Report: h, RowsIncluded: true, Inputs: rep.In, Result: rep.Result, Review: review}
-	if c.QueryParam("include") != "rows" {
-		out.RowsIncluded = false
-		out.Inputs, out.Result = headline(rep.In, rep.Result)
+	// The inputs and result are encoded once per computed version of the
+	// report and shared (reports.Report.Derived); header and review, which
+	// change without a new version, are encoded for each request.
+	// Inputs and result are encoded once per computed version of the report
+	// and shared (reports.Report.Derived); header and review, which change
+	// without a new version, for each request.
+	rows := c.QueryParam("include") == "rows"
+	shown := func() (planner.Inputs, planner.Result) {
+		if rows {
+			return rep.In, rep.Result
+		}
+		return headline(rep.In, rep.Result)
 	}
-	return c.JSON(http.StatusOK, out)
+	name := "api headline"
+	if rows {
+		name = "api rows"
+	}
+	inJSON, err := rep.Derived(name+" inputs", func(w io.Writer) error { in, _ := shown(); return encodeJSON(w, in) })
+	if err != nil {
+		return err
+	}
+	resJSON, err := rep.Derived(name+" result", func(w io.Writer) error { _, res := shown(); return encodeJSON(w, res) })
+	if err != nil {
+		return err
+	}
+	// Written as encoding/json would write apiReport, without compacting
+	// the encoded parts again.
+	var b bytes.Buffer
+	b.Grow(len(inJSON) + len(resJSON) + 1024)
+	b.WriteString(`{"report":`)
+	if err := encodeJSON(&b, h); err != nil {
+		return err
+	}
+	fmt.Fprintf(&b, `,"rows_included":%t,"inputs":`, rows)
+	b.Write(inJSON)
+	b.WriteString(`,"result":`)
+	b.Write(resJSON)
+	b.WriteString(`,"review":`)
+	if err := encodeJSON(&b, review); err != nil {
+		return err
+	}
+	b.WriteString("}\n")
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b.Bytes())
+}
+
+func encodeJSON(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
 }
 
 // headline drops the per-row detail from copies of in and res: the rows'

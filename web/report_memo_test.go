@@ -160,3 +160,60 @@ func TestChartsDrawnOncePerVersionMatchAFreshPage(t *testing.T) {
 		t.Errorf("doubling the scenarios' volume changed nothing on the page")
 	}
 }
+
+// TestAPIEncodedOncePerVersionMatchesAFreshAnswer compares the JSON API's
+// answers (headline and whole) from a server that encodes a version's
+// inputs and result once with those of one that encodes them for each
+// request: the same bytes, again after a new version and after a comment.
+func TestAPIEncodedOncePerVersionMatchesAFreshAnswer(t *testing.T) {
+	p := newPerfApp(t, 0)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	memo := newServer(p.store, log, Config{DataDir: t.TempDir()})
+	plain := newServer(p.store, log, Config{DataDir: t.TempDir()})
+	plain.svc = &reports.Service{Store: p.store}
+	ctx := context.Background()
+	tok, err := p.store.CreateAPIToken(ctx, p.users["reviewer"].ID, "api")
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(s *Server, query string) string {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodGet, fmt.Sprintf("/api/v1/reports/%d%s", p.demo, query), nil)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		s.handler().ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("GET %s: %d", query, rec.Code)
+		}
+		return rec.Body.String()
+	}
+	same := func(when string) {
+		t.Helper()
+		for _, q := range []string{"", "?include=rows"} {
+			first, again, fresh := get(memo, q), get(memo, q), get(plain, q)
+			if first != fresh || again != fresh {
+				t.Errorf("%s: the API answer %q encoded once per version differs from a fresh one", when, q)
+			}
+		}
+	}
+	same("first")
+	before := get(memo, "")
+	rep, err := memo.svc.Load(ctx, p.demo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scs := slices.Clone(rep.In.Scenarios)
+	for i := range scs {
+		scs[i].MonthlyRequests *= 2
+	}
+	e := store.Edit{ReportID: p.demo, BaseVersion: rep.Version, UserID: p.users["admin"].ID, Action: "scenarios changed", Section: reports.SecScenarios}
+	if err := p.store.SaveSection(ctx, e, reports.SecScenarios, scs); err != nil {
+		t.Fatal(err)
+	}
+	same("after a new version")
+	if get(memo, "") == before {
+		t.Errorf("doubling the scenarios' volume changed nothing in the API's answer")
+	}
+	if st := memo.svc.MemoStats(); st.Hits == 0 {
+		t.Errorf("the API was not served from the memo: %+v", st)
+	}
+}

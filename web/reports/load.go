@@ -99,8 +99,9 @@ func (rep *Report) Derived(name string, write func(io.Writer) error) ([]byte, er
 	return b, nil
 }
 
-// derivedMax bounds the derived bytes kept with c: charts grow with the rows.
-func (c *computed) derivedMax() int64 { return 256<<10 + int64(len(c.Rows))*512 }
+// derivedMax bounds the derived bytes kept with c: charts and the API's
+// encoding grow with the rows (the API's headline by about 3 KB a row).
+func (c *computed) derivedMax() int64 { return 256<<10 + int64(len(c.Rows))*(4<<10) }
 
 // memoKey names what a computed report depends on. Every change to a
 // report's own data goes through the store's version bump (store.Edit),
