@@ -346,7 +346,7 @@ func TestPlannerTextIsMarked(t *testing.T) {
 	for _, o := range res.Scenarios[1].Options {
 		texts = append(texts, o.Basis)
 	}
-	texts = append(texts, res.Provider.Text)
+	texts = append(texts, res.Provider.Text, res.Capacity.SourceText)
 	const mark = "as computed on export"
 	found := map[string]bool{}
 	for _, sh := range SheetNames {

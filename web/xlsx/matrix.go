@@ -275,6 +275,9 @@ func (b *book) envelopeSheet() {
 	row = s.next()
 	s.add(excelize_bold(b, "Successful in-objective req/s per box"), fx(b.st.rate, capF, optOrEmpty(cp.PerBoxRate)), v(b.st.wrap, cp.Basis+cp.Reason))
 	b.name("Capacity_Per_Box_Rate", s, 2, row)
+	if cp.SourceText != "" {
+		s.add("Capacity and costs come from", v(b.st.wrap, "as computed on export: "+cp.SourceText))
+	}
 	row = s.next()
 	s.add("Boxes the plan allows", v(b.st.intIn, cp.MaxBoxes))
 	b.name("Max_Boxes", s, 2, row)
