@@ -74,6 +74,22 @@ type Observed struct {
 // error or a restart: either was seen, or the lead checked and saw none.
 func (o Observed) OOMRecorded() bool { return o.OOM || o.Restart || o.OOMChecked }
 
+// OOMShort is oomWords for a table cell: "OOM, restart", "OOM", "restart",
+// "no" or "not recorded".
+func (o Observed) OOMShort() string {
+	switch {
+	case o.OOM && o.Restart:
+		return "OOM, restart"
+	case o.OOM:
+		return "OOM"
+	case o.Restart:
+		return "restart"
+	case o.OOMChecked:
+		return "no"
+	}
+	return "not recorded"
+}
+
 // oomWords names what the row saw: "out-of-memory error and restart", ...
 func oomWords(o Observed) string {
 	switch {

@@ -62,10 +62,8 @@ func (s *Server) costSettingsSave(c echo.Context) error {
 	}
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "costs", Form: form, Errs: errs, Prev: prev, Next: next,
-		Edit: s.edit(c, r, "cost settings changed", "costs"),
-		Save: func(ctx context.Context, e store.Edit) error {
-			return s.store.SaveSection(ctx, e, reports.SecSettings, next)
-		},
+		Edit:  s.edit(c, r, "cost settings changed", "costs"),
+		Doc:   reports.SecSettings,
 		Again: costsAgain, Swap: swapOf(costsSwap),
 	})
 }
@@ -88,10 +86,8 @@ func (s *Server) costSelfHostedSave(c echo.Context) error {
 	next, errs := readSelfHostedForm(form, in.Currency)
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "costs", Form: form, Errs: errs, Prev: in.SelfHosted, Next: next,
-		Edit: s.edit(c, r, "self-hosted costs changed", "costs"),
-		Save: func(ctx context.Context, e store.Edit) error {
-			return s.store.SaveSection(ctx, e, reports.SecSelfHosted, next)
-		},
+		Edit:  s.edit(c, r, "self-hosted costs changed", "costs"),
+		Doc:   reports.SecSelfHosted,
 		Again: costsAgain, Swap: swapOf(costsSwap),
 	})
 }

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -9,7 +8,6 @@ import (
 
 	"capplan/planner"
 	"capplan/web/reports"
-	"capplan/web/store"
 )
 
 // admissionForm reads the lead's admission choices; an empty field keeps
@@ -49,10 +47,8 @@ func (s *Server) admissionSave(c echo.Context) error {
 	}
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "envelope", Key: "admission", Form: form, Errs: fr.errs, Prev: prev, Next: a,
-		Edit: s.edit(c, r, action, reports.SecAdmission),
-		Save: func(ctx context.Context, e store.Edit) error {
-			return s.store.SaveSection(ctx, e, reports.SecAdmission, a)
-		},
+		Edit:  s.edit(c, r, action, reports.SecAdmission),
+		Doc:   reports.SecAdmission,
 		Again: envelopeFor, Swap: swapOf(envelopeSwap),
 	})
 }

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -87,14 +86,9 @@ func receiveEvidence(c echo.Context, use func(up evidenceUpload, file io.Reader)
 // the aggregated figures are stored, as one change to the report. A file
 // that cannot be read changes nothing and is named in the answer.
 func (s *Server) evidenceSave(c echo.Context) error {
-	r, err := s.editableReport(c)
+	r, kind, sec, err := s.evidenceOf(c)
 	if err != nil {
 		return err
-	}
-	kind := c.Param("kind")
-	sec, ok := evidenceKinds[kind]
-	if !ok {
-		return echo.NewHTTPError(http.StatusNotFound, "no such evidence: "+kind)
 	}
 	ctx := c.Request().Context()
 	rep, err := s.svc.Load(ctx, r.ID)
@@ -172,9 +166,7 @@ func (s *Server) evidenceSave(c echo.Context) error {
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "evidence-" + kind, Key: kind, Form: fields, Errs: errs,
 		Edit: e, Prev: evidencePrev(in, sec), Next: doc, Changed: true,
-		Save: func(ctx context.Context, e store.Edit) error {
-			return s.store.SaveSection(ctx, e, sec, doc)
-		},
+		Doc:   sec,
 		Again: evidenceFor, Flash: summary,
 	})
 }
@@ -263,16 +255,25 @@ func unixUTC(v float64) string {
 	return time.Unix(int64(v), 0).UTC().Format("2006-01-02 15:04:05")
 }
 
-// evidenceRemove drops one kind of evidence from the report.
-func (s *Server) evidenceRemove(c echo.Context) error {
-	r, err := s.editableReport(c)
-	if err != nil {
-		return err
+// evidenceOf reads the report the user may edit and the :kind of evidence
+// named, with the report section that holds it.
+func (s *Server) evidenceOf(c echo.Context) (r store.Report, kind, sec string, err error) {
+	if r, err = s.editableReport(c); err != nil {
+		return r, "", "", err
 	}
-	kind := c.Param("kind")
+	kind = c.Param("kind")
 	sec, ok := evidenceKinds[kind]
 	if !ok {
-		return echo.NewHTTPError(http.StatusNotFound, "no such evidence: "+kind)
+		return r, "", "", echo.NewHTTPError(http.StatusNotFound, "no such evidence: "+kind)
+	}
+	return r, kind, sec, nil
+}
+
+// evidenceRemove drops one kind of evidence from the report.
+func (s *Server) evidenceRemove(c echo.Context) error {
+	r, kind, sec, err := s.evidenceOf(c)
+	if err != nil {
+		return err
 	}
 	rep, err := s.svc.Load(c.Request().Context(), r.ID)
 	if err != nil {
@@ -281,9 +282,7 @@ func (s *Server) evidenceRemove(c echo.Context) error {
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "evidence-" + kind, Key: kind,
 		Edit: s.edit(c, r, kind+" removed", sec), Prev: evidencePrev(rep.In, sec), Changed: true,
-		Save: func(ctx context.Context, e store.Edit) error {
-			return s.store.SaveSection(ctx, e, sec, nil)
-		},
+		Doc:   sec,
 		Again: evidenceFor, Flash: kind + " removed",
 	})
 }
@@ -311,9 +310,7 @@ func (s *Server) demandAccept(c echo.Context) error {
 		Anchor: "scenarios",
 		Edit:   s.edit(c, r, "scenarios taken from production traffic ("+in.Demand.Source+")", reports.SecScenarios),
 		Prev:   in.Scenarios, Next: scs,
-		Save: func(ctx context.Context, e store.Edit) error {
-			return s.store.SaveSection(ctx, e, reports.SecScenarios, scs)
-		},
+		Doc:   reports.SecScenarios,
 		Again: scenariosAgain, Flash: "scenarios taken from production traffic",
 	})
 }

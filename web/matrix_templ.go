@@ -1393,9 +1393,9 @@ func matrixRow(v reportView, i int, rr planner.RowResult, cid int64, compact boo
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var67 string
-		templ_7745c5c3_Var67, templ_7745c5c3_Err = templ.JoinStringErrs(oomText(rr.Row.Observed))
+		templ_7745c5c3_Var67, templ_7745c5c3_Err = templ.JoinStringErrs(rr.Row.Observed.OOMShort())
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/matrix.templ`, Line: 221, Col: 55}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/matrix.templ`, Line: 221, Col: 57}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var67))
 		if templ_7745c5c3_Err != nil {

@@ -110,21 +110,6 @@ func rowAchievedText(r planner.Row) string {
 	return s
 }
 
-// oomText says whether the row saw an OOM or a restart.
-func oomText(o planner.Observed) string {
-	switch {
-	case o.OOM && o.Restart:
-		return "OOM, restart"
-	case o.OOM:
-		return "OOM"
-	case o.Restart:
-		return "restart"
-	case o.OOMChecked:
-		return "no"
-	}
-	return "not recorded"
-}
-
 // oomClass colours the OOM cell when the objective checks it.
 func oomClass(rr planner.RowResult) string { return checkClass(rr, "no_oom") }
 

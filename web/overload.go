@@ -1,14 +1,11 @@
 package web
 
 import (
-	"context"
-
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"capplan/planner"
 	"capplan/web/reports"
-	"capplan/web/store"
 )
 
 // overloadOutcomes are the choices of what came back above the limit.
@@ -57,10 +54,8 @@ func (s *Server) overloadSave(c echo.Context) error {
 	}
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "overload", Key: "overload", Form: form, Errs: fr.errs, Prev: prev, Next: t,
-		Edit: s.edit(c, r, "overload test recorded", reports.SecOverload),
-		Save: func(ctx context.Context, e store.Edit) error {
-			return s.store.SaveSection(ctx, e, reports.SecOverload, t)
-		},
+		Edit:  s.edit(c, r, "overload test recorded", reports.SecOverload),
+		Doc:   reports.SecOverload,
 		Again: overloadFor, Swap: swapOf(overloadSwap),
 	})
 }

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"net/url"
 	"strings"
 
@@ -11,7 +10,6 @@ import (
 	"capplan/planner"
 	"capplan/web/charts"
 	"capplan/web/reports"
-	"capplan/web/store"
 )
 
 // providerSave saves the provider view's inputs: the report's editors and
@@ -32,10 +30,8 @@ func (s *Server) providerSave(c echo.Context) error {
 	next, errs := readProviderForm(form)
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "provider", Form: form, Errs: errs, Prev: prev, Next: next,
-		Edit: s.edit(c, r, "provider view changed", "provider"),
-		Save: func(ctx context.Context, e store.Edit) error {
-			return s.store.SaveSection(ctx, e, reports.SecProvider, next)
-		},
+		Edit:  s.edit(c, r, "provider view changed", "provider"),
+		Doc:   reports.SecProvider,
 		Again: func(v reportView, f sectionForm) templ.Component { return providerSection(v, f, false) },
 		Swap:  swapOf(func(v reportView) templ.Component { return providerSection(v, sectionForm{}, false) }),
 	})

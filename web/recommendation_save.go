@@ -1,13 +1,10 @@
 package web
 
 import (
-	"context"
-
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"capplan/web/reports"
-	"capplan/web/store"
 )
 
 // recommendationSave saves the recommendation (the report's editors).
@@ -27,10 +24,8 @@ func (s *Server) recommendationSave(c echo.Context) error {
 	next, errs := readRecommendationForm(form)
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "recommendation", Form: form, Errs: errs, Prev: in.Recommendation, Next: next,
-		Edit: s.edit(c, r, "recommendation changed", "recommendation"),
-		Save: func(ctx context.Context, e store.Edit) error {
-			return s.store.SaveSection(ctx, e, reports.SecRecommendation, next)
-		},
+		Edit:  s.edit(c, r, "recommendation changed", "recommendation"),
+		Doc:   reports.SecRecommendation,
 		Again: recommendationAgain, Swap: swapOf(recommendationSwap),
 	})
 }

@@ -1,13 +1,10 @@
 package web
 
 import (
-	"context"
-
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"capplan/web/reports"
-	"capplan/web/store"
 )
 
 // scenariosSave saves the demand scenarios: the report's editors and
@@ -29,10 +26,8 @@ func (s *Server) scenariosSave(c echo.Context) error {
 	next, errs := readScenarioForm(form)
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "scenarios", Form: form, Errs: errs, Prev: in.Scenarios, Next: next,
-		Edit: s.edit(c, r, "demand scenarios changed", "scenarios"),
-		Save: func(ctx context.Context, e store.Edit) error {
-			return s.store.SaveSection(ctx, e, reports.SecScenarios, next)
-		},
+		Edit:  s.edit(c, r, "demand scenarios changed", "scenarios"),
+		Doc:   reports.SecScenarios,
 		Again: scenariosAgain, Swap: swapOf(scenariosSwap),
 	})
 }

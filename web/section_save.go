@@ -36,7 +36,10 @@ type sectionSave struct {
 	Prev, Next any        // the section before and after, for the history; alike means nothing to save
 	Changed    bool       // save even when Prev and Next print alike (or there are none)
 
+	// Save stores the change; when it is nil, Next is stored whole as the
+	// report section named Doc.
 	Save func(ctx context.Context, e store.Edit) error
+	Doc  string
 
 	// Again is the section showing a refused or stale form.
 	Again func(v reportView, f sectionForm) templ.Component
@@ -72,7 +75,11 @@ func (s *Server) saveSection(c echo.Context, r store.Report, ss sectionSave) err
 			return s.sectionSaved(c, r, ss) // nothing changed: nothing to save
 		}
 	}
-	err := ss.Save(c.Request().Context(), e)
+	save := ss.Save
+	if save == nil {
+		save = func(ctx context.Context, e store.Edit) error { return s.store.SaveSection(ctx, e, ss.Doc, ss.Next) }
+	}
+	err := save(c.Request().Context(), e)
 	var ce *store.ConflictError
 	switch {
 	case errors.As(err, &ce):
