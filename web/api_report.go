@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -51,14 +52,37 @@ type apiReportHeader struct {
 }
 
 // apiReportShow serves GET /api/v1/reports/:id to any role's API token.
+// The answer is the same for every token, and kept while nothing is
+// committed to the database (see pageCache).
 func (s *Server) apiReportShow(c echo.Context) error {
 	id, err := idParam(c, "id")
 	if err != nil {
 		return err
 	}
-	rep, err := s.svc.Load(c.Request().Context(), id)
+	ctx := c.Request().Context()
+	rows := c.QueryParam("include") == "rows"
+	render := func() ([]byte, error) { return s.apiReportJSON(ctx, id, rows) }
+	var b *body
+	if changes, cerr := s.store.Changes(ctx); cerr == nil {
+		b, err = s.pages.get(ctx, changes, pageKey{view: "api", report: id, asOf: s.svc.AsOf(), allRows: rows}, render)
+	} else {
+		s.log.Warn("report JSON: no change number, answer not kept", "err", cerr)
+		var raw []byte
+		if raw, err = render(); err == nil {
+			b = &body{raw: raw}
+		}
+	}
 	if err != nil {
 		return err
+	}
+	return b.send(c, http.StatusOK, echo.MIMEApplicationJSON)
+}
+
+// apiReportJSON is report id as JSON (apiReport), whole with rows.
+func (s *Server) apiReportJSON(ctx context.Context, id int64, rows bool) ([]byte, error) {
+	rep, err := s.svc.Load(ctx, id)
+	if err != nil {
+		return nil, err
 	}
 	h := apiReportHeader{ID: rep.ID, Title: rep.Title, Version: rep.Version, Owner: rep.Owner}
 	if rep.Frozen() {
@@ -70,13 +94,9 @@ func (s *Server) apiReportShow(c echo.Context) error {
 		t := rep.SnapshotAt.UTC()
 		review.SnapshotAt = &t
 	}
-	// The inputs and result are encoded once per computed version of the
-	// report and shared (reports.Report.Derived); header and review, which
-	// change without a new version, are encoded for each request.
 	// Inputs and result are encoded once per computed version of the report
 	// and shared (reports.Report.Derived); header and review, which change
-	// without a new version, for each request.
-	rows := c.QueryParam("include") == "rows"
+	// without a new version, for each answer.
 	shown := func() (planner.Inputs, planner.Result) {
 		if rows {
 			return rep.In, rep.Result
@@ -89,11 +109,11 @@ func (s *Server) apiReportShow(c echo.Context) error {
 	}
 	inJSON, err := rep.Derived(name+" inputs", func(w io.Writer) error { in, _ := shown(); return encodeJSON(w, in) })
 	if err != nil {
-		return err
+		return nil, err
 	}
 	resJSON, err := rep.Derived(name+" result", func(w io.Writer) error { _, res := shown(); return encodeJSON(w, res) })
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// Written as encoding/json would write apiReport, without compacting
 	// the encoded parts again.
@@ -101,7 +121,7 @@ func (s *Server) apiReportShow(c echo.Context) error {
 	b.Grow(len(inJSON) + len(resJSON) + 1024)
 	b.WriteString(`{"report":`)
 	if err := encodeJSON(&b, h); err != nil {
-		return err
+		return nil, err
 	}
 	fmt.Fprintf(&b, `,"rows_included":%t,"inputs":`, rows)
 	b.Write(inJSON)
@@ -109,10 +129,10 @@ func (s *Server) apiReportShow(c echo.Context) error {
 	b.Write(resJSON)
 	b.WriteString(`,"review":`)
 	if err := encodeJSON(&b, review); err != nil {
-		return err
+		return nil, err
 	}
 	b.WriteString("}\n")
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b.Bytes())
+	return b.Bytes(), nil
 }
 
 func encodeJSON(w io.Writer, v any) error {

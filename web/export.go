@@ -20,7 +20,7 @@ func (s *Server) reportExportXLSX(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rep, err := s.svc.Load(c.Request().Context(), id)
+	rep, err := s.svc.LoadWhole(c.Request().Context(), id)
 	if err != nil {
 		return err
 	}

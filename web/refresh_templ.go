@@ -111,7 +111,7 @@ func refreshed(v reportView, own string) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = historySection(v.R.ID, v.History, true).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = historySection(v.R.ID, v.History, v.HistoryTotal, true).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -51,7 +51,7 @@ func (s *Server) loadedReport(c echo.Context) (*reports.Report, bool) {
 // viewOf shapes a loaded report for user u: what they may do with it.
 func viewOf(rep *reports.Report, u *store.User) reportView {
 	v := reportView{R: rep.Report, In: rep.In, Result: rep.Result, CanEdit: rep.CanEdit(*u),
-		Amendments: rep.Amendments, History: rep.History,
+		Amendments: rep.Amendments, History: rep.History, HistoryTotal: rep.HistoryTotal,
 		Quotes: rep.Quotes, QuoteLibrary: rep.Library,
 		Review: rep.Review, Comments: rep.Comments, Candidates: rep.Candidates, rep: rep}
 	v.Imports = importsViewOf(rep, v.Result, v.CanEdit)
@@ -97,11 +97,44 @@ func (s *Server) editableReport(c echo.Context) (store.Report, error) {
 	return r, nil
 }
 
-// reportShow is the report page, read and rendered afresh for every view
-// and written straight to the response (see stream). A long matrix shows
-// its rows at the contract's load levels unless ?rows=all asks for every
-// row (see shownRows).
+// reportShow is the report page. A long matrix shows its rows at the
+// contract's load levels unless ?rows=all asks for every row (see
+// shownRows). The page is kept for the views that follow while nothing is
+// committed to the database (see pageCache); a page carrying a one-time
+// message is rendered for its view alone.
 func (s *Server) reportShow(c echo.Context) error {
+	if _, err := c.Cookie(flashCookie); err == nil {
+		return s.reportPageFresh(c)
+	}
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	changes, err := s.store.Changes(ctx)
+	if err != nil {
+		s.log.Warn("report page: no change number, page not kept", "err", err)
+		return s.reportPageFresh(c)
+	}
+	key := pageKey{view: "page", report: id, user: currentUser(c).ID, asOf: s.svc.AsOf(), allRows: c.QueryParam("rows") == "all"}
+	body, err := s.pages.get(ctx, changes, key, func() ([]byte, error) {
+		v, err := s.loadReport(c)
+		if err != nil {
+			return nil, err
+		}
+		v.AllRows = key.allRows
+		return renderBytes(c, layout(s.page(c, v.R.Title), reportPage(v)))
+	})
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Add("Vary", "HX-Request")
+	return body.send(c, http.StatusOK, echo.MIMETextHTMLCharsetUTF8)
+}
+
+// reportPageFresh renders the report page for this view alone, straight
+// to the response (see stream).
+func (s *Server) reportPageFresh(c echo.Context) error {
 	v, err := s.loadReport(c)
 	if err != nil {
 		return err
@@ -121,12 +154,19 @@ func (s *Server) reportExitCheck(c echo.Context) error {
 	return s.render(c, http.StatusOK, layout(s.page(c, v.R.Title+" · exit check"), exitCheckSection(v, false)), exitCheckSection(v, false))
 }
 
+// reportHistory lists every change of the report (its page shows the
+// newest, reports.HistoryShown).
 func (s *Server) reportHistory(c echo.Context) error {
-	v, err := s.loadReport(c)
+	id, err := idParam(c, "id")
 	if err != nil {
 		return err
 	}
-	return s.render(c, http.StatusOK, layout(s.page(c, v.R.Title+" · history"), historySection(v.R.ID, v.History, false)), historySection(v.R.ID, v.History, false))
+	rep, err := s.svc.LoadWhole(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	sec := historySection(rep.ID, rep.History, rep.HistoryTotal, false)
+	return s.render(c, http.StatusOK, layout(s.page(c, rep.Title+" · history"), sec), sec)
 }
 
 // chart is the chart that draw returns, drawn once per computed version of

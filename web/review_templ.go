@@ -817,7 +817,7 @@ func commentsWithHistory(v reportView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = historySection(v.R.ID, v.History, true).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = historySection(v.R.ID, v.History, v.HistoryTotal, true).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"capplan/static"
 	"capplan/web/store"
 )
 
@@ -24,11 +23,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.Use(securityHeaders)
 
 	// Assets, embedded; the URLs carry a content checksum, so cache for ever.
-	assets := http.StripPrefix("/static/", http.FileServerFS(static.FS))
-	e.GET("/static/*", echo.WrapHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-		assets.ServeHTTP(w, r)
-	})))
+	e.GET("/static/*", echo.WrapHandler(newAssets()))
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok") })
 	e.GET("/readyz", s.readyz)
 	e.GET("/metrics", s.metricsEndpoint())

@@ -47,6 +47,7 @@ type Server struct {
 	logins *loginThrottle // failed logins per client address
 	// metrics counts requests and imports for /metrics.
 	metrics *metrics.Metrics
+	pages   *pageCache // report pages kept while nothing changes
 }
 
 // New returns the application's HTTP handler: the Echo router wrapped in
@@ -63,7 +64,8 @@ func newServer(st *store.Store, log *slog.Logger, cfg Config) *Server {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Server{store: st, svc: reports.New(st, cfg.DataDir, cfg.Now), log: log, cfg: cfg, logins: newLoginThrottle()}
+	return &Server{store: st, svc: reports.New(st, cfg.DataDir, cfg.Now), log: log, cfg: cfg, logins: newLoginThrottle(),
+		pages: newPageCache(pageCacheBytes, pageCacheMaxPage)}
 }
 
 // handler is the server's HTTP handler (see New).

@@ -30,7 +30,7 @@ func (s *Service) ExportData(rep *Report) xlsx.Report {
 // as of the service's clock. Write it to a buffer first when a failure
 // must leave nothing behind.
 func (s *Service) Export(ctx context.Context, id int64, w io.Writer) error {
-	rep, err := s.Load(ctx, id)
+	rep, err := s.LoadWhole(ctx, id)
 	if err != nil {
 		return fmt.Errorf("report %d: %w", id, err)
 	}

@@ -26,7 +26,9 @@ import (
 type Report struct {
 	store.Report
 	Amendments []store.Amendment
-	History    []store.Change // newest first
+	History    []store.Change // newest first: all, or the HistoryShown newest (see Load)
+	// HistoryTotal is how many changes the report has in all.
+	HistoryTotal int
 	Rows       []store.StoredRow
 	Imports    []store.Import
 	Candidates []store.Candidate
@@ -149,16 +151,39 @@ func (s *Service) MemoStats() MemoStats {
 // comments, history and quotes, and shares the rest with the other Loads
 // of that version; concurrent Loads of a version not yet computed compute
 // it once.
+//
+// History holds the HistoryShown newest changes; LoadWhole reads them all.
 func (s *Service) Load(ctx context.Context, id int64) (*Report, error) {
+	return s.load(ctx, id, HistoryShown)
+}
+
+// HistoryShown is how many of its newest changes a report is loaded with
+// for a page: a report changed every day for a year would otherwise read
+// and show hundreds on every view. The history page and the workbook have
+// them all.
+const HistoryShown = 25
+
+// LoadWhole is Load with every change of the report's history.
+func (s *Service) LoadWhole(ctx context.Context, id int64) (*Report, error) {
+	return s.load(ctx, id, 0)
+}
+
+func (s *Service) load(ctx context.Context, id int64, history int) (*Report, error) {
 	rep := &Report{}
-	asOf := s.now().UTC().Format("2006-01-02")
+	asOf := s.AsOf()
 	var c *computed
 	err := s.Store.View(ctx, func(st *store.Store) error {
 		var err error
 		if rep.Report, err = st.Report(ctx, id); err != nil {
 			return err
 		}
-		if rep.History, err = st.History(ctx, id); err != nil {
+		if history > 0 {
+			rep.History, rep.HistoryTotal, err = st.LatestHistory(ctx, id, history)
+		} else {
+			rep.History, err = st.History(ctx, id)
+			rep.HistoryTotal = len(rep.History)
+		}
+		if err != nil {
 			return err
 		}
 		if rep.Quotes, err = st.ReportQuotes(ctx, id); err != nil {

@@ -107,8 +107,9 @@ func TestLoadIsMemoisedPerVersion(t *testing.T) {
 	if len(rep.Comments) != len(first.Comments)+1 || rep.Comments[len(rep.Comments)-1].Body != "look at row 3" {
 		t.Errorf("comments after a comment: %+v", rep.Comments)
 	}
-	if len(rep.History) != len(first.History)+1 {
-		t.Errorf("history after a comment: %d entries, was %d", len(rep.History), len(first.History))
+	if rep.HistoryTotal != first.HistoryTotal+1 || rep.History[0].ID == first.History[0].ID {
+		t.Errorf("history after a comment: %d changes, newest %d; was %d, newest %d",
+			rep.HistoryTotal, rep.History[0].ID, first.HistoryTotal, first.History[0].ID)
 	}
 	if s := a.svc.MemoStats(); s.Misses != 1 {
 		t.Errorf("a comment recomputed the report: %+v", s)

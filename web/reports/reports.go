@@ -41,6 +41,11 @@ func (s *Service) now() time.Time {
 	return s.Now()
 }
 
+// AsOf is the day, by the service's clock, that a report is computed as
+// of (quotes expire, evidence ages): a view kept across calls is only good
+// for the same day.
+func (s *Service) AsOf() string { return s.now().UTC().Format("2006-01-02") }
+
 // Report sections stored as JSON documents of the planner's input types.
 // Each name is also the section's concurrency key: a save is refused as
 // stale only when the same section changed meanwhile.

@@ -33,7 +33,10 @@ type Store struct {
 	r reader
 	// gen counts committed writes; caches of derived views key on it.
 	gen *atomic.Uint64
-	now func() time.Time
+	// watch tells views kept in memory whether anything was committed
+	// since they were built (see Changes).
+	watch *changeWatch
+	now   func() time.Time
 }
 
 // Open opens (creating if missing) the SQLite file at path and applies the
@@ -73,9 +76,23 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		w.Close()
 		return nil, fmt.Errorf("store: open readers: %w", err)
 	}
+	// Every reader is kept open when idle: database/sql keeps 2 by default,
+	// and under load a connection closed and opened again pays its pragmas
+	// and every prepared statement afresh.
 	r.SetMaxOpenConns(8)
+	r.SetMaxIdleConns(8)
 	pool := newReadPool(r)
-	s := &Store{path: path, w: w, pool: pool, r: pool, gen: new(atomic.Uint64), now: time.Now}
+	// The change watch's one connection, read-only too, never closed for
+	// being idle: its data_version counts from when it was opened.
+	wd, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
+	if err != nil {
+		w.Close()
+		r.Close()
+		return nil, fmt.Errorf("store: open change watch: %w", err)
+	}
+	wd.SetMaxOpenConns(1)
+	wd.SetConnMaxIdleTime(0)
+	s := &Store{path: path, w: w, pool: pool, r: pool, gen: new(atomic.Uint64), watch: &changeWatch{db: wd}, now: time.Now}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -85,7 +102,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 
 // Close closes both handles.
 func (s *Store) Close() error {
-	return errors.Join(s.pool.Close(), s.w.Close())
+	return errors.Join(s.watch.close(), s.pool.Close(), s.w.Close())
 }
 
 // View runs fn with a store whose read methods all see one snapshot of the
@@ -98,7 +115,7 @@ func (s *Store) View(ctx context.Context, fn func(r *Store) error) error {
 		return fmt.Errorf("store: begin read: %w", err)
 	}
 	defer tx.Rollback()
-	return fn(&Store{path: s.path, w: s.w, pool: s.pool, r: txReader{tx: tx, pool: s.pool}, gen: s.gen, now: s.now})
+	return fn(&Store{path: s.path, w: s.w, pool: s.pool, r: txReader{tx: tx, pool: s.pool}, gen: s.gen, watch: s.watch, now: s.now})
 }
 
 // SetClock replaces the clock (tests).

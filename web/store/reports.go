@@ -349,6 +349,22 @@ func (s *Store) History(ctx context.Context, reportID int64) ([]Change, error) {
 	return queryChanges(ctx, s.r, `WHERE h.report_id = ? ORDER BY h.id DESC`, reportID)
 }
 
+// LatestHistory lists a report's n newest changes, newest first, and how
+// many it has in all.
+func (s *Store) LatestHistory(ctx context.Context, reportID int64, n int) ([]Change, int, error) {
+	hs, err := queryChanges(ctx, s.r, `WHERE h.report_id = ? ORDER BY h.id DESC LIMIT ?`, reportID, n)
+	if err != nil {
+		return nil, 0, err
+	}
+	total := len(hs)
+	if total == n {
+		if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM history WHERE report_id = ?`, reportID).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("store: history: %w", err)
+		}
+	}
+	return hs, total, nil
+}
+
 // changesSince lists the changes after version: to section only, unless
 // section is judged against the whole report.
 func changesSince(ctx context.Context, tx *sql.Tx, reportID int64, version int, section string) ([]Change, error) {
