@@ -29,14 +29,14 @@ type Report struct {
 	History    []store.Change // newest first: all, or the HistoryShown newest (see Load)
 	// HistoryTotal is how many changes the report has in all.
 	HistoryTotal int
-	Rows       []store.StoredRow
-	Imports    []store.Import
-	Candidates []store.Candidate
-	Quotes     []store.Quote // attached to the report
-	Library    []store.Quote // every quote, to attach from
-	Review     store.Review
-	Comments   []store.Comment
-	Settings   Settings
+	Rows         []store.StoredRow
+	Imports      []store.Import
+	Candidates   []store.Candidate
+	Quotes       []store.Quote // attached to the report
+	Library      []store.Quote // every quote, to attach from
+	Review       store.Review
+	Comments     []store.Comment
+	Settings     Settings
 	// SnapshotAt is when approval kept the inputs an approved report is
 	// computed from (zero when there is no snapshot).
 	SnapshotAt time.Time
