@@ -61,14 +61,15 @@ func (s *Server) apiReportShow(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	rows := c.QueryParam("include") == "rows"
-	render := func() ([]byte, error) { return s.apiReportJSON(ctx, id, rows) }
+	render := func(ctx context.Context) ([]byte, error) { return s.apiReportJSON(ctx, id, rows) }
 	var b *body
-	if changes, cerr := s.store.Changes(ctx); cerr == nil {
-		b, err = s.pages.get(ctx, changes, pageKey{view: "api", report: id, asOf: s.svc.AsOf(), allRows: rows}, render)
+	if now, ok := s.readChanges(c); ok {
+		// Never a superseded answer: a client that has just posted results
+		// reads the verdict they make.
+		b, err = s.pages.get(ctx, now, pageKey{view: "api", report: id, asOf: s.svc.AsOf(), allRows: rows}, nil, render)
 	} else {
-		s.log.Warn("report JSON: no change number, answer not kept", "err", cerr)
 		var raw []byte
-		if raw, err = render(); err == nil {
+		if raw, err = render(ctx); err == nil {
 			b = &body{raw: raw}
 		}
 	}

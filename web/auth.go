@@ -29,7 +29,7 @@ func currentUser(c echo.Context) *store.User {
 func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if ck, err := c.Cookie(sessionCookie); err == nil && ck.Value != "" {
-			u, err := s.store.SessionUser(c.Request().Context(), ck.Value)
+			u, err := s.sessionUser(c, ck.Value)
 			switch {
 			case err == nil:
 				c.Set(userKey, &u)
@@ -74,7 +74,7 @@ func (s *Server) apiToken(next echo.HandlerFunc) echo.HandlerFunc {
 		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(tok) == "" {
 			return echo.NewHTTPError(http.StatusUnauthorized, "an API token is required: Authorization: Bearer <token>")
 		}
-		u, err := s.store.APITokenUser(c.Request().Context(), strings.TrimSpace(tok))
+		u, err := s.tokenUser(c, strings.TrimSpace(tok))
 		if errors.Is(err, store.ErrNotFound) {
 			return echo.NewHTTPError(http.StatusUnauthorized, "the API token is unknown or revoked")
 		}

@@ -101,7 +101,9 @@ func (s *Server) editableReport(c echo.Context) (store.Report, error) {
 // contract's load levels unless ?rows=all asks for every row (see
 // shownRows). The page is kept for the views that follow while nothing is
 // committed to the database (see pageCache); a page carrying a one-time
-// message is rendered for its view alone.
+// message is rendered for its view alone. A viewer who has changed
+// nothing since a page was built may be served it while its successor
+// renders; one who has always sees their change (see ownWrites).
 func (s *Server) reportShow(c echo.Context) error {
 	if _, err := c.Cookie(flashCookie); err == nil {
 		return s.reportPageFresh(c)
@@ -111,19 +113,24 @@ func (s *Server) reportShow(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	changes, err := s.store.Changes(ctx)
-	if err != nil {
-		s.log.Warn("report page: no change number, page not kept", "err", err)
+	now, ok := s.readChanges(c)
+	if !ok {
 		return s.reportPageFresh(c)
 	}
-	key := pageKey{view: "page", report: id, user: currentUser(c).ID, asOf: s.svc.AsOf(), allRows: c.QueryParam("rows") == "all"}
-	body, err := s.pages.get(ctx, changes, key, func() ([]byte, error) {
-		v, err := s.loadReport(c)
+	u := *currentUser(c)
+	key := pageKey{view: "page", report: id, user: u.ID, asOf: s.svc.AsOf(), allRows: c.QueryParam("rows") == "all"}
+	path := c.Request().URL.Path
+	body, err := s.pages.get(ctx, now, key, s.writes.since(sessionOf(c)), func(ctx context.Context) ([]byte, error) {
+		rep, err := s.svc.Load(ctx, id)
 		if err != nil {
 			return nil, err
 		}
+		v := viewOf(rep, &u)
 		v.AllRows = key.allRows
-		return renderBytes(c, layout(s.page(c, v.R.Title), reportPage(v)))
+		var buf yieldingBuffer
+		buf.Grow(256 << 10)
+		err = layout(pageCtx{User: &u, Title: v.R.Title, Path: path}, reportPage(v)).Render(ctx, &buf)
+		return buf.Bytes(), err
 	})
 	if err != nil {
 		return err

@@ -28,7 +28,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/readyz", s.readyz)
 	e.GET("/metrics", s.metricsEndpoint())
 
-	g := e.Group("", s.loadSession)
+	g := e.Group("", s.loadSession, s.noteOwnWrites)
 	anyone := requireRole()
 
 	// Sessions

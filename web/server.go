@@ -48,6 +48,8 @@ type Server struct {
 	// metrics counts requests and imports for /metrics.
 	metrics *metrics.Metrics
 	pages   *pageCache // report pages kept while nothing changes
+	writes  *ownWrites // each session's last change, for pages
+	auth    *authCache // sessions' and tokens' users while nothing changes
 }
 
 // New returns the application's HTTP handler: the Echo router wrapped in
@@ -65,7 +67,7 @@ func newServer(st *store.Store, log *slog.Logger, cfg Config) *Server {
 		cfg.Now = time.Now
 	}
 	return &Server{store: st, svc: reports.New(st, cfg.DataDir, cfg.Now), log: log, cfg: cfg, logins: newLoginThrottle(),
-		pages: newPageCache(pageCacheBytes, pageCacheMaxPage)}
+		pages: newPageCache(pageCacheBytes, pageCacheMaxPage), writes: newOwnWrites(), auth: newAuthCache()}
 }
 
 // handler is the server's HTTP handler (see New).

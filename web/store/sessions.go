@@ -27,6 +27,19 @@ func (s *Store) CreateSession(ctx context.Context, userID int64) (token string, 
 
 // SessionUser returns the user of a live session, or ErrNotFound.
 func (s *Store) SessionUser(ctx context.Context, token string) (User, error) {
+	u, expires, err := s.Session(ctx, token)
+	if err != nil {
+		return User{}, err
+	}
+	if !s.now().Before(expires) {
+		return User{}, ErrNotFound
+	}
+	return u, nil
+}
+
+// Session returns the user of a session, expired or not, and when it
+// expires; ErrNotFound when there is no such session.
+func (s *Store) Session(ctx context.Context, token string) (User, time.Time, error) {
 	var expires string
 	var u User
 	var created string
@@ -34,17 +47,17 @@ func (s *Store) SessionUser(ctx context.Context, token string) (User, error) {
 		FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?`, hashToken(token)).
 		Scan(&u.ID, &u.Email, &u.Name, &u.Role, &created, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
-		return User{}, ErrNotFound
+		return User{}, time.Time{}, ErrNotFound
 	}
 	if err != nil {
-		return User{}, fmt.Errorf("store: session: %w", err)
-	}
-	if !s.now().Before(parseStamp(expires)) {
-		return User{}, ErrNotFound
+		return User{}, time.Time{}, fmt.Errorf("store: session: %w", err)
 	}
 	u.CreatedAt = parseStamp(created)
-	return u, nil
+	return u, parseStamp(expires), nil
 }
+
+// Now is the store's clock.
+func (s *Store) Now() time.Time { return s.now() }
 
 // DeleteSession ends a session (logout).
 func (s *Store) DeleteSession(ctx context.Context, token string) error {
