@@ -17,7 +17,7 @@ import (
 // content checksum (static.Path), so they are cached for ever. Text assets
 // (CSS, JS, licences) go out gzip-compressed to clients that accept it,
 // each compressed once, at the best level, on first request: ECharts is
-// 1.1 MB as is and 0.36 MB compressed.
+// 1.1 MB as is and 0.37 MB compressed.
 type assets struct {
 	files http.Handler
 	mu    sync.Mutex
