@@ -132,6 +132,34 @@ func TestReportPageFollowsEveryChange(t *testing.T) {
 	}
 	view(lead, "<small>(reviewer)</small>")
 
+	// A change through the app is noted for its session before its answer
+	// goes out: that session is served no page built before it.
+	n0, err := st.Changes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _ := do(t, reviewer, "POST", app.srv.URL+"/reports/1/comments", url.Values{"section": {"general"}, "comment": {"noted for my session"}})
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("comment: %d", res.StatusCode)
+	}
+	n1, err := st.Changes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cookie string
+	for _, ck := range reviewer.Jar.Cookies(res.Request.URL) {
+		if ck.Name == sessionCookie {
+			cookie = ck.Value
+		}
+	}
+	if mine := s.writes.since(cookie); mine(n0) || !mine(n1) {
+		t.Errorf("after its comment, the reviewer's session takes a page built before it: %t (want false), after it: %t", mine(n0), mine(n1))
+	}
+	if others := s.writes.since("another session"); !others(n0) {
+		t.Error("another session was refused a page built before someone else's change")
+	}
+	view(reviewer, "noted for my session")
+
 	// A one-time message (set by a form's redirect) is on the next view
 	// only, though the page without it is kept.
 	u, _ := url.Parse(page)
