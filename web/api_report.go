@@ -66,7 +66,7 @@ func (s *Server) apiReportShow(c echo.Context) error {
 	if now, ok := s.readChanges(c); ok {
 		// Never a superseded answer: a client that has just posted results
 		// reads the verdict they make.
-		b, err = s.pages.get(ctx, now, pageKey{view: "api", report: id, asOf: s.svc.AsOf(), allRows: rows}, nil, render)
+		b, err = s.pages.get(ctx, now, pageKey{view: "api", report: id, asOf: s.svc.AsOf(), allRows: rows}, nil, acceptsGzip(c.Request()), render)
 	} else {
 		var raw []byte
 		if raw, err = render(ctx); err == nil {

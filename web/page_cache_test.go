@@ -116,6 +116,7 @@ func TestReportPageFollowsEveryChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	other.Close()
+	time.Sleep(store.ExternalChangeLag) // how long another process's commit may go unseen
 	view(reviewer, "written by another process")
 
 	// A new day: quotes age and expire by the day.
@@ -192,7 +193,7 @@ func TestPageCacheBoundsAndWaits(t *testing.T) {
 	get := func(changes uint64, id int64) {
 		t.Helper()
 		k := pageKey{view: "page", report: id}
-		b, err := pc.get(ctx, changesRead{n: changes, at: time.Now()}, k, nil, render(k))
+		b, err := pc.get(ctx, changesRead{n: changes, at: time.Now()}, k, nil, false, render(k))
 		if err != nil || len(b.raw) != page || b.raw[0] != byte('a'+id) {
 			t.Fatalf("page %d: %v, %d bytes", id, err, len(b.raw))
 		}
@@ -219,7 +220,7 @@ func TestPageCacheBoundsAndWaits(t *testing.T) {
 
 	// Too large to keep.
 	big := pageKey{view: "page", report: 9}
-	if _, err := pc.get(ctx, changesRead{n: 1, at: time.Now()}, big, nil, func(context.Context) ([]byte, error) { return make([]byte, 3*page), nil }); err != nil {
+	if _, err := pc.get(ctx, changesRead{n: 1, at: time.Now()}, big, nil, false, func(context.Context) ([]byte, error) { return make([]byte, 3*page), nil }); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := pc.pages[big]; ok {
@@ -254,7 +255,7 @@ func TestPageCacheBoundsAndWaits(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b, err := pc.get(ctx, changesRead{n: 3, at: time.Now()}, pageKey{view: "page", report: 7}, nil, slow)
+			b, err := pc.get(ctx, changesRead{n: 3, at: time.Now()}, pageKey{view: "page", report: 7}, nil, false, slow)
 			if err != nil || string(b.raw) != "the page" {
 				t.Errorf("waiting view: %v %q", err, b.raw)
 			}
@@ -284,7 +285,7 @@ func TestSupersededPageWhileItsSuccessorRenders(t *testing.T) {
 	yes := func(uint64) bool { return true }
 	get := func(n uint64, at time.Time, maybeStale func(uint64) bool, render func(context.Context) ([]byte, error)) string {
 		t.Helper()
-		b, err := pc.get(ctx, changesRead{n: n, at: at}, key, maybeStale, render)
+		b, err := pc.get(ctx, changesRead{n: n, at: at}, key, maybeStale, false, render)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -437,5 +438,24 @@ func TestResponsesCompressed(t *testing.T) {
 		if res, _ := fetch("gzip;q=0"); res.Header.Get("Content-Encoding") != "" {
 			t.Errorf("%s: gzip;q=0 answered with %q", u, res.Header.Get("Content-Encoding"))
 		}
+	}
+}
+
+// TestGzipMadeOnceNeverWaitedFor: the gzip form of a body is made by one
+// caller; a caller meanwhile gets nil (it sends the body as it is) rather
+// than wait; afterwards every caller gets the same compressed bytes.
+func TestGzipMadeOnceNeverWaitedFor(t *testing.T) {
+	b := &body{raw: bytes.Repeat([]byte("a report page "), 1000)}
+	b.compressing.Store(true) // another caller is compressing
+	if gz := b.gzipped(); gz != nil {
+		t.Fatal("a caller got a gzip form still being made")
+	}
+	b = &body{raw: b.raw}
+	first := b.gzipped()
+	if len(first) == 0 || len(first) >= len(b.raw)/4 {
+		t.Fatalf("gzip form of %d bytes: %d bytes", len(b.raw), len(first))
+	}
+	if again := b.gzipped(); &again[0] != &first[0] {
+		t.Error("the gzip form was made twice")
 	}
 }

@@ -120,7 +120,7 @@ func (s *Server) reportShow(c echo.Context) error {
 	u := *currentUser(c)
 	key := pageKey{view: "page", report: id, user: u.ID, asOf: s.svc.AsOf(), allRows: c.QueryParam("rows") == "all"}
 	path := c.Request().URL.Path
-	body, err := s.pages.get(ctx, now, key, s.writes.since(sessionOf(c)), func(ctx context.Context) ([]byte, error) {
+	body, err := s.pages.get(ctx, now, key, s.writes.since(sessionOf(c)), acceptsGzip(c.Request()), func(ctx context.Context) ([]byte, error) {
 		rep, err := s.svc.Load(ctx, id)
 		if err != nil {
 			return nil, err

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // changeWatch answers "has anything been committed since?" for views kept
@@ -14,6 +16,13 @@ import (
 // any other (the import command on the same file). It is a property of the
 // connection, so a replaced connection starts a new count: the watch's own
 // number then moves too, and never goes back.
+//
+// Asking costs a read transaction, file locks included (tens of
+// microseconds under load), so an answer is reused for up to
+// ExternalChangeLag while this store has committed nothing since (its
+// write generation): a commit by this process is seen by every call made
+// after the commit returned, one by another process by every call made
+// ExternalChangeLag after it.
 type changeWatch struct {
 	mu   sync.Mutex
 	db   *sql.DB
@@ -21,18 +30,36 @@ type changeWatch struct {
 	stmt *sql.Stmt // PRAGMA data_version, prepared on conn
 	raw  int64     // the connection's data_version last seen
 	n    uint64    // what Changes returns: moves whenever raw does
+	last atomic.Pointer[changeAnswer]
 }
 
+// changeAnswer is an answer of Changes to reuse: its number, the store's
+// write generation read before data_version was, and when.
+type changeAnswer struct {
+	n, gen uint64
+	at     time.Time
+}
+
+// ExternalChangeLag is how long after a commit by another process Changes
+// may still answer as before it (see changeWatch).
+const ExternalChangeLag = time.Millisecond
+
 // Changes returns a number that differs from every number it returned
-// before whenever anything has been committed to the database since, by
-// this process or another. Anything read from the database after a call
-// is at least as new as the number that call returned, so a view built
-// from reads made after Changes returned n may be kept under n and served
-// while Changes still returns n.
+// before whenever anything has been committed to the database since: by
+// this store, any commit that returned before the call; by another process
+// (`capplan import` on the same file), any commit ExternalChangeLag before
+// the call. Anything read from the database after a call is at least as
+// new as the number that call returned, so a view built from reads made
+// after Changes returned n may be kept under n and served while Changes
+// still returns n.
 func (s *Store) Changes(ctx context.Context) (uint64, error) {
 	w := s.watch
+	if a := w.last.Load(); a != nil && a.gen == s.gen.Load() && time.Since(a.at) < ExternalChangeLag {
+		return a.n, nil
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	at, gen := time.Now(), s.gen.Load() // both before data_version is read
 	if w.conn == nil {
 		c, err := w.db.Conn(ctx)
 		if err != nil {
@@ -56,11 +83,13 @@ func (s *Store) Changes(ctx context.Context) (uint64, error) {
 		w.raw = v
 		w.n++
 	}
+	w.last.Store(&changeAnswer{n: w.n, gen: gen, at: at})
 	return w.n, nil
 }
 
 // drop closes the connection; the next Changes opens another.
 func (w *changeWatch) drop() error {
+	w.last.Store(nil)
 	if w.conn == nil {
 		return nil
 	}

@@ -4,12 +4,14 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // TestChangesSeesEveryCommit: the number moves after a write by this
-// store, after a write by another handle on the same file (another
-// process, such as the import command), and after nothing else; and it
-// never comes back to an earlier value, also after its connection failed.
+// store at once, after a write by another handle on the same file
+// (another process, such as the import command) once ExternalChangeLag has
+// passed, and after nothing else; and it never comes back to an earlier
+// value, also after its connection failed.
 func TestChangesSeesEveryCommit(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "capplan.db")
@@ -54,10 +56,12 @@ func TestChangesSeesEveryCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	time.Sleep(ExternalChangeLag) // the contract for other processes
 	changes("a write by another handle", true)
 	if err := other.AddComment(ctx, id, u.ID, "matrix", "a comment"); err != nil {
 		t.Fatal(err)
 	}
+	time.Sleep(ExternalChangeLag)
 	changes("a comment by another handle", true)
 	if err := st.View(ctx, func(r *Store) error { _, err := r.Changes(ctx); return err }); err != nil {
 		t.Fatal(err)
@@ -66,6 +70,7 @@ func TestChangesSeesEveryCommit(t *testing.T) {
 	// A failed connection is replaced, and the count goes on from a number
 	// not returned before.
 	st.watch.conn.Close()
+	time.Sleep(ExternalChangeLag)
 	if _, err := st.Changes(ctx); err == nil {
 		t.Fatal("a closed connection answered")
 	}
