@@ -128,6 +128,22 @@ func TestMetricsCountImportsRequestsAndSessions(t *testing.T) {
 		t.Errorf("capplan_database_bytes = %v", v)
 	}
 
+	// The report page twice: rendered, then kept.
+	rev := app.client("reviewer")
+	for range 2 {
+		if res, _ := do(t, rev, "GET", fmt.Sprintf("%s/reports/%d", base, r.ID), nil); res.StatusCode != http.StatusOK {
+			t.Fatalf("report page: %d", res.StatusCode)
+		}
+	}
+	for served, want := range map[string]float64{"rendered": 1, "kept": 1} {
+		if v := scrape(t, base, "scrape-me", `capplan_report_views_total{served="`+served+`"}`); v != want {
+			t.Errorf("report views %s = %v, want %v", served, v, want)
+		}
+	}
+	if v := scrape(t, base, "scrape-me", "capplan_report_views_kept_bytes"); v < 10000 {
+		t.Errorf("capplan_report_views_kept_bytes = %v after a report page", v)
+	}
+
 	// Every request is one JSON log line with its id, route and status.
 	var line map[string]any
 	for _, l := range strings.Split(logs.String(), "\n") {

@@ -326,6 +326,18 @@ func (pc *pageCache) keep(key pageKey, read changesRead, b *body) {
 	}
 }
 
+// stats counts the views served (see the fields) and the bytes kept now
+// (the current pages and the superseded ones).
+func (pc *pageCache) stats() (kept, rendered, superseded uint64, bytes int) {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	b := pc.bytes
+	for _, p := range pc.stale {
+		b += p.body.size()
+	}
+	return pc.hits, pc.misses, pc.staleServed, b
+}
+
 // size is the number of pages kept and their bytes.
 func (pc *pageCache) size() (pages, bytes int) {
 	pc.mu.Lock()

@@ -91,7 +91,7 @@ func (s *Server) echo() *echo.Echo {
 	e.HTTPErrorHandler = s.handleError
 	e.IPExtractor = clientAddr(s.cfg.TrustedProxies)
 	if s.metrics == nil {
-		s.metrics = metrics.New(metrics.Probes{DatabaseBytes: s.store.Size, ActiveSessions: s.store.ActiveSessions})
+		s.metrics = metrics.New(metrics.Probes{DatabaseBytes: s.store.Size, ActiveSessions: s.store.ActiveSessions, KeptViews: s.pages.stats})
 	}
 	s.routes(e)
 	return e

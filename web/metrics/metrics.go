@@ -33,6 +33,10 @@ type Probes struct {
 	DatabaseBytes func() (int64, error)
 	// ActiveSessions counts the sessions not yet expired.
 	ActiveSessions func(ctx context.Context) (int, error)
+	// KeptViews counts the report pages and JSON answers served: kept
+	// ones, rendered ones (or waited for), superseded ones served while
+	// their successor rendered; and the bytes kept now.
+	KeptViews func() (kept, rendered, superseded uint64, bytes int)
 }
 
 // Metrics is one server's set of metrics, on a registry of its own.
@@ -87,6 +91,25 @@ func New(p Probes) *Metrics {
 				return -1
 			}
 			return float64(n)
+		}))
+	}
+	if p.KeptViews != nil {
+		for i, served := range []string{"kept", "rendered", "superseded"} {
+			m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+				Name:        "capplan_report_views_total",
+				Help:        "Report pages and JSON answers served: kept from an earlier view, rendered (or waited for), or superseded, served while their successor rendered.",
+				ConstLabels: prometheus.Labels{"served": served},
+			}, func() float64 {
+				k, r, s, _ := p.KeptViews()
+				return float64([]uint64{k, r, s}[i])
+			}))
+		}
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "capplan_report_views_kept_bytes",
+			Help: "Bytes of report pages and JSON answers kept in memory.",
+		}, func() float64 {
+			_, _, _, b := p.KeptViews()
+			return float64(b)
 		}))
 	}
 	return m
