@@ -293,32 +293,43 @@ func TestSupersededPageWhileItsSuccessorRenders(t *testing.T) {
 	}
 	get(1, time.Now(), yes, text("version 1"))
 
+	// until polls the cache until cond holds of it.
+	until := func(cond func() bool) {
+		for {
+			pc.mu.Lock()
+			ok := cond()
+			pc.mu.Unlock()
+			if ok {
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	rendering := func() bool { _, ok := pc.flights[key]; return ok }
+	waitingSince := func(misses uint64) func() bool { return func() bool { return pc.misses > misses } }
+
 	// The change: the first view renders, slowly.
 	release := make(chan struct{})
 	first := make(chan string)
 	go func() {
 		first <- get(2, time.Now(), yes, func(context.Context) ([]byte, error) { <-release; return []byte("version 2"), nil })
 	}()
-	for { // until the rendering is under way
-		pc.mu.Lock()
-		_, rendering := pc.flights[key]
-		pc.mu.Unlock()
-		if rendering {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	until(rendering)
 	if got := get(2, time.Now(), yes, text("a second rendering")); got != "version 1" {
 		t.Errorf("a view during the rendering got %q, want the superseded page", got)
 	}
 	mine := make(chan string)
+	pc.mu.Lock()
+	misses := pc.misses
+	pc.mu.Unlock()
 	go func() {
 		mine <- get(2, time.Now(), func(n uint64) bool { return n >= 2 }, text("a second rendering"))
 	}()
+	until(waitingSince(misses))
 	select {
 	case got := <-mine:
 		t.Fatalf("the viewer who made the change did not wait for its page: got %q", got)
-	case <-time.After(20 * time.Millisecond):
+	default:
 	}
 	close(release)
 	if got := <-first; got != "version 2" {
@@ -331,8 +342,7 @@ func TestSupersededPageWhileItsSuccessorRenders(t *testing.T) {
 		t.Errorf("a view after the rendering got %q", got)
 	}
 
-	// A lone viewer after a change is never served the superseded page,
-	// and a page too old is not served stale even during a rendering.
+	// A page too old is not served stale, even during a rendering.
 	pc.mu.Lock()
 	pc.pages[key].Value.(*keptPage).read.at = time.Now().Add(-staleLimit - time.Second)
 	pc.mu.Unlock()
@@ -340,29 +350,13 @@ func TestSupersededPageWhileItsSuccessorRenders(t *testing.T) {
 	go func() {
 		first <- get(3, time.Now(), yes, func(context.Context) ([]byte, error) { <-release; return []byte("version 3"), nil })
 	}()
-	for {
-		pc.mu.Lock()
-		_, rendering := pc.flights[key]
-		pc.mu.Unlock()
-		if rendering {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	until(rendering)
 	pc.mu.Lock()
-	misses := pc.misses
+	misses = pc.misses
 	pc.mu.Unlock()
 	late := make(chan string)
 	go func() { late <- get(3, time.Now(), yes, text("a second rendering")) }()
-	for { // until the late view waits for the rendering
-		pc.mu.Lock()
-		waiting := pc.misses > misses
-		pc.mu.Unlock()
-		if waiting {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	until(waitingSince(misses))
 	close(release)
 	if got, got2 := <-first, <-late; got != "version 3" || got2 != "version 3" {
 		t.Errorf("after a change, with the superseded page too old: got %q and %q, want the new page twice", got, got2)
