@@ -123,7 +123,7 @@ func (b *body) gzipped() []byte {
 		runtime.Gosched()
 	}
 	zw.Close()
-	gz := buf.Bytes()
+	gz := bytes.Clone(buf.Bytes()) // kept at its length
 	b.gz.Store(&gz)
 	return gz
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -130,7 +131,7 @@ func (s *Server) reportShow(c echo.Context) error {
 		var buf yieldingBuffer
 		buf.Grow(256 << 10)
 		err = layout(pageCtx{User: &u, Title: v.R.Title, Path: path}, reportPage(v)).Render(ctx, &buf)
-		return buf.Bytes(), err
+		return bytes.Clone(buf.Bytes()), err // kept at its length, not the buffer's capacity
 	})
 	if err != nil {
 		return err

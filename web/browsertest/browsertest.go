@@ -214,7 +214,11 @@ func waitText(selector, text string, timeout time.Duration) chromedp.Action[chro
 	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
 		sel, _ := json.Marshal(selector)
 		want, _ := json.Marshal(text)
-		cond := fmt.Sprintf(`(() => { const el = document.querySelector(%s); return !!el && el.innerText.includes(%s); })()`, sel, want)
+		// The document must have finished loading too: an element seen
+		// while the page is still parsed or its scripts still run can be
+		// gone from chromedp's copy of the document by the next action
+		// ("Could not find node with given id").
+		cond := fmt.Sprintf(`(() => { if (document.readyState !== "complete") return false; const el = document.querySelector(%s); return !!el && el.innerText.includes(%s); })()`, sel, want)
 		// A click that navigates (a form post, a redirect) can tear down
 		// the page under the poll; the wait then starts again on the new
 		// page until the deadline.
