@@ -107,7 +107,7 @@ func (s *Server) sessionUser(c echo.Context, token string) (store.User, error) {
 	if err != nil {
 		return store.User{}, err
 	}
-	if !s.store.Now().Before(e.expires) {
+	if !s.store.SessionLive(e.expires) {
 		return store.User{}, store.ErrNotFound
 	}
 	return e.user, nil

@@ -20,13 +20,7 @@ func TestBrowserContractJourney(t *testing.T) {
 		name    string
 		actions []chromedp.Action[chromedp.Void]
 	}{
-		{"log in", []chromedp.Action[chromedp.Void]{
-			chromedp.Navigate(app.srv.URL + "/login"),
-			chromedp.SendKeys(css(`input[name="email"]`), app.users["lead"].Email),
-			chromedp.SendKeys(css(`input[name="password"]`), testPassword),
-			chromedp.Click(css(`[data-testid="login-submit"]`)),
-			browsertest.WaitText(`h1`, "Reports"),
-		}},
+		{"log in", browserLogin(app, app.users["lead"].Email)},
 		{"create a report", []chromedp.Action[chromedp.Void]{
 			chromedp.Click(css(`[data-testid="new-report"]`)),
 			chromedp.SendKeys(css(`input[name="title"]`), "Chat on one H100"),
@@ -98,6 +92,15 @@ func TestBrowserContractJourney(t *testing.T) {
 		if !strings.Contains(e, "status of 422") {
 			t.Errorf("console error: %s", e)
 		}
+	}
+}
+
+// browserLogout logs the browser's user out and waits for the login form.
+func browserLogout(app *testApp) []chromedp.Action[chromedp.Void] {
+	return []chromedp.Action[chromedp.Void]{
+		chromedp.Navigate(app.srv.URL + "/reports"),
+		chromedp.Click(css(`[data-testid="logout"]`)),
+		browsertest.WaitText(`h1`, "Log in"),
 	}
 }
 

@@ -20,13 +20,7 @@ func TestBrowserCostJourney(t *testing.T) {
 	report := fmt.Sprintf("%s/reports/%d", app.srv.URL, id)
 
 	login := func(who string) []chromedp.Action[chromedp.Void] {
-		return []chromedp.Action[chromedp.Void]{
-			chromedp.Navigate(app.srv.URL + "/login"),
-			chromedp.SendKeys(css(`input[name="email"]`), app.users[who].Email),
-			chromedp.SendKeys(css(`input[name="password"]`), testPassword),
-			chromedp.Click(css(`[data-testid="login-submit"]`)),
-			browsertest.WaitText(`h1`, "Reports"),
-		}
+		return browserLogin(app, app.users[who].Email)
 	}
 	set := func(form string, vals map[string][]string, skip ...string) []chromedp.Action[chromedp.Void] {
 		var as []chromedp.Action[chromedp.Void]

@@ -57,14 +57,9 @@ func TestBrowserEnvelopeJourney(t *testing.T) {
 		}}
 	}
 	steps := []step{
-		{"log in and open the report", []chromedp.Action[chromedp.Void]{
-			chromedp.Navigate(app.srv.URL + "/login"),
-			chromedp.SendKeys(css(`input[name="email"]`), app.users["lead"].Email),
-			chromedp.SendKeys(css(`input[name="password"]`), testPassword),
-			chromedp.Click(css(`[data-testid="login-submit"]`)),
-			browsertest.WaitText(`h1`, "Reports"),
+		{"log in and open the report", append(browserLogin(app, app.users["lead"].Email),
 			chromedp.Navigate(fmt.Sprintf("%s/reports/%d", app.srv.URL, id)),
-		}},
+		)},
 		{"verdicts, ceiling, admission limit and chart", []chromedp.Action[chromedp.Void]{
 			browsertest.WaitText(`[data-testid="matrix-row-4"] [data-testid="verdict"]`, "p95 end-to-end 16.2 s > 15 s"),
 			browsertest.WaitText(`[data-testid="matrix-row-3"] [data-testid="verdict"]`, "pass"),

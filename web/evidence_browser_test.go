@@ -19,10 +19,10 @@ import (
 )
 
 // browserLogin logs who in.
-func browserLogin(app *testApp, who string) []chromedp.Action[chromedp.Void] {
+func browserLogin(app *testApp, email string) []chromedp.Action[chromedp.Void] {
 	return []chromedp.Action[chromedp.Void]{
 		chromedp.Navigate(app.srv.URL + "/login"),
-		chromedp.SendKeys(css(`input[name="email"]`), app.users[who].Email),
+		chromedp.SendKeys(css(`input[name="email"]`), email),
 		chromedp.SendKeys(css(`input[name="password"]`), testPassword),
 		chromedp.Click(css(`[data-testid="login-submit"]`)),
 		browsertest.WaitText(`h1`, "Reports"),
@@ -64,7 +64,7 @@ func TestBrowserTelemetryIntoDemo(t *testing.T) {
 	f.Close()
 
 	bctx := browsertest.New(t)
-	err = chromedp.Do(bctx, append(browserLogin(app, "admin"),
+	err = chromedp.Do(bctx, append(browserLogin(app, app.users["admin"].Email),
 		chromedp.Navigate(fmt.Sprintf("%s/reports/%d#evidence-telemetry", app.srv.URL, demo.ID)),
 		chromedp.WaitVisible(css(`[data-testid="telemetry-table"]`)),
 		chromedp.Click(css(`[data-testid="evidence-edit-telemetry"] > summary`)),
@@ -104,7 +104,7 @@ func TestBrowserSoakExitItem(t *testing.T) {
 		t.Fatal(err)
 	}
 	bctx := browsertest.New(t)
-	err = chromedp.Do(bctx, append(browserLogin(app, "lead"),
+	err = chromedp.Do(bctx, append(browserLogin(app, app.users["lead"].Email),
 		chromedp.Navigate(fmt.Sprintf("%s/reports/%d", app.srv.URL, sid)),
 		browsertest.WaitText(`[data-testid="exit-soak"]`, "none imported"),
 		chromedp.Click(css(`[data-testid="evidence-edit-soak"] > summary`)),
@@ -137,7 +137,7 @@ func TestBrowserCompareCandidates(t *testing.T) {
 		}
 	}
 	bctx := browsertest.New(t)
-	err = chromedp.Do(bctx, append(browserLogin(app, "reviewer"),
+	err = chromedp.Do(bctx, append(browserLogin(app, app.users["reviewer"].Email),
 		chromedp.Navigate(app.srv.URL+"/compare"),
 		chromedp.Click(css(fmt.Sprintf(`[data-testid="compare-pick-%d"]`, demo.ID))),
 		chromedp.Click(css(fmt.Sprintf(`[data-testid="compare-pick-%d.c%d"]`, demo.ID, fp8))),

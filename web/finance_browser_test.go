@@ -32,13 +32,7 @@ func TestBrowserFinanceJourney(t *testing.T) {
 		name    string
 		actions []chromedp.Action[chromedp.Void]
 	}{
-		{"finance logs in", []chromedp.Action[chromedp.Void]{
-			chromedp.Navigate(app.srv.URL + "/login"),
-			chromedp.SendKeys(css(`input[name="email"]`), app.users["finance"].Email),
-			chromedp.SendKeys(css(`input[name="password"]`), testPassword),
-			chromedp.Click(css(`[data-testid="login-submit"]`)),
-			browsertest.WaitText(`h1`, "Reports"),
-		}},
+		{"finance logs in", browserLogin(app, app.users["finance"].Email)},
 		{"finance adds a USD quote with a volume band", append(append([]chromedp.Action[chromedp.Void]{
 			chromedp.Navigate(app.srv.URL + "/quotes"),
 			chromedp.WaitVisible(css(`[data-testid="quote-form"]`)),

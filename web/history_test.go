@@ -53,4 +53,7 @@ func TestReportPageShowsNewestHistory(t *testing.T) {
 	if n := strings.Count(between(full, `data-testid="history"`, "</section>"), "<tr>") - 1; n != len(all) || !strings.Contains(full, oldest) {
 		t.Errorf("the history page lists %d changes, want all %d", n, len(all))
 	}
+	if !strings.Contains(full, fmt.Sprintf(`href="/reports/%d" data-testid="back-to-report"`, id)) {
+		t.Error("the history page has no way back to the report")
+	}
 }

@@ -1,19 +1,10 @@
 package web
 
 import (
-	"bytes"
-	"compress/gzip"
 	"container/list"
 	"context"
-	"net/http"
-	"runtime"
-	"strconv"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
-
-	"github.com/labstack/echo/v4"
 )
 
 // pageCache keeps report pages (and the API's report JSON) as sent, for
@@ -88,111 +79,6 @@ type pageFlight struct {
 // staleLimit bounds how old a superseded page may be when served; a
 // rendering takes milliseconds.
 const staleLimit = 2 * time.Second
-
-// body is a response body held in memory, with its gzip form made by the
-// first request that accepts it and kept with it.
-type body struct {
-	raw []byte
-	gz  atomic.Pointer[[]byte] // nil until made
-	// compressing is set by the request making gz; others send raw meanwhile.
-	compressing atomic.Bool
-}
-
-// minGzip is the smallest body worth compressing.
-const minGzip = 1024
-
-// gzipped is b compressed, made by the first caller; while it is being
-// made, other callers get nil and send b as it is rather than wait. The
-// level is a middle one: a page is compressed once per change and sent
-// many times (level 5 makes the demo report page 24 KB in 2.6 ms; level 1,
-// 30 KB in 1.6 ms; level 9, 23.6 KB in 3.9 ms).
-func (b *body) gzipped() []byte {
-	if gz := b.gz.Load(); gz != nil {
-		return *gz
-	}
-	if !b.compressing.CompareAndSwap(false, true) {
-		return nil
-	}
-	var buf bytes.Buffer
-	buf.Grow(len(b.raw) / 5)
-	zw, _ := gzip.NewWriterLevel(&buf, 5)
-	for raw := b.raw; len(raw) > 0; {
-		n := min(len(raw), yieldEvery)
-		zw.Write(raw[:n])
-		raw = raw[n:]
-		runtime.Gosched()
-	}
-	zw.Close()
-	gz := bytes.Clone(buf.Bytes()) // kept at its length
-	b.gz.Store(&gz)
-	return gz
-}
-
-// yieldEvery is how many bytes a page's rendering or compression makes
-// before it lets other goroutines run: a page is made while other views
-// are answered (from kept pages), and a rendering that held its processor
-// for milliseconds would hold up every view queued behind it.
-const yieldEvery = 16 << 10
-
-// yieldingBuffer is a bytes.Buffer that yields the processor every
-// yieldEvery bytes written (see yieldEvery).
-type yieldingBuffer struct {
-	bytes.Buffer
-	since int
-}
-
-func (y *yieldingBuffer) Write(p []byte) (int, error) {
-	y.since += len(p)
-	if y.since >= yieldEvery {
-		y.since = 0
-		runtime.Gosched()
-	}
-	return y.Buffer.Write(p)
-}
-
-func (y *yieldingBuffer) WriteString(s string) (int, error) {
-	y.since += len(s)
-	if y.since >= yieldEvery {
-		y.since = 0
-		runtime.Gosched()
-	}
-	return y.Buffer.WriteString(s)
-}
-
-// size is what b holds in memory.
-func (b *body) size() int { return len(b.raw) + len(b.raw)/4 } // the gzip form, allowed for
-
-// send writes b as the response, compressed when the client accepts gzip.
-func (b *body) send(c echo.Context, status int, contentType string) error {
-	h := c.Response().Header()
-	h.Add("Vary", "Accept-Encoding")
-	out := b.raw
-	if len(b.raw) >= minGzip && acceptsGzip(c.Request()) {
-		if gz := b.gzipped(); gz != nil {
-			h.Set(echo.HeaderContentEncoding, "gzip")
-			out = gz
-		}
-	}
-	// With its length known the body goes out in one write, not chunked.
-	h.Set(echo.HeaderContentLength, strconv.Itoa(len(out)))
-	return c.Blob(status, contentType, out)
-}
-
-// acceptsGzip tells whether the request's Accept-Encoding allows gzip
-// (named without "q=0").
-func acceptsGzip(r *http.Request) bool {
-	for _, v := range r.Header.Values("Accept-Encoding") {
-		for part := range strings.SplitSeq(v, ",") {
-			name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-			if !strings.EqualFold(strings.TrimSpace(name), "gzip") {
-				continue
-			}
-			q := strings.ReplaceAll(params, " ", "")
-			return !(strings.HasPrefix(q, "q=0") && strings.Trim(strings.TrimPrefix(q, "q="), "0.") == "")
-		}
-	}
-	return false
-}
 
 // Page cache bounds: 32 MB is 140 demo pages, or 15 of a 500-row
 // report's with every row shown.
@@ -343,75 +229,4 @@ func (pc *pageCache) size() (pages, bytes int) {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	return len(pc.pages), pc.bytes
-}
-
-// ownWrites remembers, for staleLimit, the store's Changes number after
-// each session's last change (any request but GET and HEAD), so that the
-// session is never served a page built before it: its view waits for the
-// page that shows its change.
-//
-// A page built under n whose number was read at time a (taken before the
-// read) is served stale only while a is within staleLimit. A note (c, w),
-// w taken after c was read, is forgotten once w is staleLimit old: a page
-// still servable then has a > w, so its number was read after c was and
-// n >= c. Forgetting loses nothing.
-type ownWrites struct {
-	mu sync.Mutex
-	m  map[string]changesRead // by session cookie
-}
-
-func newOwnWrites() *ownWrites { return &ownWrites{m: map[string]changesRead{}} }
-
-// note records that session changed something, committed before n was
-// read; at is taken after the read.
-func (w *ownWrites) note(session string, n uint64, at time.Time) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for k, r := range w.m {
-		if at.Sub(r.at) >= staleLimit {
-			delete(w.m, k)
-		}
-	}
-	w.m[session] = changesRead{n: n, at: at}
-}
-
-// since is whether a page built under a number may be served to session
-// while its successor renders: built after the session's last change.
-func (w *ownWrites) since(session string) func(uint64) bool {
-	return func(n uint64) bool {
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		r, ok := w.m[session]
-		return !ok || n >= r.n
-	}
-}
-
-// noteOwnWrites is middleware recording each session's changes (see
-// ownWrites). The note is taken as the answer starts, before any of it
-// reaches the client, so that no view the client makes after it can miss
-// it; and whether the handler failed or not (it may have committed first).
-func (s *Server) noteOwnWrites(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		if m := c.Request().Method; m == http.MethodGet || m == http.MethodHead {
-			return next(c)
-		}
-		if sess := sessionOf(c); sess != "" {
-			c.Response().Before(func() {
-				n, err := s.store.Changes(context.WithoutCancel(c.Request().Context()))
-				if err != nil {
-					n = ^uint64(0) // no number: no stale page at all for a while
-				}
-				s.writes.note(sess, n, time.Now())
-			})
-		}
-		return next(c)
-	}
-}
-
-// sessionOf is the request's session cookie, or "".
-func sessionOf(c echo.Context) string {
-	if ck, err := c.Cookie(sessionCookie); err == nil {
-		return ck.Value
-	}
-	return ""
 }

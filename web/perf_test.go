@@ -344,37 +344,16 @@ func TestReportViewsKeepHeapBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := New(st, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{DataDir: t.TempDir()})
-	// Log in once, in-process.
-	form := url.Values{"email": {"r@example.com"}, "password": {testPassword}}
-	req := httptest.NewRequest("POST", "/login", strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	cookies := rec.Result().Cookies()
-	if len(cookies) == 0 {
-		t.Fatalf("login: %d", rec.Code)
-	}
+	cookies := inProcessLogin(t, h, "r@example.com")
 	view := func(i int) {
 		if err := st.AddComment(ctx, 1, reviewer.ID, "matrix", fmt.Sprintf("comment %d", i)); err != nil {
 			t.Fatal(err)
 		}
-		req := httptest.NewRequest("GET", "/reports/1", nil)
-		for _, c := range cookies {
-			req.AddCookie(c)
-		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), fmt.Sprintf("comment %d", i)) {
-			t.Fatalf("view %d: status %d, or the new comment is missing", i, rec.Code)
+		if !strings.Contains(inProcessGet(t, h, "/reports/1", cookies), fmt.Sprintf("comment %d", i)) {
+			t.Fatalf("view %d: the new comment is missing", i)
 		}
 	}
-	heap := func() uint64 {
-		runtime.GC()
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return ms.HeapAlloc
-	}
+	heap := liveHeap
 	for i := range 20 { // warm up: caches of fixed size fill here
 		view(i)
 	}
@@ -409,15 +388,7 @@ func TestEditViewCyclesKeepHeapBounded(t *testing.T) {
 	id := seedBigReport(t, app, 500)
 	s := newServer(app.store, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{DataDir: t.TempDir()})
 	h := s.handler()
-	form := url.Values{"email": {app.users["reviewer"].Email}, "password": {testPassword}}
-	req := httptest.NewRequest("POST", "/login", strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	cookies := rec.Result().Cookies()
-	if len(cookies) == 0 {
-		t.Fatalf("login: %d", rec.Code)
-	}
+	cookies := inProcessLogin(t, h, app.users["reviewer"].Email)
 	lead := app.users["lead"]
 	cycle := func(i int) {
 		r, err := app.store.Report(ctx, id)
@@ -428,23 +399,11 @@ func TestEditViewCyclesKeepHeapBounded(t *testing.T) {
 		if err := app.store.RenameReport(ctx, store.Edit{ReportID: id, BaseVersion: r.Version, UserID: lead.ID, Action: "renamed"}, title); err != nil {
 			t.Fatal(err)
 		}
-		req := httptest.NewRequest("GET", fmt.Sprintf("/reports/%d", id), nil)
-		for _, c := range cookies {
-			req.AddCookie(c)
-		}
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), title) {
-			t.Fatalf("view %d: status %d, or the new title is missing", i, rec.Code)
+		if !strings.Contains(inProcessGet(t, h, fmt.Sprintf("/reports/%d", id), cookies), title) {
+			t.Fatalf("view %d: the new title is missing", i)
 		}
 	}
-	heap := func() uint64 {
-		runtime.GC()
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return ms.HeapAlloc
-	}
+	heap := liveHeap
 	for i := range 10 { // warm up
 		cycle(i)
 	}
@@ -467,6 +426,47 @@ func TestEditViewCyclesKeepHeapBounded(t *testing.T) {
 		t.Errorf("resident after 500 (edit, view) cycles on 500 rows: %d MB, bound 300 MB", rss>>20)
 	}
 	t.Logf("live heap: %.1f MB before, %.1f MB after 500 cycles; resident %.1f MB", float64(before)/(1<<20), float64(after)/(1<<20), float64(rss)/(1<<20))
+}
+
+// inProcessLogin logs email in through h, without a network, and returns
+// the session's cookies.
+func inProcessLogin(t *testing.T, h http.Handler, email string) []*http.Cookie {
+	t.Helper()
+	form := url.Values{"email": {email}, "password": {testPassword}}
+	req := httptest.NewRequest("POST", "/login", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	cookies := rec.Result().Cookies()
+	if len(cookies) == 0 {
+		t.Fatalf("login: %d", rec.Code)
+	}
+	return cookies
+}
+
+// inProcessGet fetches path through h with cookies and returns the body,
+// failing on anything but 200.
+func inProcessGet(t *testing.T, h http.Handler, path string, cookies []*http.Cookie) string {
+	t.Helper()
+	req := httptest.NewRequest("GET", path, nil)
+	for _, c := range cookies {
+		req.AddCookie(c)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET %s: %d", path, rec.Code)
+	}
+	return rec.Body.String()
+}
+
+// liveHeap is the heap in use after two collections.
+func liveHeap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
 }
 
 // residentBytes is this process's resident set size (Linux).

@@ -108,10 +108,7 @@ func TestReportViewsLeaveTheSharedComputationAlone(t *testing.T) {
 // moves the charts (a new version).
 func TestChartsDrawnOncePerVersionMatchAFreshPage(t *testing.T) {
 	p := newPerfApp(t, 0)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	memo := newServer(p.store, log, Config{DataDir: t.TempDir()})
-	plain := newServer(p.store, log, Config{DataDir: t.TempDir()})
-	plain.svc = &reports.Service{Store: p.store}
+	memo, plain := memoAndPlain(t, p)
 	page := func(s *Server) string {
 		srv := httptest.NewServer(s.handler())
 		defer srv.Close()
@@ -167,10 +164,7 @@ func TestChartsDrawnOncePerVersionMatchAFreshPage(t *testing.T) {
 // request: the same bytes, again after a new version and after a comment.
 func TestAPIEncodedOncePerVersionMatchesAFreshAnswer(t *testing.T) {
 	p := newPerfApp(t, 0)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	memo := newServer(p.store, log, Config{DataDir: t.TempDir()})
-	plain := newServer(p.store, log, Config{DataDir: t.TempDir()})
-	plain.svc = &reports.Service{Store: p.store}
+	memo, plain := memoAndPlain(t, p)
 	ctx := context.Background()
 	tok, err := p.store.CreateAPIToken(ctx, p.users["reviewer"].ID, "api")
 	if err != nil {
@@ -216,4 +210,14 @@ func TestAPIEncodedOncePerVersionMatchesAFreshAnswer(t *testing.T) {
 	if st := memo.svc.MemoStats(); st.Hits == 0 {
 		t.Errorf("the API was not served from the memo: %+v", st)
 	}
+}
+
+// memoAndPlain are two servers over p's store: one with the service's
+// memo of computed versions, one whose service computes every load afresh.
+func memoAndPlain(t *testing.T, p *perfApp) (memo, plain *Server) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	memo = newServer(p.store, log, Config{DataDir: t.TempDir()})
+	plain = newServer(p.store, log, Config{DataDir: t.TempDir()})
+	plain.svc = &reports.Service{Store: p.store}
+	return memo, plain
 }

@@ -159,7 +159,8 @@ func (s *Server) reportExitCheck(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.render(c, http.StatusOK, layout(s.page(c, v.R.Title+" · exit check"), exitCheckSection(v, false)), exitCheckSection(v, false))
+	sec := exitCheckSection(v, false)
+	return s.render(c, http.StatusOK, layout(s.page(c, v.R.Title+" · exit check"), sectionPage(v, sec)), sec)
 }
 
 // reportHistory lists every change of the report (its page shows the
@@ -174,7 +175,7 @@ func (s *Server) reportHistory(c echo.Context) error {
 		return err
 	}
 	sec := historySection(rep.ID, rep.History, rep.HistoryTotal, false)
-	return s.render(c, http.StatusOK, layout(s.page(c, rep.Title+" · history"), sec), sec)
+	return s.render(c, http.StatusOK, layout(s.page(c, rep.Title+" · history"), sectionPage(viewOf(rep, currentUser(c)), sec)), sec)
 }
 
 // chart is the chart that draw returns, drawn once per computed version of

@@ -21,21 +21,9 @@ func TestBrowserReviewJourney(t *testing.T) {
 	report := fmt.Sprintf("%s/reports/%d", app.srv.URL, id)
 
 	login := func(who string) []chromedp.Action[chromedp.Void] {
-		return []chromedp.Action[chromedp.Void]{
-			chromedp.Navigate(app.srv.URL + "/login"),
-			chromedp.SendKeys(css(`input[name="email"]`), app.users[who].Email),
-			chromedp.SendKeys(css(`input[name="password"]`), testPassword),
-			chromedp.Click(css(`[data-testid="login-submit"]`)),
-			browsertest.WaitText(`h1`, "Reports"),
-			chromedp.Navigate(report),
-			chromedp.WaitVisible(css(`[data-testid="exitcheck"]`)),
-		}
+		return append(browserLogin(app, app.users[who].Email), chromedp.Navigate(report), chromedp.WaitVisible(css(`[data-testid="exitcheck"]`)))
 	}
-	logout := []chromedp.Action[chromedp.Void]{
-		chromedp.Navigate(app.srv.URL + "/reports"),
-		chromedp.Click(css(`[data-testid="logout"]`)),
-		browsertest.WaitText(`h1`, "Log in"),
-	}
+	logout := browserLogout(app)
 
 	steps := []struct {
 		name    string

@@ -84,21 +84,9 @@ func TestBrowserTrustJourney(t *testing.T) {
 
 	ctx := browsertest.New(t)
 	login := func(email string) []chromedp.Action[chromedp.Void] {
-		return []chromedp.Action[chromedp.Void]{
-			chromedp.Navigate(app.srv.URL + "/login"),
-			chromedp.SendKeys(css(`input[name="email"]`), email),
-			chromedp.SendKeys(css(`input[name="password"]`), testPassword),
-			chromedp.Click(css(`[data-testid="login-submit"]`)),
-			browsertest.WaitText(`h1`, "Reports"),
-			chromedp.Navigate(report),
-			chromedp.WaitVisible(css(`[data-testid="exitcheck"]`)),
-		}
+		return append(browserLogin(app, email), chromedp.Navigate(report), chromedp.WaitVisible(css(`[data-testid="exitcheck"]`)))
 	}
-	logout := []chromedp.Action[chromedp.Void]{
-		chromedp.Navigate(app.srv.URL + "/reports"),
-		chromedp.Click(css(`[data-testid="logout"]`)),
-		browsertest.WaitText(`h1`, "Log in"),
-	}
+	logout := browserLogout(app)
 	// The page marks itself; the mark survives anything but a reload.
 	mark := chromedp.Action[chromedp.Void](chromedp.Evaluate[chromedp.Void](`window.notReloaded = true`))
 	notReloaded := waitTrue("the page not reloaded", `window.notReloaded === true`)

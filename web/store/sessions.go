@@ -31,11 +31,15 @@ func (s *Store) SessionUser(ctx context.Context, token string) (User, error) {
 	if err != nil {
 		return User{}, err
 	}
-	if !s.now().Before(expires) {
+	if !s.SessionLive(expires) {
 		return User{}, ErrNotFound
 	}
 	return u, nil
 }
+
+// SessionLive says whether a session that expires at expires is live now,
+// by the store's clock.
+func (s *Store) SessionLive(expires time.Time) bool { return s.now().Before(expires) }
 
 // Session returns the user of a session, expired or not, and when it
 // expires; ErrNotFound when there is no such session.
@@ -55,9 +59,6 @@ func (s *Store) Session(ctx context.Context, token string) (User, time.Time, err
 	u.CreatedAt = parseStamp(created)
 	return u, parseStamp(expires), nil
 }
-
-// Now is the store's clock.
-func (s *Store) Now() time.Time { return s.now() }
 
 // DeleteSession ends a session (logout).
 func (s *Store) DeleteSession(ctx context.Context, token string) error {
