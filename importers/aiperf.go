@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"capplan/planner"
 )
@@ -35,14 +36,21 @@ func unitScale(u string) (float64, bool) {
 
 // parseAIPerf reads an AIPerf profile_export_aiperf.json or a GenAI-Perf
 // *_genai_perf.json summary (same shape; AIPerf adds counts and errors).
+// AIPerf 0.1.x keeps the metric objects under "records" (keyed by the
+// metric's tag, or a list of objects carrying it); later releases put them
+// at the top level. Every time figure is scaled by its own "unit".
 func parseAIPerf(f *File, d doc) error {
 	o, p := d.obj, d.prefix
 	bd := newBuilder()
 	r := bd.row
+	mo, mp, recs, err := aiperfMetrics(o, p)
+	if err != nil {
+		return err
+	}
 	// AIPerf writes aiperf_version and schema_version from 0.4 on; its
-	// 0.2-0.3 files are told from GenAI-Perf by keys GenAI-Perf never wrote.
-	isAI := false
-	for _, k := range []string{"aiperf_version", "schema_version", "error_summary", "was_cancelled", "benchmark_duration"} {
+	// 0.1-0.3 files are told from GenAI-Perf by keys GenAI-Perf never wrote.
+	isAI := recs
+	for _, k := range aiperfOnlyKeys {
 		if _, ok := o[k]; ok {
 			isAI = true
 		}
@@ -55,6 +63,8 @@ func parseAIPerf(f *File, d doc) error {
 		switch {
 		case schema != "":
 			f.Source.FormatVersion = "schema " + string(schema)
+		case recs:
+			f.Source.FormatVersion = "0.1.x (metrics under records)"
 		case ver != "":
 			f.Source.FormatVersion = "before schema 1.1"
 		default:
@@ -65,7 +75,7 @@ func parseAIPerf(f *File, d doc) error {
 	}
 	metric := func(key string) (*aMetric, error) {
 		var m aMetric
-		ok, err := o.get(p, key, &m)
+		ok, err := mo.get(mp, key, &m)
 		if !ok || err != nil {
 			return nil, err
 		}
@@ -101,7 +111,7 @@ func parseAIPerf(f *File, d doc) error {
 	avg := func(dst **float64, name, key string, scale float64) *aMetric {
 		m := get(key)
 		if m != nil {
-			bd.fig(dst, name, p+key+".avg", m.Avg, scale)
+			bd.fig(dst, name, mp+key+".avg", m.Avg, scale)
 		}
 		return m
 	}
@@ -110,17 +120,26 @@ func parseAIPerf(f *File, d doc) error {
 		if firstErr != nil {
 			return firstErr
 		}
-		return fmt.Errorf("%srequest_count: missing", p)
+		// AIPerf leaves request_count out when no request succeeded: a
+		// failed run is a row of 0 successes with its errors, not a
+		// refusal (docs/method.md, "Stopped and failed rows").
+		if !isAI {
+			return fmt.Errorf("%srequest_count: missing", mp)
+		}
+		bd.countInt(&r.Successful, "successful", mp+"request_count (absent: no request succeeded)", 0)
+	} else {
+		bd.count(&r.Successful, "successful", mp+"request_count.avg", num{v: *okF, set: true})
 	}
-	bd.count(&r.Successful, "successful", p+"request_count.avg", num{v: *okF, set: true})
 	if isAI {
 		var errF *float64
 		if avg(&errF, "errored", "error_request_count", 1) != nil && errF != nil {
-			bd.count(&r.Errored, "errored", p+"error_request_count.avg", num{v: *errF, set: true})
+			bd.count(&r.Errored, "errored", mp+"error_request_count.avg", num{v: *errF, set: true})
 		} else if n, ok := errorSummary(o, p, bd); ok {
 			bd.countInt(&r.Errored, "errored", p+"error_summary (sum of count)", n)
+		} else if intv(r.Successful) == 0 {
+			return fmt.Errorf("%sno request succeeded (request_count absent) and the file records no errors (error_request_count, error_summary): not a result", p)
 		} else {
-			bd.countInt(&r.Errored, "errored", p+"error_request_count (absent: 0)", 0)
+			bd.countInt(&r.Errored, "errored", mp+"error_request_count (absent: 0)", 0)
 		}
 		if r.Successful != nil && r.Errored != nil {
 			bd.countInt(&r.Attempted, "attempted", "computed: request_count + error_request_count", *r.Successful+*r.Errored)
@@ -130,11 +149,20 @@ func parseAIPerf(f *File, d doc) error {
 	}
 	avg(&r.RequestRate, "request_rate", "request_throughput", 1)
 	avg(&r.OutputTokenRate, "output_token_rate", "output_token_throughput", 1)
-	if avg(&r.DurationS, "duration_s", "benchmark_duration", 1) == nil && r.RequestRate != nil && *r.RequestRate > 0 && r.Successful != nil {
+	if m := get("benchmark_duration"); m != nil {
+		scale := 1.0
+		if s, ok := unitScale(string(m.Unit)); ok {
+			scale = s
+		}
+		bd.fig(&r.DurationS, "duration_s", mp+"benchmark_duration.avg", m.Avg, scale)
+	} else if d, ok := isoSpan(o, p); ok {
+		bd.setF(&r.DurationS, "duration_s", "computed: "+p+"end_time - "+p+"start_time", d)
+	}
+	if r.DurationS == nil && r.RequestRate != nil && *r.RequestRate > 0 && r.Successful != nil {
 		bd.setF(&r.DurationS, "duration_s", "computed: request_count / request_throughput", float64(*r.Successful) / *r.RequestRate)
 	}
 	if r.LoadKind == planner.LoadRate && r.RequestRate != nil {
-		bd.setF(&r.AchievedRate, "achieved_rate", p+"request_throughput.avg", *r.RequestRate)
+		bd.setF(&r.AchievedRate, "achieved_rate", mp+"request_throughput.avg", *r.RequestRate)
 	}
 	if intv(r.Successful) > 0 {
 		avg(&r.PromptTokensMean, "prompt_tokens_mean", "input_sequence_length", 1)
@@ -150,9 +178,9 @@ func parseAIPerf(f *File, d doc) error {
 			}
 			scale, ok := unitScale(string(m.Unit))
 			if !ok {
-				return fmt.Errorf("%s%s.unit: unknown time unit %q", p, s.key, m.Unit)
+				return fmt.Errorf("%s%s.unit: unknown time unit %q", mp, s.key, m.Unit)
 			}
-			kp := p + s.key
+			kp := mp + s.key
 			bd.stat(s.st, s.name, statSrc{mean: m.Avg, meanP: kp + ".avg", p50: m.P50, p50P: kp + ".p50", p95: m.P95, p95P: kp + ".p95", p99: m.P99, p99P: kp + ".p99"}, scale)
 			if m.Count.set && m.Count.v >= 0 && m.Count.v < maxFigure {
 				s.st.N = int(m.Count.v)
@@ -168,16 +196,141 @@ func parseAIPerf(f *File, d doc) error {
 	if firstErr != nil {
 		return firstErr
 	}
-	var cancelled bool
-	if o.get(p, "was_cancelled", &cancelled); cancelled {
-		bd.warn("cancelled", "the run was cancelled before it finished")
-	}
+	aiperfValidity(o, p, mo, mp, bd)
 	row, err := bd.finish()
 	if err != nil {
 		return err
 	}
 	f.Rows = append(f.Rows, row)
 	return nil
+}
+
+// isAIPerf tells an AIPerf summary by its keys: the metric objects at the
+// top level with a key only AIPerf writes, the 0.1.x "records" object, or
+// a failed run that has errors but no request_count.
+func isAIPerf(o jsonObj) bool {
+	has := func(k string) bool { _, ok := o[k]; return ok }
+	only := false
+	for _, k := range aiperfOnlyKeys {
+		only = only || has(k)
+	}
+	if only && has("request_count") && isMetricObj(o, "request_count") {
+		return true
+	}
+	if raw, ok := o["records"]; ok && (has("input_config") || only) {
+		if m, _, _, err := aiperfMetrics(jsonObj{"records": raw}, ""); err == nil {
+			for _, k := range []string{"request_count", "time_to_first_token", "request_latency", "error_request_count"} {
+				if isMetricObj(m, k) {
+					return true
+				}
+			}
+		}
+	}
+	return only && has("input_config") && (has("error_request_count") && isMetricObj(o, "error_request_count") || has("error_summary"))
+}
+
+// isMetricObj tells whether o[k] is an object with a "unit".
+func isMetricObj(o jsonObj, k string) bool {
+	var m struct {
+		Unit *string `json:"unit"`
+	}
+	return json.Unmarshal(o[k], &m) == nil && m.Unit != nil
+}
+
+// aiperfOnlyKeys are top-level keys AIPerf writes and GenAI-Perf never did.
+var aiperfOnlyKeys = []string{"aiperf_version", "schema_version", "error_summary", "was_cancelled", "benchmark_duration"}
+
+// aiperfMetrics returns the object that holds the metric objects and its
+// path prefix: the top level, or AIPerf 0.1.x's "records" (an object keyed
+// by metric tag, or a list of metric objects each naming its "tag").
+func aiperfMetrics(o jsonObj, p string) (jsonObj, string, bool, error) {
+	raw, ok := o["records"]
+	if !ok {
+		return o, p, false, nil
+	}
+	rp := p + "records"
+	switch {
+	case len(raw) > 0 && raw[0] == '{':
+		m, err := toObj(raw, rp)
+		return m, rp + ".", true, err
+	case len(raw) > 0 && raw[0] == '[':
+		var list []json.RawMessage
+		if err := json.Unmarshal(sanitizeAll(raw), &list); err != nil {
+			return nil, "", true, tokenErr(rp, err)
+		}
+		m := jsonObj{}
+		for i, e := range list {
+			var t struct {
+				Tag lstr `json:"tag"`
+			}
+			if json.Unmarshal(e, &t) != nil || t.Tag == "" {
+				return nil, "", true, fmt.Errorf("%s[%d]: a metric record without its tag", rp, i)
+			}
+			m[string(t.Tag)] = e
+		}
+		return m, rp + ".", true, nil
+	}
+	return nil, "", true, fmt.Errorf("%s: expected an object of metrics, found %s", rp, clip(raw))
+}
+
+// aiperfValidity turns what an AIPerf run says about itself into row
+// warnings: cancelled, an invalid submission, context overflows.
+func aiperfValidity(o jsonObj, p string, mo jsonObj, mp string, bd *builder) {
+	var cancelled bool
+	if o.get(p, "was_cancelled", &cancelled); cancelled {
+		bd.warn("cancelled", "the run was cancelled before it finished (%swas_cancelled)", p)
+	}
+	var valid *bool
+	if o.get(p, "submission_valid", &valid); valid != nil && !*valid {
+		bd.warn("submission-invalid", "AIPerf marks this run as not valid for submission (%ssubmission_valid: false)", p)
+	}
+	for _, src := range []struct {
+		o jsonObj
+		p string
+	}{{o, p}, {mo, mp}} {
+		raw, ok := src.o["context_overflow_count"]
+		if !ok {
+			continue
+		}
+		var n num
+		if len(raw) > 0 && raw[0] == '{' {
+			var m aMetric
+			_ = json.Unmarshal(raw, &m)
+			n = m.Avg
+		} else {
+			_ = json.Unmarshal(raw, &n)
+		}
+		if n.set && n.v > 0 && n.v < maxFigure {
+			bd.warn("context-overflow", "%d requests did not fit the model's context window (%scontext_overflow_count)", int(n.v), src.p)
+		}
+		break
+	}
+}
+
+// isoSpan returns end_time - start_time in seconds when both are ISO
+// timestamps (AIPerf writes them local, without a zone: the difference
+// holds all the same).
+func isoSpan(o jsonObj, p string) (float64, bool) {
+	var a, b lstr
+	o.get(p, "start_time", &a)
+	o.get(p, "end_time", &b)
+	ta, ok1 := parseISO(string(a))
+	tb, ok2 := parseISO(string(b))
+	if !ok1 || !ok2 || !tb.After(ta) {
+		return 0, false
+	}
+	return tb.Sub(ta).Seconds(), true
+}
+
+// parseISO reads the ISO-8601 forms the tools write, with or without a
+// zone and fractional seconds.
+func parseISO(s string) (time.Time, bool) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
 }
 
 // errorSummary sums the counts of AIPerf's error_summary (a list of error

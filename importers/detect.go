@@ -30,6 +30,9 @@ func parseInput(in *input) (*File, error) {
 			return nil, err
 		}
 	}
+	if err := lookAlikeHead(t); err != nil {
+		return nil, err
+	}
 	if len(head) >= 3 && string(head[:3]) == "\xef\xbb\xbf" {
 		in.br.Discard(3)
 	}

@@ -87,6 +87,12 @@ func TestFixtures(t *testing.T) {
 				ttftP95: 0.45, ttftP99: 0.5, e2eP95: 5.2, e2eP99: 5.6, warn: []string{"errors"}, noWarn: []string{"rate-mismatch"}},
 		},
 		{
+			file: "aiperf_0.1_records.json", format: "aiperf", version: "0.1.x (metrics under records)", model: "Qwen/Qwen3-8B", rows: 1,
+			want: rowWant{kind: planner.LoadConcurrency, load: 8, att: 200, ok: 200, errd: 0, inc: -1, dur: 62.5, rate: 3.2, outRate: nf,
+				ttftP95: 0.25, ttftP99: 0.3, e2eP95: 3.5, e2eP99: 4},
+			path: [2]string{"ttft_s.p95", "records.time_to_first_token.p95"},
+		},
+		{
 			file: "sglang_zero_success.jsonl", format: "sglang", version: "2025 (no server_info)", rows: 1,
 			// bare Infinity and NaN tokens; NaN latencies of a zero-success run are absent, not errors
 			want: rowWant{kind: planner.LoadConcurrency, load: 64, att: 2, ok: 0, errd: 2, inc: -1, dur: 3.2, rate: 0, outRate: nf,

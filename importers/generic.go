@@ -263,11 +263,10 @@ func classify(o jsonObj, where string) (format, error) {
 		}
 		return json.Unmarshal(o[k], &m) == nil && m.Unit != nil
 	}
-	aiperfOnly := has("aiperf_version") || has("schema_version") || has("error_summary") || has("was_cancelled") || has("benchmark_duration")
 	switch {
 	case has("aggregation_type") && has("per_combination_metrics"):
 		return format{}, fmt.Errorf("%sthis is an AIPerf sweep aggregate (profile_export_aiperf_sweep.json); import each run's profile_export_aiperf.json instead", where)
-	case aiperfOnly && has("request_count") && isMetricObj("request_count"):
+	case isAIPerf(o):
 		return format{"aiperf", parseAIPerf}, nil
 	case has("input_config") && (has("time_to_first_token") && isMetricObj("time_to_first_token") || has("request_latency") && isMetricObj("request_latency")):
 		return format{"genai-perf", parseAIPerf}, nil
@@ -292,6 +291,9 @@ func classify(o jsonObj, where string) (format, error) {
 		return format{}, fmt.Errorf("%sthis is vLLM's .pytorch.json side file; import the main result JSON written by --save-result instead", where)
 	case has("benchmarks"):
 		return format{}, fmt.Errorf("%sa GuideLLM report cannot be one record among others", where)
+	}
+	if err := lookAlikeRecord(has, where); err != nil {
+		return format{}, err
 	}
 	if msg := nearMiss(has); msg != "" {
 		return format{}, fmt.Errorf("%s%s", where, msg)

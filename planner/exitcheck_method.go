@@ -11,11 +11,13 @@ import (
 
 // blockingRowWarnings are the row warnings that make a counted row's
 // figures unfit to stand behind: a rate the server did not reach, a run
-// cancelled before it finished, a row written by another tool than the
-// contract names, and percentiles computed by capplan from per-request
+// cancelled before it finished or marked invalid by its own tool, requests
+// that did not fit the context window, a row written by another tool than
+// the contract names, and percentiles computed by capplan from per-request
 // lists that include warmup or cooldown requests.
 var blockingRowWarnings = map[string]bool{
 	"rate-mismatch": true, "cancelled": true, "tool-mismatch": true,
+	"submission-invalid": true, "context-overflow": true,
 }
 
 // blockingProblems lists what makes a counted row's figures unfit.

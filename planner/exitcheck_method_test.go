@@ -152,6 +152,13 @@ func TestExitCountedRowWithABlockingProblem(t *testing.T) {
 	in := demoInputs()
 	in.Rows[3].Warnings = append(in.Rows[3].Warnings, Warning{Code: "rate-mismatch", Message: "requested 8 req/s but achieved 5 req/s"})
 	mustItem(t, Compute(in), "counted_rows", false, "row 8 concurrent streams: requested 8 req/s but achieved 5 req/s")
+	// What a run says of itself blocks as well: not valid for submission,
+	// requests over the context window.
+	for _, code := range []string{"submission-invalid", "context-overflow"} {
+		in = demoInputs()
+		in.Rows[3].Warnings = append(in.Rows[3].Warnings, Warning{Code: code, Message: "flagged " + code})
+		mustItem(t, Compute(in), "counted_rows", false, "row 8 concurrent streams: flagged "+code)
+	}
 	// The same problem on a row that does not count blocks nothing.
 	in = demoInputs()
 	q := qwenRow()

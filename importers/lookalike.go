@@ -1,0 +1,88 @@
+package importers
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// Look-alikes: files the benchmark tools write beside their results, that
+// people pick by mistake. Each is refused with what it is and which file to
+// import instead (docs/formats in the repository's docs), never with a
+// parser's complaint about a byte offset.
+
+// lookAlikeHead recognises a look-alike from the first bytes of the file
+// (t, with leading whitespace and BOM removed), before any format reads it.
+func lookAlikeHead(t []byte) error {
+	line := t
+	if i := bytes.IndexAny(line, "\r\n"); i >= 0 {
+		line = line[:i]
+	}
+	switch {
+	case t[0] == '{' && isAIPerfPerRequest(line):
+		return errAIPerfPerRequest
+	case bytes.HasPrefix(line, []byte("Timeslice,Metric,")):
+		return errAIPerfTimeslices
+	case isPrometheusText(t):
+		return fmt.Errorf("this is a Prometheus metrics dump (the text a /metrics endpoint serves), not a load-test result; import the benchmark tool's result file here, and the GPU or server metrics on the report's evidence page (DCGM exporter scrapes are read there)")
+	}
+	return nil
+}
+
+// isAIPerfPerRequest tells AIPerf's per-request profile_export.jsonl from
+// the first line: an object with metadata and metrics, whose metadata
+// carries the request's identity and timing.
+func isAIPerfPerRequest(line []byte) bool {
+	if !bytes.Contains(line, []byte(`"metadata"`)) || !bytes.Contains(line, []byte(`"metrics"`)) {
+		return false
+	}
+	for _, k := range []string{`"x_request_id"`, `"benchmark_phase"`, `"request_start_ns"`, `"record_processor_id"`, `"session_num"`} {
+		if bytes.Contains(line, []byte(k)) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	errAIPerfPerRequest = fmt.Errorf("this is AIPerf's per-request export (profile_export.jsonl, one line per request), not a summary; import profile_export_aiperf.json from the same folder instead")
+	errAIPerfTimeslices = fmt.Errorf("this is AIPerf's time-slice export (profile_export_aiperf_timeslices, the run cut into windows), not a load level; import profile_export_aiperf.json from the same folder instead")
+)
+
+// isPrometheusText tells the Prometheus text exposition format: its first
+// line is a # HELP or # TYPE comment, or a sample "name{labels} value".
+func isPrometheusText(t []byte) bool {
+	line := t
+	if i := bytes.IndexAny(line, "\r\n"); i >= 0 {
+		line = line[:i]
+	}
+	if bytes.HasPrefix(line, []byte("# HELP ")) || bytes.HasPrefix(line, []byte("# TYPE ")) {
+		return true
+	}
+	// name{label="v",...} value
+	i := bytes.IndexByte(line, '{')
+	j := bytes.LastIndexByte(line, '}')
+	if i <= 0 || j < i || !bytes.Contains(line[i:j], []byte(`="`)) {
+		return false
+	}
+	for _, c := range line[:i] {
+		if !(c == '_' || c == ':' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	rest := bytes.TrimSpace(line[j+1:])
+	return len(rest) > 0 && (rest[0] >= '0' && rest[0] <= '9' || rest[0] == '-' || rest[0] == '+' || rest[0] == 'N' || rest[0] == 'I')
+}
+
+// lookAlikeRecord recognises a look-alike from the keys of one record;
+// where starts the message.
+func lookAlikeRecord(has func(string) bool, where string) error {
+	switch {
+	case has("metadata") && has("metrics") && !has("benchmarks"):
+		return fmt.Errorf("%s%s", where, errAIPerfPerRequest)
+	case has("timeslices"):
+		return fmt.Errorf("%s%s", where, errAIPerfTimeslices)
+	case has("data") && has("input_config") || has("data") && !has("request_count") && !has("results"):
+		return fmt.Errorf("%sthis is AIPerf's inputs.json (the request payloads it sent), not a result; import profile_export_aiperf.json from the same folder instead", where)
+	}
+	return nil
+}
