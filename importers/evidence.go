@@ -45,7 +45,33 @@ type EvidenceFile struct {
 	Format  string `json:"format"` // "nvidia-smi", "dcgm", "soak-csv", "soak-json", "usage-jsonl", "usage-csv", "traffic-csv"
 	Bytes   int64  `json:"bytes"`
 	Records int    `json:"records"`
+	// Warnings are readings skipped where the format allows them (NaN in
+	// a Prometheus scrape), each saying how many and where the first was.
+	Warnings []string `json:"warnings,omitempty"`
 }
+
+// Bounds of the evidence readers (README, "Evidence files"). Past a bound a
+// file is refused, saying which bound and where: each importer keeps
+// aggregates whose size does not grow with the file, and these bounds keep
+// the tables and labels it does keep small whatever the input.
+const (
+	// MaxSoakHours is the most hours a soak table may list (a 30-day soak).
+	MaxSoakHours = 720
+	// MaxSoakDrains is the most drains a soak's drains table may list.
+	MaxSoakDrains = 100
+	// MaxTelemetrySamples is the most GPU samples one log may hold (8 GPUs
+	// sampled every second for 72 days).
+	MaxTelemetrySamples = 50_000_000
+	// MaxTelemetryGPUs is the most distinct GPUs one log may name.
+	MaxTelemetryGPUs = 64
+	// MaxTrafficBuckets is the most buckets a traffic table may hold (a
+	// year of minutes, with room).
+	MaxTrafficBuckets = 600_000
+	// MaxTrafficDays is the most calendar days a traffic table may span.
+	MaxTrafficDays = 400
+	// MaxLabel is the longest GPU name or tenant label accepted, in bytes.
+	MaxLabel = 200
+)
 
 // hashedReader counts, limits and hashes what is read through it.
 type hashedReader struct {
@@ -123,7 +149,11 @@ func (l *lineReader) next() (string, bool) {
 func (l *lineReader) err() error {
 	if err := l.sc.Err(); err != nil {
 		if err == bufio.ErrTooLong {
-			return fmt.Errorf("line %d is longer than %d bytes", l.no+1, maxLine)
+			what := ""
+			if l.no == 0 {
+				what = " (the header)"
+			}
+			return fmt.Errorf("line %d%s is longer than %d MB: no evidence table has lines that long; is this the right file?", l.no+1, what, maxLine>>20)
 		}
 		return err
 	}
@@ -137,6 +167,14 @@ func splitRow(line string) ([]string, error) {
 	if strings.HasPrefix(t, "|") {
 		t = strings.TrimSuffix(strings.TrimPrefix(t, "|"), "|")
 		cells := strings.Split(t, "|")
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		return cells, nil
+	}
+	if !strings.Contains(line, `"`) {
+		// no quoted field: the commas split it (most lines of a long log)
+		cells := strings.Split(line, ",")
 		for i := range cells {
 			cells[i] = strings.TrimSpace(cells[i])
 		}
@@ -198,7 +236,7 @@ func parseQuantity(s string) (q quantity, ok bool, err error) {
 	for i < len(t) {
 		c := t[i]
 		switch {
-		case c >= '0' && c <= '9', c == '.', c == '-', c == '+', c == 'e' && num.Len() > 0 && i+1 < len(t) && (t[i+1] >= '0' && t[i+1] <= '9' || t[i+1] == '-'):
+		case c >= '0' && c <= '9', c == '.', c == '-', c == '+', (c == 'e' || c == 'E') && num.Len() > 0 && i+1 < len(t) && (t[i+1] >= '0' && t[i+1] <= '9' || t[i+1] == '-' || t[i+1] == '+'):
 			num.WriteByte(c)
 			i++
 			continue
@@ -216,7 +254,7 @@ func parseQuantity(s string) (q quantity, ok bool, err error) {
 	}
 	v, perr := strconv.ParseFloat(num.String(), 64)
 	if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return q, false, fmt.Errorf("%q is not a number", s)
+		return q, false, fmt.Errorf("%q is not a finite number", s)
 	}
 	return quantity{v: v, unit: strings.ToLower(strings.TrimSpace(t[i:]))}, true, nil
 }
@@ -227,8 +265,15 @@ func parseCount(s string) (int64, bool, error) {
 	if !ok || err != nil {
 		return 0, ok, err
 	}
-	if q.v < 0 || q.v != math.Trunc(q.v) || q.v > 1e15 {
+	switch {
+	case q.v < 0:
+		return 0, false, fmt.Errorf("%q is negative: a count cannot be", s)
+	case q.v != math.Trunc(q.v):
 		return 0, false, fmt.Errorf("%q is not a whole count", s)
+	case q.v > 1e15:
+		return 0, false, fmt.Errorf("%q is larger than any count a file holds (above 10^15)", s)
+	case q.unit != "":
+		return 0, false, fmt.Errorf("%q is not a whole count (%q follows the number)", s, q.unit)
 	}
 	return int64(q.v), true, nil
 }
@@ -240,6 +285,9 @@ func parseSeconds(s string, headerMS bool) (float64, bool, error) {
 	q, ok, err := parseQuantity(s)
 	if !ok || err != nil {
 		return 0, ok, err
+	}
+	if q.v < 0 {
+		return 0, false, fmt.Errorf("%q is negative: a duration cannot be", s)
 	}
 	switch q.unit {
 	case "ms":
@@ -301,6 +349,63 @@ func parseInstant(s string, loc *time.Location) (time.Time, error) {
 // unixSeconds is t as float Unix seconds.
 func unixSeconds(t time.Time) float64 {
 	return float64(t.Unix()) + float64(t.Nanosecond())/1e9
+}
+
+// colErr names the file, the line and the column (1-based, with the
+// header's name of it when known).
+func colErr(name string, line, col int, header string, format string, args ...any) error {
+	where := fmt.Sprintf("line %d, column %d", line, col)
+	if header = strings.TrimSpace(header); header != "" {
+		where += " (" + clipStr(header) + ")"
+	}
+	return &Error{File: name, Msg: where + ": " + fmt.Sprintf(format, args...)}
+}
+
+// checkHeader refuses a header with a control character in a cell (a NUL
+// would hide the column's name) and one naming a field twice (which of the
+// two columns is meant cannot be known). fields[i] is the field cell i
+// feeds, "" for a column not read.
+func checkHeader(name string, line int, cells, fields []string) error {
+	for i, c := range cells {
+		for _, r := range c {
+			if r < 0x20 && r != '\t' || r == 0x7f {
+				return colErr(name, line, i+1, "", "the header holds a control character (%U) in %q: the column's name cannot be read; export the file again", r, clipStr(strings.Map(printable, c)))
+			}
+		}
+	}
+	first := map[string]int{}
+	for i, f := range fields {
+		if f == "" {
+			continue
+		}
+		if j, ok := first[f]; ok {
+			return colErr(name, line, i+1, cells[i], "a second column for the same field as column %d (%s): which one holds the readings cannot be known; keep one", j+1, clipStr(cells[j]))
+		}
+		first[f] = i
+	}
+	return nil
+}
+
+// printable shows a control character as "?".
+func printable(r rune) rune {
+	if r < 0x20 || r == 0x7f {
+		return '?'
+	}
+	return r
+}
+
+// checkLabel refuses a GPU name or tenant label too long or holding a
+// control character.
+func checkLabel(what, v string) error {
+	if len(v) > MaxLabel {
+		return fmt.Errorf("%s %q… is longer than %d bytes", what, clipStr(v), MaxLabel)
+	}
+	for _, r := range v {
+		if r < 0x20 || r == 0x7f {
+			return fmt.Errorf("%s %q holds a control character (%U)", what, strings.Map(printable, v), r)
+		}
+	}
+	return nil
 }
 
 // evidenceErr names the file and, when known, the line.

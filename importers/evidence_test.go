@@ -1,7 +1,10 @@
 package importers
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -263,30 +266,104 @@ func TestTrafficPerMinuteAndRefusals(t *testing.T) {
 	}
 }
 
-// FuzzEvidence feeds arbitrary bytes to the four evidence parsers: none may
-// panic, and every refusal names the file.
-func FuzzEvidence(f *testing.F) {
-	for _, fx := range []string{"nvidia_smi_h100.csv", "dcgm_scrapes.prom", "soak_hours.md", "soak.json", "traffic_hourly.csv", "usage_small.jsonl"} {
+// evidenceSeeds adds the named fixtures to a fuzz target's corpus.
+func evidenceSeeds(f *testing.F, names ...string) {
+	for _, fx := range names {
 		b, err := os.ReadFile("testdata/" + fx)
 		if err != nil {
 			f.Fatal(err)
 		}
 		f.Add(b)
 	}
+}
+
+// fuzzEvidence checks one evidence reader's outcome: no panic (the guard
+// is not in the way: a recovered panic reads "internal error"), a refusal
+// names the file, and what is kept marshals to JSON (no NaN or infinity
+// reaches the report).
+func fuzzEvidence(t *testing.T, err error, kept any) {
+	if err != nil {
+		if !strings.HasPrefix(err.Error(), "f: ") {
+			t.Errorf("error does not name the file: %v", err)
+		}
+		if strings.Contains(err.Error(), "internal error") {
+			t.Errorf("panic: %v", err)
+		}
+		return
+	}
+	if _, err := json.Marshal(kept); err != nil {
+		t.Errorf("what is kept does not marshal: %v", err)
+	}
+}
+
+// FuzzTelemetry fuzzes the nvidia-smi and DCGM readers: every sample
+// handed on holds finite, non-negative readings.
+func FuzzTelemetry(f *testing.F) {
+	evidenceSeeds(f, "nvidia_smi_h100.csv", "dcgm_scrapes.prom")
 	f.Fuzz(func(t *testing.T, b []byte) {
-		check := func(err error) {
-			if err != nil && !strings.HasPrefix(err.Error(), "f: ") {
-				t.Errorf("error does not name the file: %v", err)
+		var bad error
+		_, err := ParseTelemetry("f", bytes.NewReader(b), EvidenceOptions{}, func(s planner.GPUSample) error {
+			for _, v := range []*float64{s.PowerW, s.MemUsedMiB, s.MemTotalMiB, s.UtilPct, s.TempC} {
+				if v != nil && (*v < 0 || math.IsNaN(*v) || math.IsInf(*v, 0)) {
+					bad = fmt.Errorf("sample %+v holds %v", s, *v)
+				}
+			}
+			return nil
+		})
+		if bad != nil {
+			t.Fatal(bad)
+		}
+		fuzzEvidence(t, err, nil)
+	})
+}
+
+// FuzzSoak fuzzes the soak reader (tables and JSON): hours are distinct
+// and within the bound.
+func FuzzSoak(f *testing.F) {
+	evidenceSeeds(f, "soak_hours.md", "soak.json")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, _, err := ParseSoak("f", bytes.NewReader(b), EvidenceOptions{})
+		fuzzEvidence(t, err, s)
+		if err == nil {
+			seen := map[int]bool{}
+			for _, h := range s.Hours {
+				if seen[h.Hour] {
+					t.Fatalf("hour %d twice", h.Hour)
+				}
+				seen[h.Hour] = true
+			}
+			if len(s.Hours) > MaxSoakHours || len(s.Drains) > MaxSoakDrains {
+				t.Fatalf("%d hours, %d drains", len(s.Hours), len(s.Drains))
 			}
 		}
-		_, err := ParseTelemetry("f", strings.NewReader(string(b)), EvidenceOptions{}, func(planner.GPUSample) error { return nil })
-		check(err)
-		_, _, err = ParseSoak("f", strings.NewReader(string(b)), EvidenceOptions{})
-		check(err)
+	})
+}
+
+// FuzzUsage fuzzes the per-request usage reader into the showback meter.
+func FuzzUsage(f *testing.F) {
+	evidenceSeeds(f, "usage_small.jsonl")
+	f.Add([]byte("tenant,start,end,prompt_tokens,output_tokens\na,1,2,3,4\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
 		m := planner.NewShowbackMeter(0)
-		_, err = ParseUsage("f", strings.NewReader(string(b)), EvidenceOptions{}, m.Add)
-		check(err)
-		_, err = ParseTraffic("f", strings.NewReader(string(b)), EvidenceOptions{}, planner.NewDemandMeter().Add)
-		check(err)
+		_, err := ParseUsage("f", bytes.NewReader(b), EvidenceOptions{}, m.Add)
+		if err == nil {
+			fuzzEvidence(t, err, m.Usage("f"))
+			return
+		}
+		fuzzEvidence(t, err, nil)
+	})
+}
+
+// FuzzTraffic fuzzes the aggregate traffic reader into the demand meter.
+func FuzzTraffic(f *testing.F) {
+	evidenceSeeds(f, "traffic_hourly.csv")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m := planner.NewDemandMeter()
+		_, err := ParseTraffic("f", bytes.NewReader(b), EvidenceOptions{}, m.Add)
+		if err == nil {
+			fuzzEvidence(t, err, m.Result(nil, "f"))
+			return
+		}
+		fuzzEvidence(t, err, nil)
 	})
 }

@@ -320,6 +320,9 @@ const maxKey = 64 << 10
 func (l *lexer) key(path string) (string, error) {
 	b := l.buf[l.pos+1 : l.end]
 	if q := bytes.IndexByte(b, '"'); q >= 0 && bytes.IndexByte(b[:q], '\\') < 0 {
+		if bytes.IndexByte(b[:q], 0) >= 0 {
+			return "", nulError(path, l.offset())
+		}
 		l.pos += q + 2
 		return l.intern(b[:q]), nil
 	}
@@ -372,6 +375,9 @@ func (l *lexer) str(path string, dst []byte) ([]byte, error) {
 		l.pos += q + 1
 		break
 	}
+	if bytes.IndexByte(dst[start:], 0) >= 0 {
+		return nil, nulError(path, l.offset())
+	}
 	if !escaped {
 		return append(dst[:start], dst[start+1:]...), nil
 	}
@@ -387,9 +393,21 @@ func (l *lexer) str(path string, dst []byte) ([]byte, error) {
 // raw segments of its content (escapes not decoded) to seg when not nil.
 // Each byte is looked at once or twice, however many escapes the string
 // holds (a request body written as a string escapes every quote).
-func (l *lexer) skipString(path string, seg func([]byte)) error {
+func (l *lexer) skipString(path string, seg0 func([]byte)) error {
 	l.pos++ // opening quote
+	nul := false
+	seg := func(p []byte) {
+		if bytes.IndexByte(p, 0) >= 0 {
+			nul = true
+		}
+		if seg0 != nil {
+			seg0(p)
+		}
+	}
 	for {
+		if nul {
+			return nulError(path, l.offset())
+		}
 		if l.pos >= l.end && !l.fill() {
 			return l.eof(path)
 		}
@@ -403,9 +421,7 @@ func (l *lexer) skipString(path string, seg func([]byte)) error {
 		for bs >= 0 && bs+1 < len(b) {
 			// pass the backslash and the byte it escapes
 			n := bs + 2
-			if seg != nil {
-				seg(b[:n])
-			}
+			seg(b[:n])
 			l.pos += n
 			b = b[n:]
 			if q >= 0 {
@@ -421,32 +437,33 @@ func (l *lexer) skipString(path string, seg func([]byte)) error {
 		}
 		if bs >= 0 {
 			// a backslash at the end of the buffer: the byte it escapes comes next
-			if seg != nil {
-				seg(b[:bs+1])
-			}
+			seg(b[:bs+1])
 			l.pos += bs + 1
 			if l.pos >= l.end && !l.fill() {
 				return l.eof(path)
 			}
-			if seg != nil {
-				seg(l.buf[l.pos : l.pos+1])
-			}
+			seg(l.buf[l.pos : l.pos+1])
 			l.pos++
 			continue
 		}
 		if q < 0 {
-			if seg != nil {
-				seg(b)
-			}
+			seg(b)
 			l.pos = l.end
 			continue
 		}
-		if seg != nil {
-			seg(b[:q])
-		}
+		seg(b[:q])
 		l.pos += q + 1
+		if nul {
+			return nulError(path, l.offset())
+		}
 		return nil
 	}
+}
+
+// nulError refuses a NUL byte inside a string: no tool writes one, and
+// it would end the text early wherever it is shown.
+func nulError(path string, at int64) error {
+	return fmt.Errorf("%s: a NUL byte inside a string (before byte %d): the file is damaged or not text", orRoot(path), at)
 }
 
 // literalChar marks the bytes a number or literal may hold.

@@ -3,6 +3,7 @@ package importers
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -87,6 +88,7 @@ var soakDrainCols = map[string]string{
 // line and ends at a blank line or the end of the file.
 func soakTables(name string, br *bufio.Reader, s *planner.Soak) error {
 	lr := newLineReader(br)
+	st := newSoakState(s)
 	var header []string
 	var kind string // "hours" or "drains"
 	for {
@@ -111,7 +113,17 @@ func soakTables(name string, br *bufio.Reader, s *planner.Soak) error {
 		if header == nil {
 			header, kind = soakHeader(cells)
 			if kind == "" {
-				return evidenceErr(name, lr.no, "not a soak table: the header needs hour and requests columns (an hourly table) or drain and running columns (a drains table); found %s", strings.Join(cells, ", "))
+				if err := checkHeader(name, lr.no, cells, nil); err != nil {
+					return err
+				}
+				return evidenceErr(name, lr.no, "not a soak table: the header needs hour and requests columns (an hourly table) or drain and running columns (a drains table); found %s", clipStr(strings.Join(cells, ", ")))
+			}
+			fields := make([]string, len(header))
+			for i, h := range header {
+				fields[i], _, _ = strings.Cut(h, "|")
+			}
+			if err := checkHeader(name, lr.no, cells, fields); err != nil {
+				return err
 			}
 			continue
 		}
@@ -124,11 +136,51 @@ func soakTables(name string, br *bufio.Reader, s *planner.Soak) error {
 				rec[k] = cells[i]
 			}
 		}
-		if err := addSoakRecord(s, kind, rec, header); err != nil {
+		if err := st.add(kind, rec, header); err != nil {
 			return evidenceErr(name, lr.no, "%v", err)
 		}
 	}
 	return lr.err()
+}
+
+// soakState checks a soak's records as they come: each hour and drain once,
+// within MaxSoakHours and MaxSoakDrains.
+type soakState struct {
+	s      *planner.Soak
+	hours  map[int]bool
+	drains map[int]bool
+}
+
+func newSoakState(s *planner.Soak) *soakState {
+	return &soakState{s: s, hours: map[int]bool{}, drains: map[int]bool{}}
+}
+
+func (st *soakState) add(kind string, rec map[string]string, header []string) error {
+	if kind == "hours" && len(st.s.Hours) >= MaxSoakHours {
+		return fmt.Errorf("more than %d soak hours: a soak longer than 30 days is past what one import reads (summarise it by hour, or split it)", MaxSoakHours)
+	}
+	if kind == "drains" && len(st.s.Drains) >= MaxSoakDrains {
+		return fmt.Errorf("more than %d drains in the drains table", MaxSoakDrains)
+	}
+	if err := addSoakRecord(st.s, kind, rec, header); err != nil {
+		return err
+	}
+	if kind == "hours" {
+		h := st.s.Hours[len(st.s.Hours)-1].Hour
+		if st.hours[h] {
+			st.s.Hours = st.s.Hours[:len(st.s.Hours)-1]
+			return fmt.Errorf("hour %d is listed twice", h)
+		}
+		st.hours[h] = true
+		return nil
+	}
+	n := st.s.Drains[len(st.s.Drains)-1].N
+	if st.drains[n] {
+		st.s.Drains = st.s.Drains[:len(st.s.Drains)-1]
+		return fmt.Errorf("drain %d is listed twice", n)
+	}
+	st.drains[n] = true
+	return nil
 }
 
 // soakHeader maps a header's cells to field keys; a unit in the name ("ms")
@@ -190,6 +242,9 @@ func addSoakRecord(s *planner.Soak, kind string, rec map[string]string, header [
 	}
 	plain := func(s string) (float64, bool, error) {
 		q, ok, err := parseQuantity(s)
+		if ok && q.v < 0 {
+			return 0, false, fmt.Errorf("%q is negative: no reading of a soak hour can be", s)
+		}
 		return q.v, ok, err
 	}
 	var errs []error
@@ -277,93 +332,167 @@ func firstErr(errs []error) error {
 	return nil
 }
 
-// soakJSON decodes the object (or array) one record at a time.
+// soakJSON reads the object (or array) with the streaming lexer, one
+// record at a time: keys other than hours and drains are skipped without
+// being kept (a long string streams past), and each record's fields are
+// read one by one, so no value larger than a record is held.
 func soakJSON(name string, br *bufio.Reader, s *planner.Soak) error {
-	dec := json.NewDecoder(br)
-	dec.UseNumber()
-	tok, err := dec.Token()
+	l := newLexer(br)
+	l.recognizeBy = 0
+	l.countLines = true
+	st := newSoakState(s)
+	fail := func(err error) error {
+		var e *Error
+		if errors.As(err, &e) {
+			return err
+		}
+		var te *truncatedError
+		if errors.As(err, &te) {
+			return &Error{File: name, Msg: fmt.Sprintf("line %d: %s", l.line(), te.Error()), Err: err}
+		}
+		return evidenceErr(name, l.line(), "%v", err)
+	}
+	c, err := l.peek("")
 	if err != nil {
-		return evidenceErr(name, 0, "unreadable JSON: %v", err)
+		return fail(err)
 	}
-	if tok == json.Delim('[') {
-		return soakJSONArray(name, dec, s, "hours")
-	}
-	for dec.More() {
-		kt, err := dec.Token()
+	if c == '[' {
+		if err := soakJSONArray(name, l, st, "hours"); err != nil {
+			return fail(err)
+		}
+	} else {
+		seen := map[string]bool{}
+		err := l.object("", func(key string) error {
+			kind := ""
+			switch normKey(key) {
+			case "hours", "hourly":
+				kind = "hours"
+			case "drains":
+				kind = "drains"
+			default:
+				return l.skip(key)
+			}
+			if seen[kind] {
+				return fmt.Errorf("%q: a second list of %s", key, kind)
+			}
+			seen[kind] = true
+			if c, err := l.peek(key); err != nil {
+				return err
+			} else if c != '[' {
+				return fmt.Errorf("%q must be a list", key)
+			}
+			return soakJSONArray(key, l, st, kind)
+		})
 		if err != nil {
-			return evidenceErr(name, 0, "unreadable JSON: %v", err)
-		}
-		key, _ := kt.(string)
-		switch normKey(key) {
-		case "hours", "hourly":
-			if err := expectArray(name, dec, key); err != nil {
-				return err
-			}
-			if err := soakJSONArray(name, dec, s, "hours"); err != nil {
-				return err
-			}
-		case "drains":
-			if err := expectArray(name, dec, key); err != nil {
-				return err
-			}
-			if err := soakJSONArray(name, dec, s, "drains"); err != nil {
-				return err
-			}
-		default:
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return evidenceErr(name, 0, "unreadable JSON at %q: %v", key, err)
-			}
+			return fail(err)
 		}
 	}
-	if _, err := dec.Token(); err != nil {
-		return evidenceErr(name, 0, "unreadable JSON: %v", err)
-	}
-	return nil
-}
-
-func expectArray(name string, dec *json.Decoder, key string) error {
-	t, err := dec.Token()
-	if err != nil || t != json.Delim('[') {
-		return evidenceErr(name, 0, "%q must be a list", key)
+	if err := l.finish(); err != nil {
+		return fail(err)
 	}
 	return nil
 }
 
 // soakJSONArray reads records up to the closing bracket.
-func soakJSONArray(name string, dec *json.Decoder, s *planner.Soak, kind string) error {
+func soakJSONArray(path string, l *lexer, st *soakState, kind string) error {
 	cols := soakHourCols
 	if kind == "drains" {
 		cols = soakDrainCols
 	}
-	for i := 0; dec.More(); i++ {
-		var obj map[string]any
-		if err := dec.Decode(&obj); err != nil {
-			return evidenceErr(name, 0, "%s[%d]: %v", kind, i, err)
+	return l.array(path, func(i int) error {
+		at := fmt.Sprintf("%s[%d]", path, i)
+		if path == "" {
+			at = fmt.Sprintf("[%d]", i)
 		}
+		line := l.line()
 		rec := map[string]string{}
 		var header []string
-		for k, v := range obj {
+		keyOf := map[string]string{}
+		if c, err := l.peek(at); err != nil {
+			return err
+		} else if c != '{' {
+			return fmt.Errorf("%s must be an object", at)
+		}
+		err := l.object(at, func(k string) error {
 			nk := normKey(k)
 			f := cols[nk]
 			if f == "" {
-				continue
+				return l.skip(at + "." + k)
 			}
+			if prev, ok := keyOf[f]; ok {
+				return fmt.Errorf("%s: %q and %q both give %s: which one holds the figure cannot be known; keep one", at, prev, k, f)
+			}
+			keyOf[f] = k
 			if strings.HasSuffix(nk, "ms") {
 				f += "|ms"
 			}
-			header = append(header, f)
-			rec[f] = fmt.Sprint(v)
-			if v == nil {
-				rec[f] = ""
+			v, err := soakJSONValue(l, at+"."+k)
+			if err != nil {
+				return err
 			}
+			header = append(header, f)
+			rec[f] = v
+			return nil
+		})
+		if err != nil {
+			return err
 		}
-		if err := addSoakRecord(s, kind, rec, header); err != nil {
-			return evidenceErr(name, 0, "%s[%d]: %v", kind, i, err)
+		if err := st.add(kind, rec, header); err != nil {
+			return fmt.Errorf("line %d: %s: %v", line, at, err)
 		}
+		return nil
+	})
+}
+
+// maxSoakValue bounds one field of a soak record: a figure, never a text.
+const maxSoakValue = 256
+
+// soakJSONValue reads one field of a record as the text a table cell would
+// hold: a number as written, a string, or "" for null.
+func soakJSONValue(l *lexer, path string) (string, error) {
+	c, err := l.peek(path)
+	if err != nil {
+		return "", err
 	}
-	if _, err := dec.Token(); err != nil {
-		return evidenceErr(name, 0, "unreadable JSON: %v", err)
+	switch c {
+	case '{', '[':
+		return "", fmt.Errorf("%s must be a number, not a list or object", path)
+	case '"':
+		var long bool
+		var b []byte
+		err := l.skipString(path, func(seg []byte) {
+			if len(b)+len(seg) > maxSoakValue {
+				long = true
+				return
+			}
+			b = append(b, seg...)
+		})
+		if err != nil {
+			return "", err
+		}
+		if long {
+			return "", fmt.Errorf("%s is a text longer than %d bytes, not a figure", path, maxSoakValue)
+		}
+		var s string
+		if err := json.Unmarshal(append(append([]byte{'"'}, b...), '"'), &s); err != nil {
+			return "", fmt.Errorf("%s: invalid string", path)
+		}
+		return s, nil
 	}
-	return nil
+	lit, err := l.literal(path)
+	if err != nil {
+		return "", err
+	}
+	switch v := string(lit); v {
+	case "null":
+		return "", nil
+	case "true", "false", "NaN", "Infinity", "-Infinity":
+		return "", fmt.Errorf("%s: %s is not a figure", path, v)
+	default:
+		var n json.Number
+		if err := json.Unmarshal(lit, &n); err != nil {
+			return "", fmt.Errorf("%s: %q is not a number", path, clip(lit))
+		}
+		return v, nil
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -105,13 +106,17 @@ func parseSMI(name string, br *bufio.Reader, opt EvidenceOptions, f *EvidenceFil
 	lr := newLineReader(br)
 	header, ok := lr.next()
 	if !ok {
-		return errors.Join(errors.New("the file is empty"), lr.err())
+		if err := lr.err(); err != nil {
+			return err
+		}
+		return errors.New("the file is empty")
 	}
 	cells, err := splitRow(header)
 	if err != nil {
 		return evidenceErr(name, 1, "unreadable header: %v", err)
 	}
 	cols := make([]smiColumn, len(cells))
+	fields := make([]string, len(cells))
 	var has [smiGPU + 1]bool
 	gpuCol := -1
 	for i, c := range cells {
@@ -120,7 +125,15 @@ func parseSMI(name string, br *bufio.Reader, opt EvidenceOptions, f *EvidenceFil
 		if cols[i] == smiGPU && gpuCol < 0 {
 			gpuCol = i
 		}
+		if cols[i] != smiOther && cols[i] != smiGPU {
+			// index and uuid may both name the GPU; the first is used
+			fields[i] = strconv.Itoa(int(cols[i]))
+		}
 	}
+	if err := checkHeader(name, 1, cells, fields); err != nil {
+		return err
+	}
+	gpus := gpuSet{}
 	if !has[smiTime] {
 		if _, err := parseInstant(cells[0], opt.loc()); err == nil {
 			return evidenceErr(name, 1, "the header line is missing (a log written with --format=csv,noheader): write it with --format=csv so the columns are named")
@@ -171,14 +184,19 @@ func parseSMI(name string, br *bufio.Reader, opt EvidenceOptions, f *EvidenceFil
 					ordinal++
 				}
 			case smiGPU:
-				s.GPU = v
+				if i == gpuCol {
+					s.GPU = v
+				}
 			case smiPower, smiMemUsed, smiMemTotal, smiUtil, smiTemp:
 				q, ok, err := parseQuantity(v)
 				if err != nil {
-					return evidenceErr(name, lr.no, "%s: %v", strings.TrimSpace(cells[i]), err)
+					return colErr(name, lr.no, i+1, cells[i], "%v", err)
 				}
 				if !ok {
 					continue
+				}
+				if err := checkReading(c == smiUtil, q.v); err != nil {
+					return colErr(name, lr.no, i+1, cells[i], "%q %v", v, err)
 				}
 				val := q.v
 				if (c == smiMemUsed || c == smiMemTotal) && (q.unit == "gib" || strings.Contains(strings.ToLower(cells[i]), "[gib]")) {
@@ -201,6 +219,15 @@ func parseSMI(name string, br *bufio.Reader, opt EvidenceOptions, f *EvidenceFil
 		if gpuCol < 0 {
 			s.GPU = strconv.Itoa(ordinal)
 		}
+		if err := gpus.add(s.GPU); err != nil {
+			if gpuCol >= 0 {
+				return colErr(name, lr.no, gpuCol+1, cells[gpuCol], "%v", err)
+			}
+			return evidenceErr(name, lr.no, "%v", err)
+		}
+		if f.Records >= MaxTelemetrySamples {
+			return evidenceErr(name, lr.no, "more than %d samples: a log that long is past what one import reads (split it by time)", MaxTelemetrySamples)
+		}
 		f.Records++
 		if err := emit(s); err != nil {
 			return err
@@ -209,11 +236,40 @@ func parseSMI(name string, br *bufio.Reader, opt EvidenceOptions, f *EvidenceFil
 	return lr.err()
 }
 
+// checkReading refuses a negative reading, and a utilisation above 100 %.
+func checkReading(util bool, v float64) error {
+	switch {
+	case v < 0:
+		return errors.New("is negative: no GPU reading can be")
+	case util && v > 100:
+		return errors.New("is above 100 %: a utilisation cannot be")
+	}
+	return nil
+}
+
+// gpuSet holds the GPUs a log names, at most MaxTelemetryGPUs of them.
+type gpuSet map[string]struct{}
+
+func (g gpuSet) add(id string) error {
+	if _, ok := g[id]; ok {
+		return nil
+	}
+	if err := checkLabel("the GPU", id); err != nil {
+		return err
+	}
+	if len(g) >= MaxTelemetryGPUs {
+		return fmt.Errorf("a GPU beyond the first %d the log names (%q): one box has fewer; is this one box's log?", MaxTelemetryGPUs, clipStr(id))
+	}
+	g[id] = struct{}{}
+	return nil
+}
+
 // dcgmGPU collects one GPU's fields of one scrape.
 type dcgmGPU struct {
 	s                   planner.GPUSample
 	free, reserved      *float64
 	hasAny, hasFBFields bool
+	seen                map[string]int // the line each field came from
 }
 
 func parseDCGM(name string, br *bufio.Reader, f *EvidenceFile, emit func(planner.GPUSample) error) error {
@@ -244,6 +300,9 @@ func parseDCGM(name string, br *bufio.Reader, f *EvidenceFile, emit func(planner
 		return nil
 	}
 	metrics := 0
+	gpus := gpuSet{}
+	skipped := map[string]int{} // non-finite readings per metric
+	firstSkip := 0
 	for {
 		line, ok := lr.next()
 		if !ok {
@@ -266,13 +325,25 @@ func parseDCGM(name string, br *bufio.Reader, f *EvidenceFile, emit func(planner
 		if len(fs) < 2 {
 			return evidenceErr(name, lr.no, "%s has no timestamp: DCGM scrapes must be saved with the time of each scrape appended in milliseconds (Prometheus text format), or the samples cannot be aligned with the rows", metric)
 		}
+		col := len(line) - len(strings.TrimLeft(line, " \t")) + len(t) - len(strings.TrimLeft(rest, " \t")) + 1
 		val, err := strconv.ParseFloat(fs[0], 64)
-		if err != nil {
-			return evidenceErr(name, lr.no, "%s: value %q is not a number", metric, fs[0])
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return colErr(name, lr.no, col, metric, "value %q is not a number", fs[0])
 		}
 		ms, err := strconv.ParseFloat(fs[1], 64)
-		if err != nil {
-			return evidenceErr(name, lr.no, "%s: timestamp %q is not a number of milliseconds", metric, fs[1])
+		if err != nil || math.IsNaN(ms) || math.IsInf(ms, 0) || ms < 0 {
+			return colErr(name, lr.no, col+len(fs[0])+1, metric, "timestamp %q is not a number of milliseconds", fs[1])
+		}
+		if math.IsNaN(val) || math.IsInf(val, 0) {
+			// Prometheus allows NaN and ±Inf: no reading, counted in a warning
+			if len(skipped) == 0 {
+				firstSkip = lr.no
+			}
+			skipped[metric]++
+			continue
+		}
+		if err := checkReading(field == "util", val); err != nil {
+			return colErr(name, lr.no, col, metric, "%s %v", fs[0], err)
 		}
 		at := ms / 1000
 		if len(pending) > 0 && at != pendingAt {
@@ -287,9 +358,22 @@ func parseDCGM(name string, br *bufio.Reader, f *EvidenceFile, emit func(planner
 		}
 		g := pending[gpu]
 		if g == nil {
+			if err := gpus.add(gpu); err != nil {
+				return evidenceErr(name, lr.no, "%v", err)
+			}
+			if f.Records+len(pending) >= MaxTelemetrySamples {
+				return evidenceErr(name, lr.no, "more than %d samples: a log that long is past what one import reads (split it by time)", MaxTelemetrySamples)
+			}
 			g = &dcgmGPU{s: planner.GPUSample{At: at, GPU: gpu}}
 			pending[gpu] = g
 		}
+		if g.seen == nil {
+			g.seen = map[string]int{}
+		}
+		if prev, ok := g.seen[field]; ok {
+			return colErr(name, lr.no, col, metric, "a second %s for GPU %q in the scrape at %s ms (the first on line %d): which one is the reading cannot be known", metric, clipStr(gpu), fs[1], prev)
+		}
+		g.seen[field] = lr.no
 		v := planner.F(val)
 		switch field {
 		case "power":
@@ -308,6 +392,16 @@ func parseDCGM(name string, br *bufio.Reader, f *EvidenceFile, emit func(planner
 	}
 	if err := lr.err(); err != nil {
 		return err
+	}
+	if len(skipped) > 0 {
+		keys := make([]string, 0, len(skipped))
+		n := 0
+		for k, v := range skipped {
+			keys = append(keys, fmt.Sprintf("%s %d", k, v))
+			n += v
+		}
+		sort.Strings(keys)
+		f.Warnings = append(f.Warnings, fmt.Sprintf("%d readings were NaN or infinite and were skipped, the first on line %d (%s)", n, firstSkip, strings.Join(keys, ", ")))
 	}
 	if metrics == 0 {
 		return evidenceErr(name, 0, "not a DCGM exporter scrape: no DCGM_FI_DEV_POWER_USAGE, DCGM_FI_DEV_FB_USED, DCGM_FI_DEV_GPU_UTIL or DCGM_FI_DEV_GPU_TEMP lines")

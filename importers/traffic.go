@@ -50,7 +50,19 @@ func ParseTraffic(name string, r io.Reader, opt EvidenceOptions, emit func(plann
 	heldLine := 0
 	var length float64
 	var prev time.Time
+	var cells0 []string
+	days := 0
+	var lastDay string
 	send := func(b planner.TrafficBucket, line int) error {
+		if f.Records >= MaxTrafficBuckets {
+			return evidenceErr(name, line, "more than %d buckets: a year of minutes is the most one import reads (sum them by hour, or split the file)", MaxTrafficBuckets)
+		}
+		if d := b.Start.Format(planner.DateLayout); d != lastDay {
+			if days++; days > MaxTrafficDays {
+				return evidenceErr(name, line, "the buckets span more than %d days: the most one import reads (split the file)", MaxTrafficDays)
+			}
+			lastDay = d
+		}
 		f.Records++
 		if err := emit(b); err != nil {
 			return evidenceErr(name, line, "%v", err)
@@ -79,9 +91,13 @@ func ParseTraffic(name string, r io.Reader, opt EvidenceOptions, emit func(plann
 				header[i] = trafficCols[normKey(c)]
 				seen[header[i]] = true
 			}
-			if !seen["time"] || !seen["requests"] {
-				return nil, evidenceErr(name, lr.no, "not a traffic table: the header needs a time column and a requests column; found %s", strings.Join(cells, ", "))
+			if err := checkHeader(name, lr.no, cells, header); err != nil {
+				return nil, err
 			}
+			if !seen["time"] || !seen["requests"] {
+				return nil, evidenceErr(name, lr.no, "not a traffic table: the header needs a time column and a requests column; found %s", clipStr(strings.Join(cells, ", ")))
+			}
+			cells0 = cells
 			continue
 		}
 		if len(cells) != len(header) {
@@ -95,19 +111,22 @@ func ParseTraffic(name string, r io.Reader, opt EvidenceOptions, emit func(plann
 			case "time":
 				t, err := parseInstant(v, opt.loc())
 				if err != nil {
-					return nil, evidenceErr(name, lr.no, "time: %v", err)
+					return nil, colErr(name, lr.no, i+1, cells0[i], "%v", err)
 				}
 				b.Start = t
 			case "requests":
 				n, ok, err := parseCount(v)
-				if err != nil || !ok {
-					return nil, evidenceErr(name, lr.no, "requests: %q is not a whole count", v)
+				if err != nil {
+					return nil, colErr(name, lr.no, i+1, cells0[i], "%v", err)
+				}
+				if !ok {
+					return nil, colErr(name, lr.no, i+1, cells0[i], "the request count is missing")
 				}
 				b.Requests = n
 			case "inflight", "prompt", "output":
 				n, ok, err := parseCount(v)
 				if err != nil {
-					return nil, evidenceErr(name, lr.no, "%s: %v", k, err)
+					return nil, colErr(name, lr.no, i+1, cells0[i], "%v", err)
 				}
 				if ok {
 					p := &n
@@ -123,7 +142,7 @@ func ParseTraffic(name string, r io.Reader, opt EvidenceOptions, emit func(plann
 			case "length":
 				s, ok, err := parseSeconds(v, false)
 				if err != nil {
-					return nil, evidenceErr(name, lr.no, "bucket length: %v", err)
+					return nil, colErr(name, lr.no, i+1, cells0[i], "%v", err)
 				}
 				if ok {
 					rowLen = s

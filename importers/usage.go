@@ -3,6 +3,7 @@ package importers
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -61,16 +62,8 @@ func ParseUsage(name string, r io.Reader, opt EvidenceOptions, emit func(planner
 		}
 		rec := map[string]string{}
 		if f.Format == "usage-jsonl" {
-			var obj map[string]any
-			d := json.NewDecoder(strings.NewReader(line))
-			d.UseNumber()
-			if err := d.Decode(&obj); err != nil {
-				return nil, evidenceErr(name, lr.no, "not a JSON object: %v", err)
-			}
-			for k, v := range obj {
-				if fld := usageCols[normKey(k)]; fld != "" && v != nil {
-					rec[fld] = fmt.Sprint(v)
-				}
+			if err := usageJSONLine(line, rec); err != nil {
+				return nil, evidenceErr(name, lr.no, "%v", err)
 			}
 		} else {
 			cells, err := splitRow(line)
@@ -83,6 +76,9 @@ func ParseUsage(name string, r io.Reader, opt EvidenceOptions, emit func(planner
 				for i, c := range cells {
 					header[i] = usageCols[normKey(c)]
 					seen[header[i]] = true
+				}
+				if err := checkHeader(name, lr.no, cells, header); err != nil {
+					return nil, err
 				}
 				for _, need := range []string{"tenant", "start", "end", "prompt", "output"} {
 					if !seen[need] {
@@ -129,6 +125,9 @@ func usageRecord(rec map[string]string, opt EvidenceOptions) (planner.UsageRecor
 		}
 	}
 	u.Tenant = strings.TrimSpace(rec["tenant"])
+	if err := checkLabel("the tenant", u.Tenant); err != nil {
+		return u, err
+	}
 	st, err := parseInstant(rec["start"], opt.loc())
 	if err != nil {
 		return u, fmt.Errorf("start: %v", err)
@@ -143,10 +142,10 @@ func usageRecord(rec map[string]string, opt EvidenceOptions) (planner.UsageRecor
 	}
 	var ok bool
 	if u.PromptTokens, ok, err = parseCount(rec["prompt"]); err != nil || !ok {
-		return u, fmt.Errorf("prompt tokens: %q is not a whole count", rec["prompt"])
+		return u, fmt.Errorf("prompt tokens: %v", orMissing(err))
 	}
 	if u.OutputTokens, ok, err = parseCount(rec["output"]); err != nil || !ok {
-		return u, fmt.Errorf("output tokens: %q is not a whole count", rec["output"])
+		return u, fmt.Errorf("output tokens: %v", orMissing(err))
 	}
 	return u, nil
 }
@@ -156,4 +155,83 @@ func orKey(k string) string {
 		return ""
 	}
 	return k
+}
+
+func orMissing(err error) error {
+	if err == nil {
+		return errors.New("missing")
+	}
+	return err
+}
+
+// usageJSONLine reads one JSON Lines record into rec: the fields it names
+// (a field given twice, under one name or two aliases, is refused), others
+// skipped whatever they hold.
+func usageJSONLine(line string, rec map[string]string) error {
+	d := json.NewDecoder(strings.NewReader(line))
+	d.UseNumber()
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return errors.New("not a JSON object")
+	}
+	keyOf := map[string]string{}
+	for d.More() {
+		kt, err := d.Token()
+		if err != nil {
+			return fmt.Errorf("not a JSON object: %v", err)
+		}
+		k, _ := kt.(string)
+		fld := usageCols[normKey(k)]
+		if fld == "" {
+			if err := skipJSONValue(d); err != nil {
+				return fmt.Errorf("not a JSON object: %v", err)
+			}
+			continue
+		}
+		if prev, ok := keyOf[fld]; ok {
+			return fmt.Errorf("%q and %q both give the %s: which one holds it cannot be known; keep one", prev, k, fld)
+		}
+		keyOf[fld] = k
+		vt, err := d.Token()
+		if err != nil {
+			return fmt.Errorf("not a JSON object: %v", err)
+		}
+		switch v := vt.(type) {
+		case nil:
+		case string:
+			rec[fld] = v
+		case json.Number:
+			rec[fld] = v.String()
+		case json.Delim:
+			return fmt.Errorf("%q must be a number or a text, not a list or object", k)
+		default:
+			return fmt.Errorf("%q: %v is not a figure", k, v)
+		}
+	}
+	if _, err := d.Token(); err != nil {
+		return fmt.Errorf("not a JSON object: %v", err)
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return errors.New("more than one JSON value on the line")
+	}
+	return nil
+}
+
+// skipJSONValue consumes the decoder's next value, nested or not.
+func skipJSONValue(d *json.Decoder) error {
+	depth := 0
+	for {
+		t, err := d.Token()
+		if err != nil {
+			return err
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
 }

@@ -233,7 +233,11 @@ func importTelemetry(up evidenceUpload, file io.Reader, opt importers.EvidenceOp
 		return nil, "", &badUploadError{fmt.Sprintf("%s: none of its %d samples (%s to %s UTC) falls in a row's window (%s to %s UTC): check the first row's start and the log's UTC offset",
 			up.name, a.Samples(), unixUTC(first), unixUTC(last), unixUTC(windows[0].Start), unixUTC(windows[len(windows)-1].End))}
 	}
-	return t, fmt.Sprintf("%s: %d samples, %d of %d rows covered", up.name, a.Samples(), covered, len(res.Matrix)), nil
+	summary := fmt.Sprintf("%s: %d samples, %d of %d rows covered", up.name, a.Samples(), covered, len(res.Matrix))
+	for _, w := range f.Warnings {
+		summary += "; " + w
+	}
+	return t, summary, nil
 }
 
 // rowWindows lays the matrix rows end to end from start.

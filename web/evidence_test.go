@@ -210,3 +210,36 @@ func TestEvidenceUpload(t *testing.T) {
 		t.Errorf("reviewer import: %d", res.StatusCode)
 	}
 }
+
+// NaN and +Inf are valid in a DCGM scrape: the import skips them, says how
+// many in its message, and the report (page and API) still renders.
+func TestEvidenceDCGMNaN(t *testing.T) {
+	app := newTestApp(t)
+	r := demoReport(t, app)
+	lead := app.client("admin")
+	start := DemoTelemetryStart.Add(40 * time.Second)
+	var b strings.Builder
+	for i := range 120 {
+		ms := start.Add(time.Duration(i)*time.Second).UnixMilli()
+		power := "550"
+		if i%10 == 3 {
+			power = "NaN"
+		}
+		if i%10 == 7 {
+			power = "+Inf"
+		}
+		fmt.Fprintf(&b, "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\"} %s %d\nDCGM_FI_DEV_GPU_TEMP{gpu=\"0\"} NaN %d\nDCGM_FI_DEV_GPU_UTIL{gpu=\"0\"} 97 %d\n", power, ms, ms, ms)
+	}
+	base := fmt.Sprintf("%s/reports/%d/evidence/", app.srv.URL, r.ID)
+	res, body := postEvidence(t, lead, base+"telemetry", map[string]string{"version": fmt.Sprint(r.Version), "start": DemoTelemetryStart.Format("2006-01-02T15:04:05")}, "dcgm.prom", []byte(b.String()))
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("DCGM with NaN: %d\n%s", res.StatusCode, body)
+	}
+	_, page := do(t, lead, http.MethodGet, app.srv.URL+res.Header.Get("Location"), nil)
+	if !strings.Contains(page, "144 readings were NaN or infinite and were skipped") {
+		t.Errorf("the page does not tell the skipped readings: %s", testid(page, "flash"))
+	}
+	if tel := apiResult(t, app, r.ID).Telemetry; tel.Source != "dcgm.prom" || tel.RowsCovered == 0 {
+		t.Errorf("telemetry = %+v", tel)
+	}
+}
