@@ -220,7 +220,7 @@ func TestEvidenceDCGMNaN(t *testing.T) {
 	start := DemoTelemetryStart.Add(40 * time.Second)
 	var b strings.Builder
 	for i := range 120 {
-		ms := start.Add(time.Duration(i)*time.Second).UnixMilli()
+		ms := start.Add(time.Duration(i) * time.Second).UnixMilli()
 		power := "550"
 		if i%10 == 3 {
 			power = "NaN"
