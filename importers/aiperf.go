@@ -122,7 +122,7 @@ func parseAIPerf(f *File, d doc) error {
 		}
 		// AIPerf leaves request_count out when no request succeeded: a
 		// failed run is a row of 0 successes with its errors, not a
-		// refusal (docs/method.md, "Stopped and failed rows").
+		// refusal (docs/method.md, "Rows that count").
 		if !isAI {
 			return fmt.Errorf("%srequest_count: missing", mp)
 		}
@@ -160,9 +160,6 @@ func parseAIPerf(f *File, d doc) error {
 	}
 	if r.DurationS == nil && r.RequestRate != nil && *r.RequestRate > 0 && r.Successful != nil {
 		bd.setF(&r.DurationS, "duration_s", "computed: request_count / request_throughput", float64(*r.Successful) / *r.RequestRate)
-	}
-	if r.LoadKind == planner.LoadRate && r.RequestRate != nil {
-		bd.setF(&r.AchievedRate, "achieved_rate", mp+"request_throughput.avg", *r.RequestRate)
 	}
 	if intv(r.Successful) > 0 {
 		avg(&r.PromptTokensMean, "prompt_tokens_mean", "input_sequence_length", 1)

@@ -668,7 +668,7 @@ func (b *gBench) row(fam string) (planner.Row, error) {
 		}
 	}
 	mean(&r.RequestRate, "request_rate", m.RequestsPerSecond, "requests_per_second", "successful")
-	mean(&r.AchievedRate, "achieved_rate", m.RequestsPerSecond, "requests_per_second", "total")
+	mean(&r.SendRate, "send_rate", m.RequestsPerSecond, "requests_per_second", "total")
 	mean(&r.AchievedConcurrency, "achieved_concurrency", m.RequestConcurrency, "request_concurrency", "total")
 	mean(&r.OutputTokenRate, "output_token_rate", m.OutputTokensPerSecond, "output_tokens_per_second", "successful")
 	if *r.Successful > 0 {

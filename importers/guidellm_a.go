@@ -186,7 +186,7 @@ func (a *aBench) row() (planner.Row, error) {
 		d := a.last - a.first
 		bd.setF(&r.DurationS, "duration_s", "computed: last end_time - first start_time in "+p, d)
 		bd.setF(&r.RequestRate, "request_rate", "computed: results / duration in "+p, float64(a.ok)/d)
-		bd.setF(&r.AchievedRate, "achieved_rate", "computed: (results + errors) / duration in "+p, float64(a.ok+a.errored)/d)
+		bd.setF(&r.SendRate, "send_rate", "computed: (results + errors) / duration in "+p, float64(a.ok+a.errored)/d)
 		bd.setF(&r.OutputTokenRate, "output_token_rate", "computed: output tokens / duration in "+p, a.outputTok/d)
 	}
 	if a.concN > 0 {

@@ -67,7 +67,7 @@ func parseInferencePerf(f *File, d doc) error {
 		r.LoadKind = planner.LoadRate
 		bd.warn("load-unknown", "whole-run summary over every stage: there is no single load level; import the stage_<N>_lifecycle_metrics.json files for the matrix")
 	}
-	bd.fig(&r.AchievedRate, "achieved_rate", lp+"achieved_rate", ls.AchievedRate, 1)
+	bd.fig(&r.SendRate, "send_rate", lp+"achieved_rate (the rate requests were sent)", ls.AchievedRate, 1)
 	bd.count(&r.Successful, "successful", p+"successes.count", succ.Count)
 	bd.count(&r.Errored, "errored", p+"failures.count", fail.Count)
 	if r.Successful == nil && bd.err == nil {

@@ -89,9 +89,6 @@ func parseSGLang(f *File, d doc) error {
 	if !bd.ofig(o, p, "request_throughput", &r.RequestRate, "request_rate", 1) && r.Successful != nil && r.DurationS != nil && *r.DurationS > 0 {
 		bd.setF(&r.RequestRate, "request_rate", "computed: "+p+"completed / duration", float64(*r.Successful) / *r.DurationS)
 	}
-	if r.LoadKind == planner.LoadRate && r.RequestRate != nil {
-		bd.setF(&r.AchievedRate, "achieved_rate", r.Paths["request_rate"], *r.RequestRate)
-	}
 	bd.ofig(o, p, "concurrency", &r.AchievedConcurrency, "achieved_concurrency", 1)
 	bd.ofig(o, p, "output_throughput", &r.OutputTokenRate, "output_token_rate", 1)
 	tokens := honestCounts(bd, o, d, "completed")

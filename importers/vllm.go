@@ -74,7 +74,7 @@ func parseVLLM(f *File, d doc) error {
 	if r.Successful != nil && r.Errored != nil {
 		bd.countInt(&r.Attempted, "attempted", "computed: completed + failed", *r.Successful+*r.Errored)
 		if r.DurationS != nil && *r.DurationS > 0 {
-			bd.setF(&r.AchievedRate, "achieved_rate", "computed: (completed + failed) / "+p+"duration", float64(*r.Attempted) / *r.DurationS)
+			bd.setF(&r.SendRate, "send_rate", "computed: (completed + failed) / "+p+"duration", float64(*r.Attempted) / *r.DurationS)
 		}
 	}
 	if !bd.ofig(o, p, "request_throughput", &r.RequestRate, "request_rate", 1) {

@@ -127,7 +127,13 @@ type Row struct {
 	// 1 for synchronous, nil for throughput.
 	Load                *float64 `json:"load"`
 	AchievedConcurrency *float64 `json:"achieved_concurrency"`
-	AchievedRate        *float64 `json:"achieved_rate"`
+	// AchievedRate is the successful requests over the measured duration
+	// (the tool's own rate of successful requests where it reports one).
+	AchievedRate *float64 `json:"achieved_rate"`
+	// SendRate is the rate at which the tool sent (or finished) requests,
+	// failed ones included, where it reports or implies one; it is kept
+	// beside the achieved rate and never stands for it.
+	SendRate *float64 `json:"send_rate,omitempty"`
 
 	Attempted  *int `json:"attempted"`
 	Successful *int `json:"successful"`

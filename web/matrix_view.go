@@ -101,11 +101,15 @@ func rowLoadText(rr planner.RowResult) string {
 	return strconv.FormatFloat(*r.Load, 'f', -1, 64)
 }
 
-// rowAchievedText is what the row achieved: concurrency and rate.
+// rowAchievedText is what the row achieved: concurrency and the rate of
+// successful requests, with the send rate beside it when the file has one.
 func rowAchievedText(r planner.Row) string {
 	s := num(r.AchievedConcurrency, 1) + " in flight"
 	if r.AchievedRate != nil {
 		s += " · " + num(r.AchievedRate, 2) + " req/s"
+	}
+	if r.SendRate != nil && (r.AchievedRate == nil || num(r.SendRate, 2) != num(r.AchievedRate, 2)) {
+		s += " (sent " + num(r.SendRate, 2) + " req/s)"
 	}
 	return s
 }

@@ -85,6 +85,7 @@ type inspectRow struct {
 	Load                *float64          `json:"load"`
 	AchievedConcurrency *float64          `json:"achieved_concurrency"`
 	AchievedRate        *float64          `json:"achieved_rate"`
+	SendRate            *float64          `json:"send_rate"`
 	Attempted           *int              `json:"attempted"`
 	Successful          *int              `json:"successful"`
 	Errored             *int              `json:"errored"`
@@ -142,7 +143,7 @@ func writeInspectJSON(w io.Writer, files []*importers.File) error {
 		}
 		for _, r := range f.Rows {
 			jf.Rows = append(jf.Rows, inspectRow{
-				LoadKind: r.LoadKind, Load: r.Load, AchievedConcurrency: r.AchievedConcurrency, AchievedRate: r.AchievedRate,
+				LoadKind: r.LoadKind, Load: r.Load, AchievedConcurrency: r.AchievedConcurrency, AchievedRate: r.AchievedRate, SendRate: r.SendRate,
 				Attempted: r.Attempted, Successful: r.Successful, Errored: r.Errored, Incomplete: r.Incomplete,
 				DurationS: r.DurationS, RequestRate: r.RequestRate, OutputTokenRate: r.OutputTokenRate,
 				PromptTokensMean: r.PromptTokensMean, OutputTokensMean: r.OutputTokensMean,
