@@ -159,3 +159,17 @@ func TestLookAlikes(t *testing.T) {
 		})
 	}
 }
+
+// TestVLLMLabelFromItsDate: a vendor's 2026 file with the burstiness keys of
+// 2024-2025 is labelled by its own date, not by the keys' era.
+func TestVLLMLabelFromItsDate(t *testing.T) {
+	in := `{"date": "20260302-091500", "backend": "vllm", "model_id": "m", "request_rate": "inf", "burstiness": 1.0, "max_concurrency": 8,
+		"duration": 10, "completed": 100, "request_throughput": 10, "output_throughput": 1000, "mean_ttft_ms": 50, "median_ttft_ms": 40, "p99_ttft_ms": 99}`
+	f, err := Parse("v.json", strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := f.Source.FormatVersion; v != "burstiness keys, no endpoint_type, dated 2026-03-02" {
+		t.Errorf("label %q", v)
+	}
+}

@@ -55,19 +55,19 @@ func TestFixtures(t *testing.T) {
 				ttftP95: 0.12550187110900879, ttftP99: 0.12550187110900879, e2eP95: 5.829510450363159, e2eP99: 5.829510450363159, warn: []string{"identical-prompts"}},
 		},
 		{
-			file: "vllm_append.jsonl", format: "vllm", version: "2024-10..2025 (burstiness)", model: "meta-llama/Llama-3.1-8B-Instruct", rows: 2, row: 1,
+			file: "vllm_append.jsonl", format: "vllm", version: "burstiness keys, no endpoint_type, dated 2025-03-01", model: "meta-llama/Llama-3.1-8B-Instruct", rows: 2, row: 1,
 			want: rowWant{kind: planner.LoadConcurrency, load: 8, att: 100, ok: 100, errd: 0, inc: -1, dur: 20 / 1.4, rate: 5, outRate: 1280,
 				ttftP95: 0.224, ttftP99: 0.266, e2eP95: 8.12, e2eP99: 8.54},
 			path: [2]string{"ttft_s.p95", "line 2: p95_ttft_ms"},
 		},
 		{
-			file: "vllm_sweep_summary.json", format: "vllm", version: "2026 (failed, e2el)", model: "meta-llama/Llama-3.1-8B-Instruct", rows: 2, row: 1,
+			file: "vllm_sweep_summary.json", format: "vllm", version: "failed and e2el keys, dated 2025-03-01", model: "meta-llama/Llama-3.1-8B-Instruct", rows: 2, row: 1,
 			want: rowWant{kind: planner.LoadConcurrency, load: 2, att: 100, ok: 99, errd: 1, inc: -1, dur: 20, rate: 5, outRate: 1280,
 				ttftP95: 0.16, ttftP99: 0.19, e2eP95: 5.8, e2eP99: 6.1, warn: []string{"errors", "few-requests"}},
 			path: [2]string{"errored", "[1].failed"},
 		},
 		{
-			file: "vllm_2024_early.json", format: "vllm", version: "2024 early (request_inthroughput)", model: "facebook/opt-125m", rows: 1,
+			file: "vllm_2024_early.json", format: "vllm", version: "request_inthroughput keys, undated", model: "facebook/opt-125m", rows: 1,
 			// p95 TTFT and all of E2E computed from ttfts/latencies (100 values)
 			// by linear interpolation, as vLLM computes the ones it reports:
 			// position 0.95 x 99 = 94.05 and 0.99 x 99 = 98.01 (0-based)

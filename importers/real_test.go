@@ -41,7 +41,7 @@ func TestRealFiles(t *testing.T) {
 				warn: []string{"few-requests", "errors", "incomplete", "rate-mismatch", "identical-prompts"}},
 		},
 		{
-			path: real("vllm", "LambdaLabsML__vllm-benchmark__Meta-Llama-3.1-8B-FP8_tp1_len2048.json"), format: "vllm", version: "2024 (best_of)", model: "neuralmagic/Meta-Llama-3.1-8B-FP8", rows: 1,
+			path: real("vllm", "LambdaLabsML__vllm-benchmark__Meta-Llama-3.1-8B-FP8_tp1_len2048.json"), format: "vllm", version: "best_of keys, dated 2024-09-07", model: "neuralmagic/Meta-Llama-3.1-8B-FP8", rows: 1,
 			// 3 of the 10 "completed" requests have output_lens 0 and TTFT 0: they
 			// received no tokens and count as failed. Every latency figure is
 			// computed from the 7 others by linear interpolation, as vLLM computes
@@ -52,17 +52,17 @@ func TestRealFiles(t *testing.T) {
 				warn: []string{"few-requests", "no-tokens", "errors"}, noWarn: []string{"percentile-missing"}},
 		},
 		{
-			path: real("vllm", "dstackai__benchmarks__1p3d_conc128_in128_out2048_20250914_020816.json"), format: "vllm", version: "2025-09 (endpoint_type, no failed)", model: "openai/gpt-oss-120b", rows: 1,
+			path: real("vllm", "dstackai__benchmarks__1p3d_conc128_in128_out2048_20250914_020816.json"), format: "vllm", version: "endpoint_type keys, no failed, dated 2025-09-14", model: "openai/gpt-oss-120b", rows: 1,
 			want: rowWant{kind: planner.LoadConcurrency, load: 128, att: 500, ok: 500, errd: 0, inc: -1, dur: 39.1642699719996, rate: 12.766738671689113, outRate: 8706.430638022452,
 				ttftP95: nf, ttftP99: 1.0019392820099893, e2eP95: nf, e2eP99: nf, warn: []string{"percentile-missing"}},
 		},
 		{
-			path: real("vllm", "er0080__vllm-benchmarking__sweep_run=0.json"), format: "vllm", version: "2026 (failed, e2el)", model: "facebook/opt-125m", rows: 1,
+			path: real("vllm", "er0080__vllm-benchmarking__sweep_run=0.json"), format: "vllm", version: "failed and e2el keys, dated 2026-08-18", model: "facebook/opt-125m", rows: 1,
 			want: rowWant{kind: planner.LoadConcurrency, load: 2, att: 8, ok: 8, errd: 0, inc: -1, dur: 1.3653671270003542, rate: 5.859229976904171, outRate: 93.74767963046673,
 				ttftP95: nf, ttftP99: 0.7624942294094944, e2eP95: nf, e2eP99: 0.8768009717071254, warn: []string{"few-requests", "percentile-missing"}},
 		},
 		{
-			path: real("vllm", "er0080__vllm-benchmarking__bench_serve_all_requests_failed_v0.25.1.json"), format: "vllm", version: "2026 (failed, e2el)", model: "facebook/opt-125m", rows: 1,
+			path: real("vllm", "er0080__vllm-benchmarking__bench_serve_all_requests_failed_v0.25.1.json"), format: "vllm", version: "failed and e2el keys, dated 2026-08-18", model: "facebook/opt-125m", rows: 1,
 			// every latency is 0.0 with completed 0: treated as absent, not as zero
 			want: rowWant{kind: planner.LoadThroughput, load: nf, att: 8, ok: 0, errd: 8, inc: -1, dur: 0.00503263997961767, rate: 0, outRate: 0,
 				ttftP95: nf, ttftP99: nf, e2eP95: nf, e2eP99: nf, warn: []string{"no-successes", "errors"}, noWarn: []string{"percentile-missing"}},

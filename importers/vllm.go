@@ -3,6 +3,7 @@ package importers
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"capplan/planner"
 )
@@ -105,22 +106,30 @@ func parseVLLM(f *File, d doc) error {
 	return nil
 }
 
-// vllmGeneration names the key generation of a vLLM result.
+// vllmGeneration names the key generation of a vLLM result and, from the
+// file's own date field, when it was written: the keys say which writer,
+// the date says when (a fork keeps old keys long after).
 func vllmGeneration(o jsonObj) string {
 	has := func(k string) bool { _, ok := o[k]; return ok }
+	gen := "unknown keys"
 	switch {
 	case has("request_inthroughput"):
-		return "2024 early (request_inthroughput)"
+		gen = "request_inthroughput keys"
 	case has("failed"):
-		return "2026 (failed, e2el)"
+		gen = "failed and e2el keys"
 	case has("endpoint_type"):
-		return "2025-09 (endpoint_type, no failed)"
+		gen = "endpoint_type keys, no failed"
 	case has("burstiness") || has("max_concurrency"):
-		return "2024-10..2025 (burstiness)"
+		gen = "burstiness keys, no endpoint_type"
 	case has("best_of") || has("use_beam_search"):
-		return "2024 (best_of)"
+		gen = "best_of keys"
 	}
-	return "unknown generation"
+	var date lstr
+	o.get("", "date", &date)
+	if t, err := time.Parse("20060102-150405", string(date)); err == nil {
+		return gen + ", dated " + t.Format("2006-01-02")
+	}
+	return gen + ", undated"
 }
 
 // tokenMean sets a mean token count from a total over the successful requests.
