@@ -502,10 +502,11 @@ func compactCount(v float64) string {
 // reproducingFormula writes the crossover's formula with its inputs
 // rounded for reading (money to cents, per-request costs to 4 significant
 // figures) and no further than still gives the crossover: the figures
-// shown, divided out and rounded up (RoundRequests, the one rule), are
-// want. Where cents and 4 figures are not enough, each gets one more digit
-// until they are (the exact values at worst). The formula ends with the
-// quotient and the count it rounds up to.
+// shown, divided out, give the exact N to the two decimals shown (cut, as
+// quotientText writes it), and so the count it rounds up to (RoundRequests,
+// the one rule). Where cents and 4 figures are not enough, each gets one
+// more digit until they are (the exact values at worst). The formula ends
+// with the quotient and the count it rounds up to.
 func reproducingFormula(fl, fa, va, vl decimal.Decimal, want int64) string {
 	money := func(m decimal.Decimal, extra int) string {
 		s := m.StringFixed(int32(2 + extra))
@@ -519,16 +520,17 @@ func reproducingFormula(fl, fa, va, vl decimal.Decimal, want int64) string {
 	}
 	var a, b, c, d string
 	var n decimal.Decimal
+	exact := fl.Sub(fa).Div(va.Sub(vl))
 	for extra := 0; ; extra++ {
 		a, b, c, d = shown(extra)
 		den := decimal.RequireFromString(c).Sub(decimal.RequireFromString(d))
 		if extra >= 16 || !den.IsPositive() {
 			a, b, c, d = fl.String(), fa.String(), va.String(), vl.String()
-			n = fl.Sub(fa).Div(va.Sub(vl))
+			n = exact
 			break
 		}
 		n = decimal.RequireFromString(a).Sub(decimal.RequireFromString(b)).Div(den)
-		if RoundRequests(n) == want {
+		if RoundRequests(n) == want && quotientText(n) == quotientText(exact) {
 			break
 		}
 	}

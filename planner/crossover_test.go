@@ -109,8 +109,10 @@ func TestCrossoverFormulaRounded(t *testing.T) {
 	q := QuoteMonthly(flatQuote("api", "0.00026112"), 256, 128, "contract")
 	x := FindCrossover(self, q, Capacity{PerBoxRate: F(0.961), MaxBoxes: 2}, 0.08)
 	// Cents and 4 figures (2410.87 / 0.0002611 = 9,233,512.06) would not
-	// give N (9,232,797.5..., up to 9,232,798): the figures are shown as far as needed.
-	if want := "= (2410.868 - 0.00) / (0.00026112 - 0) = 9,232,797.18, rounded up to 9,232,798"; !strings.HasSuffix(x.FormulaRounded, want) {
+	// give N (9,232,797.52..., up to 9,232,798), nor would 2410.868
+	// (9,232,797.18): the figures are shown as far as they give the exact
+	// N to the cent shown.
+	if want := "= (2410.86809 - 0.00) / (0.00026112 - 0) = 9,232,797.52, rounded up to 9,232,798"; !strings.HasSuffix(x.FormulaRounded, want) {
 		t.Errorf("rounded formula = %q, want it to end %q", x.FormulaRounded, want)
 	}
 	if !strings.Contains(x.Formula, "2410.868088888") {
@@ -157,6 +159,10 @@ func TestCrossoverFormulaReproducesN(t *testing.T) {
 		n := d(m[1]).Sub(d(m[2])).Div(d(m[3]).Sub(d(m[4])))
 		if got := RoundRequests(n); got != want || m[6] != DisplayCount(want) {
 			t.Errorf("%s: the shown formula %q gives %d, ends %s; N is %d", tc.fixed, x.FormulaRounded, got, m[6], want)
+		}
+		// The quotient shown is the shown figures' and the exact N's alike.
+		if m[5] != quotientText(n) || m[5] != quotientText(*x.N) {
+			t.Errorf("%s: the shown formula %q says %s; its figures give %s, the exact N is %s", tc.fixed, x.FormulaRounded, m[5], n, x.N)
 		}
 	}
 }

@@ -507,3 +507,59 @@ func TestOldStoredSectionsStillLoad(t *testing.T) {
 		t.Errorf("basis = %q", qc.PerRequestBasis)
 	}
 }
+
+// bandCase is a quote whose output band starts at a demand no decimal
+// holds exactly: 40 M output tokens a month at 231 output tokens a request
+// is 173,160.17316... requests. Input 2.50, output 9.80 per M, from 40 M
+// output tokens 6.50. At 390,000 requests the cost is exactly 1,692.585:
+// 132 (40 M x 3.30 / 1M) + 390,000 x 0.0040015.
+func bandCase() QuoteCost {
+	q := priceQuote("2.5", "9.8")
+	q.Tiers = []PriceTier{{FromMTokens: dec("40"), OutputPerMTokens: Fig("6.5", "EUR/1M tokens", "price page", evDate)}}
+	return QuoteMonthly(q, 1000, 231, "contract")
+}
+
+// walkBands prices a month of tokens by walking graduated bands, the
+// definition the pieces must agree with: each token at its band's price.
+func walkBands(tokens decimal.Decimal, starts, prices []string) decimal.Decimal {
+	total := decimal.Zero
+	for i := range starts {
+		lo := dec(starts[i])
+		if !tokens.GreaterThan(lo) {
+			break
+		}
+		hi := tokens
+		if i+1 < len(starts) && dec(starts[i+1]).LessThan(hi) {
+			hi = dec(starts[i+1])
+		}
+		total = total.Add(hi.Sub(lo).Mul(dec(prices[i])))
+	}
+	return total.Shift(-6)
+}
+
+func TestBandPieceInterceptIsExact(t *testing.T) {
+	qc := bandCase()
+	last := qc.Segments[len(qc.Segments)-1]
+	if want := "173160.17"; last.From.StringFixed(2) != want {
+		t.Fatalf("last piece from %s, want %s", last.From, want)
+	}
+	// The intercept is 40 M x (9.80 - 6.50) / 1M = 132 exactly, not
+	// 131.99999999999999999... from usage at a start cut at 16 places.
+	wantDec(t, "intercept", last.Intercept.Exact, "132")
+	wantDec(t, "slope", last.Slope.Exact, "0.0040015")
+	got := qc.MonthlyAt(390_000)
+	wantDec(t, "monthly at 390,000", got, "1692.585")
+	if m := NewMoney(got); m.Display() != "1,692.59" || m.Rounded.StringFixed(2) != "1692.59" {
+		t.Errorf("shown %s (rounded %s), want 1,692.59: half a cent rounds up", m.Display(), m.Rounded)
+	}
+	// Every piece agrees with walking the bands, at whole demands on
+	// either side of the band's start.
+	for _, d := range []int64{1, 40_000, 173_160, 173_161, 250_000, 390_000} {
+		dd := decimal.NewFromInt(d)
+		want := walkBands(dd.Mul(dec("1000")), []string{"0"}, []string{"2.5"}).
+			Add(walkBands(dd.Mul(dec("231")), []string{"0", "40000000"}, []string{"9.8", "6.5"}))
+		if got := qc.MonthlyAt(d); !got.Equal(want) {
+			t.Errorf("monthly at %d = %s, walking the bands %s", d, got, want)
+		}
+	}
+}

@@ -100,31 +100,34 @@ type band struct {
 	price decimal.Decimal
 }
 
-// bandCost prices a month's tokens through graduated bands.
-func bandCost(bs []band, tokens decimal.Decimal) decimal.Decimal {
-	total := decimal.Zero
+// perMillion divides by a million exactly (a shift of the decimal point,
+// where a division would round at DivisionPrecision places).
+func perMillion(d decimal.Decimal) decimal.Decimal { return d.Shift(-6) }
+
+// bandIndex is the band a month's tokens end in.
+func bandIndex(bs []band, tokens decimal.Decimal) int {
+	k := 0
 	for i, b := range bs {
-		if !tokens.GreaterThan(b.from) {
-			break
+		if !tokens.LessThan(b.from) {
+			k = i
 		}
-		hi := tokens
-		if i+1 < len(bs) && bs[i+1].from.LessThan(hi) {
-			hi = bs[i+1].from
-		}
-		total = total.Add(hi.Sub(b.from).Mul(b.price))
 	}
-	return total.Div(million)
+	return k
 }
 
-// bandPrice is the price of the band a month's tokens end in.
-func bandPrice(bs []band, tokens decimal.Decimal) decimal.Decimal {
-	p := bs[0].price
-	for _, b := range bs {
-		if !tokens.LessThan(b.from) {
-			p = b.price
-		}
+// bandOffset is the constant of the token charge within band k, in token
+// x price units (divide by a million for money): within it the charge is
+// (tokens x price_k + offset) / 1M, offset = sum over the bands before of
+// the next band's start x (its price - the next price). It is exact: band
+// starts are whole tokens and prices typed decimals, so a piece's
+// intercept never carries the rounding of the demand where it starts
+// (docs/method.md, "Volume bands").
+func bandOffset(bs []band, k int) decimal.Decimal {
+	off := decimal.Zero
+	for m := 0; m < k; m++ {
+		off = off.Add(bs[m+1].from.Mul(bs[m].price.Sub(bs[m+1].price)))
 	}
-	return p
+	return off
 }
 
 // quoteBands lists the bands of one token kind: the quote's price from
@@ -231,10 +234,6 @@ func quoteMonthly(q Quote, inTokens, outTokens float64, tokenBasis string, conv 
 
 	inBands := quoteBands(q.InputPerMTokens, q.Tiers, func(t PriceTier) *Figure { return t.InputPerMTokens })
 	outBands := quoteBands(q.OutputPerMTokens, q.Tiers, func(t PriceTier) *Figure { return t.OutputPerMTokens })
-	usage := func(d decimal.Decimal) decimal.Decimal {
-		tok := bandCost(inBands, d.Mul(uncached)).Add(d.Mul(cached).Mul(cachedPrice).Div(million)).Add(bandCost(outBands, d.Mul(outT)))
-		return batch.Mul(tok).Add(d.Mul(perReq))
-	}
 	// Demand where a band starts, for each kind.
 	points := []decimal.Decimal{decimal.Zero}
 	for _, kind := range []struct {
@@ -259,9 +258,16 @@ func quoteMonthly(q Quote, inTokens, outTokens float64, tokenBasis string, conv 
 			to = &t
 			probe = from.Add(t).Div(decimal.NewFromInt(2))
 		}
-		slope := batch.Mul(bandPrice(inBands, probe.Mul(uncached)).Mul(uncached).Add(cachedPrice.Mul(cached)).
-			Add(bandPrice(outBands, probe.Mul(outT)).Mul(outT))).Div(million).Add(perReq)
-		pre = append(pre, CostSegment{From: from, To: to, Slope: NewMoney(slope), Intercept: NewMoney(usage(from).Sub(slope.Mul(from)))})
+		// The piece's slope and intercept from the bands it lies in, not
+		// from the usage at its start: a start such as 40 M tokens / 231
+		// tokens a request is a rational the decimal cuts at 16 places, and
+		// usage(start) - slope x start would carry that cut into every cost
+		// on the piece (a cost of exactly x.xx5 then rounding down).
+		kIn, kOut := bandIndex(inBands, probe.Mul(uncached)), bandIndex(outBands, probe.Mul(outT))
+		slope := perMillion(batch.Mul(inBands[kIn].price.Mul(uncached).Add(cachedPrice.Mul(cached)).
+			Add(outBands[kOut].price.Mul(outT)))).Add(perReq)
+		icpt := perMillion(batch.Mul(bandOffset(inBands, kIn).Add(bandOffset(outBands, kOut))))
+		pre = append(pre, CostSegment{From: from, To: to, Slope: NewMoney(slope), Intercept: NewMoney(icpt)})
 	}
 	if minimum, ok := amount(q.MinimumMonthly); ok && minimum.IsPositive() {
 		pre = applyMinimum(pre, minimum)
@@ -277,7 +283,7 @@ func quoteMonthly(q Quote, inTokens, outTokens float64, tokenBasis string, conv 
 	}
 
 	// V_api: the price of a request in the first band.
-	first := batch.Mul(inBands[0].price.Mul(uncached).Add(cachedPrice.Mul(cached)).Add(outBands[0].price.Mul(outT))).Div(million).Add(perReq)
+	first := perMillion(batch.Mul(inBands[0].price.Mul(uncached).Add(cachedPrice.Mul(cached)).Add(outBands[0].price.Mul(outT)))).Add(perReq)
 	qc.PerRequest = NewMoney(rate.of(first.Mul(f)))
 	qc.FixedOriginal = rate.original(fixedOrig)
 	qc.PerRequestOriginal = rate.original(first.Mul(f))

@@ -41,9 +41,11 @@ func TestDemoCostHalfPresentation(t *testing.T) {
 		t.Errorf("cost chart note = %q", got)
 	}
 	m := regexp.MustCompile(`<code data-testid="crossover-formula" title="([^"]*)">([^<]*)</code>`).FindStringSubmatch(text)
-	// The shown figures reproduce N: 2,160.8681 / 0.00026112 rounds up to
-	// the 8,275,384 in the box (cents and 4 figures would give 8,276,025).
-	if m == nil || !strings.HasSuffix(m[2], "= (2410.8681 - 250.00) / (0.00026112 - 0) = 8,275,383.34, rounded up to 8,275,384") || !strings.Contains(m[1], "0.00026112") {
+	// The shown figures reproduce N to the cent shown: 2,160.868089 /
+	// 0.00026112 is the exact 8,275,383.30..., rounding up to the 8,275,384
+	// in the box (cents and 4 figures would give 8,276,025, 2410.8681
+	// 8,275,383.34).
+	if m == nil || !strings.HasSuffix(m[2], "= (2410.868089 - 250.00) / (0.00026112 - 0) = 8,275,383.30, rounded up to 8,275,384") || !strings.Contains(m[1], "0.00026112") {
 		t.Errorf("crossover formula = %q", m)
 	}
 	if got := testid(page, "crossover-n"); got != "8,275,384" {

@@ -59,14 +59,14 @@ func financePromises(t *testing.T, r Report) []promise {
 	}
 	cent := 0.005
 	return []promise{
-		{"quote rate", namedCell(t, f, "Quote1_Rate"), 0.9, 1e-12},
-		{"revenue per request", namedCell(t, f, "Provider_Revenue_Per_Request"), money(pv.RevenuePerRequest), 1e-9},
-		{"revenue at capacity a month", namedCell(t, f, "Provider_Revenue_Capacity_Monthly"), money(*pv.RevenueAtCapacityMonthly), cent},
-		{"monthly cost", namedCell(t, f, "Provider_Monthly_Cost"), money(pv.MonthlyCost), cent},
-		{"break-even utilisation", namedCell(t, f, "Provider_Break_Even_Utilisation"), *pv.BreakEvenUtilisation, 1e-6},
-		{"margin a month", namedCell(t, f, "Provider_Margin_Monthly"), money(*pv.MarginAtExpected), cent},
-		{"margin share", namedCell(t, f, "Provider_Margin_Share"), *pv.MarginAtExpectedUtilisation, 1e-6},
-		{"break-even a month", namedCell(t, f, "Provider_Break_Even_Monthly"), float64(*pv.BreakEvenMonthly), 0},
+		{"quote rate", namedCell(t, f, "Quote1_Rate"), 0.9, 1e-12, ""},
+		{"revenue per request", namedCell(t, f, "Provider_Revenue_Per_Request"), money(pv.RevenuePerRequest), 1e-9, ""},
+		{"revenue at capacity a month", namedCell(t, f, "Provider_Revenue_Capacity_Monthly"), money(*pv.RevenueAtCapacityMonthly), cent, (*pv.RevenueAtCapacityMonthly).Display()},
+		{"monthly cost", namedCell(t, f, "Provider_Monthly_Cost"), money(pv.MonthlyCost), cent, pv.MonthlyCost.Display()},
+		{"break-even utilisation", namedCell(t, f, "Provider_Break_Even_Utilisation"), *pv.BreakEvenUtilisation, 1e-6, ""},
+		{"margin a month", namedCell(t, f, "Provider_Margin_Monthly"), money(*pv.MarginAtExpected), cent, (*pv.MarginAtExpected).Display()},
+		{"margin share", namedCell(t, f, "Provider_Margin_Share"), *pv.MarginAtExpectedUtilisation, 1e-6, ""},
+		{"break-even a month", namedCell(t, f, "Provider_Break_Even_Monthly"), float64(*pv.BreakEvenMonthly), 0, ""},
 	}
 }
 

@@ -136,8 +136,15 @@ func checkSheets(t *testing.T, data []byte, sheets map[string][][]string, res pl
 		t.Fatalf("only %d figures promised", len(ps))
 	}
 	for _, p := range ps {
-		if got := at(sheets, p.at); !near(got, p.want, p.tol) {
+		got := at(sheets, p.at)
+		if !near(got, p.want, p.tol) {
 			t.Errorf("%s at %s!%s: LibreOffice computed %q, the planner %v", p.what, p.at.sheet, p.at.name(), got, p.want)
+		}
+		if p.shown == "" {
+			continue
+		}
+		if d, err := decimal.NewFromString(strings.TrimSpace(got)); err != nil || planner.DisplayMoney(d) != p.shown {
+			t.Errorf("%s at %s!%s: LibreOffice computed %q, which shows as %s; the page shows %s", p.what, p.at.sheet, p.at.name(), got, planner.DisplayMoney(d), p.shown)
 		}
 	}
 	for i, rr := range res.Matrix {
@@ -149,7 +156,7 @@ func checkSheets(t *testing.T, data []byte, sheets map[string][][]string, res pl
 
 func TestLibreOfficeRecalculatesToThePlannersFigures(t *testing.T) {
 	cases := map[string]planner.Inputs{"worked": workedInputs(), "crossover": crossoverInputs(), "repeated": repeatedLoadInputs(),
-		"bands": bandsInputs(), "unreached": unreachedMinimumInputs(), "finance": financeInputs()}
+		"bands": bandsInputs(), "unreached": unreachedMinimumInputs(), "finance": financeInputs(), "halfcent": halfCentInputs()}
 	books, results := map[string][]byte{}, map[string]planner.Result{}
 	for name, in := range cases {
 		r := testReport(in)
@@ -162,6 +169,11 @@ func TestLibreOfficeRecalculatesToThePlannersFigures(t *testing.T) {
 	// is one flat piece.
 	if x := results["bands"].Crossovers[0]; x.N == nil || results["bands"].Quotes[0].Linear() || x.VAPI.Exact.Equal(results["bands"].Quotes[0].PerRequest.Exact) {
 		t.Fatalf("bands: crossover %v at V_api %s, want one in a later piece", x.N, x.VAPI.Exact)
+	}
+	// The half-cent case: 1,692.585 exactly on the page, the API and the
+	// workbook alike (checkSheets reads every money figure to the cent).
+	if sr := results["halfcent"].Scenarios[2]; sr.Options[1].MonthlyCost.Display() != "1,692.59" {
+		t.Fatalf("halfcent: %s monthly %s, want 1,692.59", sr.Scenario.Name, sr.Options[1].MonthlyCost.Exact)
 	}
 	if segs := results["unreached"].Quotes[0].Segments; len(segs) != 1 || !segs[0].Slope.Exact.IsZero() {
 		t.Fatalf("unreached minimum: pieces %+v, want one flat", segs)
@@ -230,6 +242,26 @@ func bandsInputs() planner.Inputs {
 		{FromMTokens: decimal.NewFromInt(40), OutputPerMTokens: fig("60")},
 		{FromMTokens: decimal.NewFromInt(50), InputPerMTokens: fig("8")},
 	}
+	return in
+}
+
+// halfCentInputs is a quote whose output band starts where no decimal
+// holds the demand (40 M output tokens at 231 a request: 173,160.17...
+// requests) and whose cost at the peak, 390,000 requests, is exactly
+// 1,692.585: 132 (40 M x 3.30 / 1M) + 390,000 x 0.0040015.
+func halfCentInputs() planner.Inputs {
+	in := crossoverInputs()
+	in.Contract.Workload.OutputTokens = 231
+	for i := range in.Rows {
+		in.Rows[i].OutputTokensMean = planner.F(231)
+	}
+	fig := func(a string) *planner.Figure {
+		return planner.Fig(a, "EUR/1M tokens", "volume price list", "2026-11-01")
+	}
+	q := &in.Quotes[0]
+	q.InputPerMTokens, q.OutputPerMTokens = fig("2.5"), fig("9.8")
+	q.Tiers = []planner.PriceTier{{FromMTokens: decimal.NewFromInt(40), OutputPerMTokens: fig("6.5")}}
+	in.Scenarios[2].MonthlyRequests = 390_000
 	return in
 }
 

@@ -162,6 +162,7 @@ func (b *book) crossoverSheet() {
 			fx(0, fmt.Sprintf(`IF(OR(%s="",%s=""),"",%s<=%s)`, F, H, F, H), within),
 			v(b.st.int, sd), v(b.st.int, sb), v(b.st.wrap, x.Formula), v(b.st.wrap, x.Text))
 		b.name(p+"Crossover_N", s, 6, r)
+		b.name(p+"Crossover_N_Rounded", s, 7, r)
 		if x.Reason != "" && x.Reason != x.Text {
 			s.add("", nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, v(b.st.wrap, "Why (as computed on export): "+x.Reason))
 		}
@@ -259,11 +260,13 @@ func (b *book) summarySheet() {
 	s.add(excelize_bold(b, "Crossover"))
 	for _, x := range res.Crossovers {
 		i := b.quoteIdx(x.Quote)
+		// N rounded up to a whole request, as the page shows it
+		// (planner.RoundRequests, the one rule for counts from a division).
 		var n any = ""
-		if x.N != nil {
-			n = x.N.InexactFloat64()
+		if x.NRounded != nil {
+			n = *x.NRounded
 		}
-		s.add("Self-hosting vs "+x.Quote+": N (requests a month)", fx(b.st.num, quotePrefix(i)+"Crossover_N", n), v(b.st.wrap, "As computed on export: "+x.Text))
+		s.add("Self-hosting vs "+x.Quote+": N (requests a month, rounded up)", fx(b.st.int, quotePrefix(i)+"Crossover_N_Rounded", n), v(b.st.wrap, "As computed on export: "+x.Text))
 	}
 }
 

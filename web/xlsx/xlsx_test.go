@@ -102,18 +102,27 @@ type promise struct {
 	at   cell
 	want float64
 	tol  float64
+	// shown is the amount as the page shows it (planner.DisplayMoney),
+	// for money: the recalculated value, rounded by the same rule, must
+	// read the same to the cent.
+	shown string
 }
 
 func promises(t *testing.T, f *excelize.File, res planner.Result) []promise {
 	t.Helper()
 	cent := 0.005
 	var ps []promise
-	add := func(what string, at cell, want, tol float64) { ps = append(ps, promise{what, at, want, tol}) }
-	add("F_local", namedCell(t, f, "SH_Fixed_Per_Box"), money(res.SelfHosted.FixedPerBox), cent)
+	add := func(what string, at cell, want, tol float64) {
+		ps = append(ps, promise{what: what, at: at, want: want, tol: tol})
+	}
+	addMoney := func(what string, at cell, m planner.Money) {
+		ps = append(ps, promise{what: what, at: at, want: money(m), tol: cent, shown: m.Display()})
+	}
+	addMoney("F_local", namedCell(t, f, "SH_Fixed_Per_Box"), res.SelfHosted.FixedPerBox)
 	for i, q := range res.Quotes {
 		p := quotePrefix(i)
 		add(q.Name+" V_api", namedCell(t, f, p+"Per_Request"), money(q.PerRequest), 1e-9)
-		add(q.Name+" F_api", namedCell(t, f, p+"Fixed"), money(q.Fixed), cent)
+		addMoney(q.Name+" F_api", namedCell(t, f, p+"Fixed"), q.Fixed)
 	}
 	if res.Capacity.PerBoxRate != nil {
 		add("capacity per box", namedCell(t, f, "Capacity_Per_Box_Rate"), *res.Capacity.PerBoxRate, 1e-9)
@@ -129,19 +138,20 @@ func promises(t *testing.T, f *excelize.File, res planner.Result) []promise {
 		}
 		for o, oc := range sr.Options {
 			mc, pc := optionCols(o)
-			add(sr.Scenario.Name+" "+oc.Option+" monthly", cell{shScenarios, mc, r}, money(oc.MonthlyCost), cent)
+			addMoney(sr.Scenario.Name+" "+oc.Option+" monthly", cell{shScenarios, mc, r}, oc.MonthlyCost)
 			if oc.CostPer1000 != nil {
-				add(sr.Scenario.Name+" "+oc.Option+" per 1,000", cell{shScenarios, pc, r}, money(*oc.CostPer1000), cent)
+				addMoney(sr.Scenario.Name+" "+oc.Option+" per 1,000", cell{shScenarios, pc, r}, *oc.CostPer1000)
 			}
 		}
 	}
 	add("V_local", namedCell(t, f, "V_Local"), money(res.SelfHosted.PerRequest), 1e-12)
 	for i, x := range res.Crossovers {
 		p := quotePrefix(i)
-		add("crossing piece F_api "+x.Quote, namedCell(t, f, p+"Crossing_Fixed"), money(x.FAPI), cent)
+		addMoney("crossing piece F_api "+x.Quote, namedCell(t, f, p+"Crossing_Fixed"), x.FAPI)
 		add("crossing piece V_api "+x.Quote, namedCell(t, f, p+"Crossing_Per_Request"), money(x.VAPI), 1e-9)
 		if x.N != nil {
 			add("crossover "+x.Quote, namedCell(t, f, quotePrefix(i)+"Crossover_N"), x.N.InexactFloat64(), 0.5)
+			add("crossover rounded up "+x.Quote, namedCell(t, f, quotePrefix(i)+"Crossover_N_Rounded"), float64(*x.NRounded), 0)
 		}
 	}
 	for i, rr := range res.Matrix {
@@ -205,6 +215,37 @@ func TestWorkbookWorkedNumbers(t *testing.T) {
 	if x.N == nil || x.N.String() != "75000" {
 		t.Fatalf("crossover %v, want 75000", x.N)
 	}
+}
+
+// TestSummaryCrossoverRoundedUp: the summary's N is the page's, rounded
+// up to a whole request (8,275,383.31 reads 8,275,384), not the quotient.
+func TestSummaryCrossoverRoundedUp(t *testing.T) {
+	in := crossoverInputs()
+	in.SelfHosted.Hosting = planner.Fig("1400.01", "EUR/month", "hosting contract", "2026-11-01")
+	r := testReport(in)
+	x := r.Result.Crossovers[0]
+	if x.N == nil || x.N.IsInteger() {
+		t.Fatalf("crossover %v: want one that is not whole", x.N)
+	}
+	f := openBook(t, writeBook(t, r))
+	rows, err := f.GetRows(shSummary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, row := range rows {
+		if len(row) < 2 || !strings.HasPrefix(row[0], "Self-hosting vs "+x.Quote+": N") {
+			continue
+		}
+		c := cell{shSummary, 2, i + 1}
+		if got, want := row[1], planner.DisplayCount(*x.NRounded); got != want || raw(t, f, c) != strconv.FormatInt(*x.NRounded, 10) {
+			t.Errorf("summary N shows %q (holds %s), want %s: N %s rounded up", got, raw(t, f, c), want, x.N)
+		}
+		if fm := formula(t, f, c); !strings.Contains(fm, "Crossover_N_Rounded") {
+			t.Errorf("summary N formula %q: not the rounded-up cell", fm)
+		}
+		return
+	}
+	t.Fatal("no crossover row on the summary")
 }
 
 func TestWorkbookOfAnEmptyReport(t *testing.T) {
