@@ -4,6 +4,11 @@
 //  1. Charts. Every <div class="chart" data-echarts-option='{...}'> is drawn
 //     with ECharts when the page loads and whenever htmx swaps new content
 //     in. Instances inside content that htmx removes are disposed of.
+//     ECharts (1.1 MB) is not in the page's <head>: it is fetched only
+//     when a chart is on the page, and only once the page has loaded (its
+//     own script tag names it, data-echarts), so the page shows and
+//     answers without waiting for it and a page with no chart, such as the
+//     login page, never loads it.
 //
 //  2. Uploads. A <form class="upload" data-upload data-target="#result">
 //     holding an <input type="file" multiple> and a <progress> is posted by
@@ -27,8 +32,42 @@
     return found;
   }
 
+  // The URL of ECharts, from this script's own tag; read now, while
+  // document.currentScript is this script.
+  var echartsSrc = document.currentScript && document.currentScript.getAttribute("data-echarts");
+  var echartsState = "absent"; // absent → waiting (for the load event) → loading → failed
+
+  // needECharts fetches ECharts once, after the page's load event, and
+  // then draws every chart on the page.
+  function needECharts() {
+    if (echartsState !== "absent" || !echartsSrc) return;
+    echartsState = "waiting";
+    function fetch() {
+      echartsState = "loading";
+      var s = document.createElement("script");
+      s.src = echartsSrc;
+      s.async = true;
+      s.onload = function () {
+        initCharts(document.body);
+      };
+      s.onerror = function () {
+        echartsState = "failed";
+        console.error("capplan: could not load the chart library from " + echartsSrc);
+      };
+      document.head.appendChild(s);
+    }
+    if (document.readyState === "complete") {
+      fetch();
+    } else {
+      window.addEventListener("load", fetch, { once: true });
+    }
+  }
+
   function initCharts(root) {
-    if (typeof echarts === "undefined") return;
+    if (typeof echarts === "undefined") {
+      if (chartsIn(root).length > 0) needECharts();
+      return;
+    }
     chartsIn(root).forEach(function (el) {
       var src = el.getAttribute("data-echarts-option");
       var old = echarts.getInstanceByDom(el);

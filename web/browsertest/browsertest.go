@@ -333,3 +333,15 @@ func navigatedAway(err error) bool {
 	return strings.Contains(msg, "navigated or closed") || strings.Contains(msg, "Cannot find context") ||
 		strings.Contains(msg, "Execution context was destroyed")
 }
+
+// Extend returns ctx with its deadline moved to d from now, for a test
+// that does more in its browser than Timeout allows (a benchmark's many
+// page loads). ctx must come from New.
+func Extend(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	s := sessionOf(ctx)
+	if s == nil {
+		return ctx, func() {}
+	}
+	ext, cancel := context.WithTimeout(s.browser, d)
+	return context.WithValue(ext, sessionKey{}, s), cancel
+}

@@ -27,7 +27,8 @@ import (
 
 // AssetsHost is where go-echarts would load echarts.min.js from, were its
 // own renderer used: our vendored copy, never a CDN. Component emits no
-// script tag, so the page layout loads /static/vendor/echarts/echarts.min.js.
+// script tag: static/app.js fetches /static/vendor/echarts/echarts.min.js
+// once a page with a chart has loaded.
 const AssetsHost = "/static/vendor/echarts/"
 
 // Chart is any go-echarts chart: Validate fills in what JSON needs, and
