@@ -1,0 +1,108 @@
+package browsertest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// Widths are the viewport widths pages are checked at: a phone (375 px)
+// and a laptop (1280 px).
+var Widths = []int{375, 1280}
+
+// Overflow is what NoHorizontalScroll measured at one width.
+type Overflow struct {
+	Width       int      // the viewport's width, CSS px
+	ScrollWidth int      // the document's
+	Culprits    []string // the outermost elements reaching past the viewport and not inside a scroll box
+}
+
+// overflowJS measures the document's scroll width against the viewport and
+// names the elements that stick out: those whose right edge passes the
+// viewport, that are not inside a box that scrolls (or clips) on its own,
+// outermost first, at most eight.
+const overflowJS = `(() => {
+	const vw = document.documentElement.clientWidth;
+	const sw = Math.max(document.documentElement.scrollWidth, document.body ? document.body.scrollWidth : 0);
+	const out = [];
+	if (sw > vw) {
+		const clipped = el => {
+			for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+				const o = getComputedStyle(p).overflowX;
+				if (o === "auto" || o === "scroll" || o === "hidden" || o === "clip") return true;
+			}
+			return false;
+		};
+		const seen = new Set();
+		for (const el of document.body.querySelectorAll("*")) {
+			if (out.length >= 8) break;
+			const r = el.getBoundingClientRect();
+			if (r.width === 0 || r.right <= vw + 1 || clipped(el)) continue;
+			let inner = false;
+			for (let p = el.parentElement; p; p = p.parentElement) if (seen.has(p)) { inner = true; break; }
+			seen.add(el);
+			if (inner) continue;
+			const id = el.id ? "#" + el.id : "";
+			const tid = el.dataset && el.dataset.testid ? "[data-testid=" + el.dataset.testid + "]" : "";
+			const cls = typeof el.className === "string" && el.className ? "." + el.className.trim().split(/\s+/).join(".") : "";
+			out.push(el.tagName.toLowerCase() + id + tid + cls + " right=" + Math.round(r.right) + " text=" + JSON.stringify((el.innerText || "").slice(0, 60)));
+		}
+	}
+	return {width: vw, scrollWidth: sw, culprits: out};
+})()`
+
+// MeasureOverflow sets the viewport to width (height 900) and measures
+// the page as it then lays out. ctx must come from New.
+func MeasureOverflow(ctx context.Context, width int) (Overflow, error) {
+	var got struct {
+		Width       int      `json:"width"`
+		ScrollWidth int      `json:"scrollWidth"`
+		Culprits    []string `json:"culprits"`
+	}
+	err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(width), 900))
+	if err == nil {
+		got, err = chromedp.Run(ctx, chromedp.Evaluate[struct {
+			Width       int      `json:"width"`
+			ScrollWidth int      `json:"scrollWidth"`
+			Culprits    []string `json:"culprits"`
+		}](overflowJS))
+	}
+	if err != nil {
+		return Overflow{}, fmt.Errorf("measuring the page at %d px: %w", width, err)
+	}
+	return Overflow{Width: got.Width, ScrollWidth: got.ScrollWidth, Culprits: got.Culprits}, nil
+}
+
+// NoHorizontalScroll checks the page now loaded at each width (Widths when
+// none are given): the document must be no wider than the viewport, so the
+// page never scrolls sideways (a wide table scrolls inside its own box). It
+// keeps a full-page screenshot <name>-<width>.png of each width that
+// scrolls, and of every width when $CAPPLAN_SCREENSHOTS names a folder for
+// them (see writeArtifact), and reports each
+// width that scrolls with the elements that stick out, as a test error. The
+// viewport is left at the last width. ctx must come from New.
+func NoHorizontalScroll(ctx context.Context, t testing.TB, name string, widths ...int) {
+	t.Helper()
+	if len(widths) == 0 {
+		widths = Widths
+	}
+	for _, w := range widths {
+		o, err := MeasureOverflow(ctx, w)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		scrolls := o.ScrollWidth > o.Width
+		if scrolls || os.Getenv("CAPPLAN_SCREENSHOTS") != "" {
+			Screenshot(ctx, t, fmt.Sprintf("%s-%d", name, w))
+		}
+		if scrolls {
+			t.Errorf("%s at %d px: the page is %d px wide, so it scrolls sideways; sticking out: %s",
+				name, w, o.ScrollWidth, strings.Join(o.Culprits, "; "))
+		}
+	}
+}
