@@ -1,6 +1,8 @@
 package importers
 
 import (
+	"capplan/web/demogen/genaibenchgen"
+
 	"bytes"
 	"fmt"
 	"io"
@@ -206,4 +208,6 @@ func BenchmarkParseSummaries(b *testing.B) {
 		data := mustRead(b, paths[0])
 		b.Run(c.name, func(b *testing.B) { benchParse(b, filepath.Base(paths[0]), data) })
 	}
+	run := []byte(genaibenchgen.Run(16, 2000, 20, "s"))
+	b.Run("genai-bench", func(b *testing.B) { benchParse(b, genaibenchgen.RunName(16), run) })
 }

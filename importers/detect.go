@@ -41,6 +41,9 @@ func parseInput(in *input) (*File, error) {
 		if guidellmTopKeys[firstKey(t)] {
 			return parseGuideLLM(in.lexer())
 		}
+		if isGenAIBenchRunKey(firstKey(t)) {
+			return parseGenAIBench(in.lexer())
+		}
 		return parseSummaries(in.lexer())
 	case '[':
 		return parseSummaries(in.lexer())

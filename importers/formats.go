@@ -31,6 +31,8 @@ var Formats = []FormatInfo{
 		modelHint: "GenAI-Perf names it in input_config"},
 	{Name: "llmperf", Label: "LLMPerf", Files: "*_summary.json",
 		modelHint: "LLMPerf results name it in model"},
+	{Name: "genai-bench", Label: "genai-bench", Files: "an experiment folder: experiment_metadata.json with its run files (*_concurrency_<N>_time_<T>s.json), as files of one upload or a zip or tar of the folder",
+		modelHint: "genai-bench names it in the experiment's experiment_metadata.json; upload it with the run files"},
 	{Name: "inference-perf", Label: "inference-perf", Files: "stage_<N>_lifecycle_metrics.json",
 		modelHint: "inference-perf reports do not name the model; it is in the run's config.yaml, server.model_name"},
 }

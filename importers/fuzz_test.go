@@ -42,7 +42,7 @@ func fuzzOne(t *testing.T, data []byte) {
 		}
 		return
 	}
-	if len(f.Rows) == 0 {
+	if len(f.Rows) == 0 && f.Experiment == nil {
 		t.Fatal("success without rows")
 	}
 	for _, r := range f.Rows {
@@ -50,6 +50,13 @@ func fuzzOne(t *testing.T, data []byte) {
 			t.Fatalf("row without source or load kind: %+v", r)
 		}
 	}
+}
+
+// FuzzParseGenAIBench fuzzes genai-bench run files and experiment
+// metadata.
+func FuzzParseGenAIBench(f *testing.F) {
+	seed(f, "testdata/genaibench_*.json")
+	f.Fuzz(fuzzOne)
 }
 
 // FuzzParseGuideLLM fuzzes the streaming GuideLLM JSON reader.

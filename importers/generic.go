@@ -179,6 +179,9 @@ func (s *summaryReader) add(d *doc) error {
 
 // done finishes the file.
 func (s *summaryReader) done() (*File, error) {
+	if s.f != nil && s.f.Experiment != nil && len(s.f.Rows) == 0 {
+		return s.f, nil
+	}
 	if s.f == nil || len(s.f.Rows) == 0 {
 		return nil, fmt.Errorf("no load levels in the file")
 	}
@@ -287,6 +290,8 @@ func classify(o jsonObj, where string) (format, error) {
 		return format{"sglang", parseSGLang}, nil
 	case (has("mean_ttft_ms") || has("median_ttft_ms")) && (has("request_throughput") || has("request_inthroughput")) && (has("model_id") || has("tokenizer_id") || has("date")):
 		return format{"vllm", parseVLLM}, nil
+	case isGenAIBenchMeta(has):
+		return format{"genai-bench", parseGenAIBenchMeta}, nil
 	case has("benchmark") && has("metric"):
 		return format{}, fmt.Errorf("%sthis is vLLM's .pytorch.json side file; import the main result JSON written by --save-result instead", where)
 	case has("benchmarks"):

@@ -40,6 +40,10 @@ type File struct {
 	Rows     []planner.Row     `json:"rows"`     // one per tested load level, in file order
 	Warnings []planner.Warning `json:"warnings"` // warnings about the file as a whole
 	Bytes    int64             `json:"bytes"`    // size of the input in bytes
+	// Experiment is set for a genai-bench experiment_metadata.json, which
+	// holds no rows: it completes the run files of the same upload
+	// (ApplyExperiment) and is not kept itself.
+	Experiment *Experiment `json:"-"`
 }
 
 // Error is an import failure; its text starts with the file name.
@@ -94,6 +98,9 @@ func parse(name string, r io.Reader, opt Options) (*File, error) {
 	f.Bytes = in.n
 	f.Source.File = name
 	f.Source.SHA256 = hex.EncodeToString(in.h.Sum(nil))
+	if f.Experiment != nil {
+		f.Experiment.File, f.Experiment.SHA256 = name, f.Source.SHA256
+	}
 	for i := range f.Rows {
 		f.Rows[i].Source = f.Source
 		f.Rows[i].Index = i

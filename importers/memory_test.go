@@ -142,6 +142,14 @@ func TestBoundedMemory(t *testing.T) {
 		{"a key of 100 MB", func() io.Reader {
 			return repeat(`{"benchmarks": [{"duration": 1, "`, strings.Repeat("k", 1<<16), `": 1}]}`, 1600)
 		}, 8, "a key longer than 64 KB"},
+		{"genai-bench run: 400,000 per-request entries", func() io.Reader {
+			return repeat(`{"aggregated_metrics": {"num_concurrency": 64, "run_duration": 100, "num_completed_requests": 400000, "num_error_requests": 0, "num_requests": 400000, "requests_per_second": 4000, "stats": {"ttft": {"mean": 0.1, "p50": 0.1, "p95": 0.2, "p99": 0.3}}}, "individual_request_metrics": [`,
+				`{"ttft": 0.1, "tpot": 0.01, "e2e_latency": 1.1, "output_latency": 1.0, "output_inference_speed": 100, "num_input_tokens": 100, "num_output_tokens": 100, "total_tokens": 200, "input_throughput": 1000, "output_throughput": 100, "error_code": null, "error_message": null},`,
+				`{"ttft": 0.1, "e2e_latency": 1.1, "num_output_tokens": 100, "error_code": null}]}`, 399999)
+		}, 48, ""},
+		{"genai-bench: an aggregate of 100 MB", func() io.Reader {
+			return repeat(`{"aggregated_metrics": {"stats": {"x": [`, "1,", "1]}}}", 50<<20)
+		}, 24, "larger than 8 MB"},
 		{"a huge metrics object", func() io.Reader {
 			return repeat(`{"benchmarks": [{"metrics": {"x": [`, "1,", "1]}}]}", 20<<20)
 		}, 24, "larger than 8 MB"},

@@ -37,6 +37,10 @@ type ImportBatch struct {
 	// client went away, the server is stopping): Add then returns a
 	// *CancelledError within one read of the input and keeps nothing.
 	Context context.Context
+	// experiments are the genai-bench experiment_metadata.json files of
+	// the batch: read, never kept, applied to the run files at Commit.
+	experiments []*importers.Experiment
+	applied     bool
 }
 
 // told passes one file's outcome to OnFile.
@@ -58,8 +62,9 @@ func NewImportBatch(dataDir string, maxBytes int64) *ImportBatch {
 	return &ImportBatch{blobs: blobs{dir: dataDir}, max: maxBytes}
 }
 
-// Len is the number of files added so far.
-func (b *ImportBatch) Len() int { return len(b.files) }
+// Len is the number of files added so far (an experiment's metadata file
+// counts, though it is not kept).
+func (b *ImportBatch) Len() int { return len(b.files) + len(b.experiments) }
 
 // Files returns the parsed files, in the order added.
 func (b *ImportBatch) Files() []*importers.File {
@@ -106,9 +111,23 @@ func (e *SameFileError) Error() string {
 
 // Add reads one file from r to its end: parses it, hashes it and keeps the
 // raw bytes in a temporary file. name is the file's name as the user knows
-// it (any folder part is dropped).
+// it (any folder part is dropped). A zip or tar archive (a genai-bench
+// experiment folder, say) is read entry by entry, each entry a file of the
+// batch named by its path inside the archive (import_archive.go).
 func (b *ImportBatch) Add(name string, r io.Reader) error {
 	name = cleanFileName(name)
+	r, kind, err := sniffArchive(r)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", name, err)
+	}
+	if kind != "" {
+		return b.addArchive(name, kind, r)
+	}
+	return b.add(name, r)
+}
+
+// add is Add for one file whose name is already clean.
+func (b *ImportBatch) add(name string, r io.Reader) error {
 	tmp, err := b.blobs.temp()
 	if err != nil {
 		return err
@@ -144,6 +163,13 @@ func (b *ImportBatch) Add(name string, r io.Reader) error {
 	if w.n != f.Bytes {
 		return fmt.Errorf("keeping %s: wrote %d bytes of %d", name, w.n, f.Bytes)
 	}
+	if f.Experiment != nil {
+		// read for what it says of the runs, never kept: its command
+		// line can carry a credential
+		b.told(f.Source.Format, metrics.Imported, f.Bytes)
+		b.experiments = append(b.experiments, f.Experiment)
+		return nil
+	}
 	for _, s := range b.files {
 		if s.f.Source.SHA256 == f.Source.SHA256 {
 			b.told(f.Source.Format, metrics.Duplicate, f.Bytes)
@@ -161,6 +187,9 @@ func (b *ImportBatch) Add(name string, r io.Reader) error {
 // raw files to their content addresses. It returns the stored imports in
 // the order added. A failed Commit stores nothing and may be retried.
 func (b *ImportBatch) Commit(ctx context.Context, st *store.Store, e store.Edit) ([]store.Import, error) {
+	if err := b.applyExperiments(); err != nil {
+		return nil, err
+	}
 	if len(b.files) == 0 {
 		return nil, ErrNoFiles
 	}

@@ -1,0 +1,327 @@
+package importers
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"capplan/planner"
+)
+
+// genai-bench (sgl-project/genai-bench) writes an experiment folder:
+// experiment_metadata.json (the model, the engine, the GPUs, the time unit
+// of every latency, the command line) and one JSON per run,
+// "<scenario>_<task>_concurrency_<N>_time_<T>s.json", holding
+// aggregated_metrics (the run's statistics) and individual_request_metrics
+// (one entry per request, which makes goodput countable). A run file is a
+// row on its own; the metadata file completes the rows of the same upload
+// (ApplyExperiment) and is never kept: its command line can hold an API key
+// (docs/formats in the repository's docs).
+
+// Experiment is what a genai-bench experiment_metadata.json says about the
+// runs beside it. Only the fields capplan uses are kept, each masked of
+// anything that looks like a credential.
+type Experiment struct {
+	File          string // the metadata file's name
+	SHA256        string // of the metadata file as uploaded
+	Model         string // api_model_name, else model
+	ModelPath     string // which of the two
+	ToolVersion   string // benchmark_version
+	Engine        string // server_engine and server_version
+	GPU           string // server_gpu_count x server_gpu_type
+	TimeUnit      string // metrics_time_unit: "s" (the default) or "ms"
+	Masked        int    // credentials found in the file and left out
+	CommandMasked string // cmd with its credentials masked
+}
+
+// gbStat is one genai-bench statistic (StatField).
+type gbStat struct {
+	Mean num `json:"mean"`
+	P50  num `json:"p50"`
+	P95  num `json:"p95"`
+	P99  num `json:"p99"`
+}
+
+// gbAgg is a run's aggregated_metrics.
+type gbAgg struct {
+	Scenario          lstr              `json:"scenario"`
+	NumConcurrency    num               `json:"num_concurrency"`
+	BatchSize         num               `json:"batch_size"`
+	IterationType     lstr              `json:"iteration_type"`
+	RunDuration       num               `json:"run_duration"`
+	MeanOutputTput    num               `json:"mean_output_throughput_tokens_per_s"`
+	RequestsPerSecond num               `json:"requests_per_second"`
+	ErrorCodes        map[string]num    `json:"error_codes_frequency"`
+	NumErrorRequests  num               `json:"num_error_requests"`
+	NumCompleted      num               `json:"num_completed_requests"`
+	NumRequests       num               `json:"num_requests"`
+	ArrivalRate       num               `json:"arrival_requests_per_second"`
+	Stats             map[string]gbStat `json:"stats"`
+}
+
+// gbReq is one entry of individual_request_metrics.
+type gbReq struct {
+	TTFT      num `json:"ttft"`
+	TPOT      num `json:"tpot"`
+	E2E       num `json:"e2e_latency"`
+	OutTokens num `json:"num_output_tokens"`
+	ErrorCode num `json:"error_code"`
+}
+
+// isGenAIBenchRunKey tells the first key of a genai-bench run file.
+func isGenAIBenchRunKey(k string) bool {
+	return k == "aggregated_metrics" || k == "individual_request_metrics"
+}
+
+// parseGenAIBench reads one genai-bench run file as a stream: the
+// aggregate whole (it is small), the per-request list one entry at a time
+// into compact samples.
+func parseGenAIBench(l *lexer) (*File, error) {
+	var agg *gbAgg
+	var samples []planner.Sample
+	var outTok float64
+	nReq := 0
+	err := l.object("", func(k string) error {
+		if isGenAIBenchRunKey(k) {
+			l.recognized = true
+		}
+		switch k {
+		case "aggregated_metrics":
+			agg = &gbAgg{}
+			return l.decode(k, agg)
+		case "individual_request_metrics":
+			samples = samples[:0]
+			return l.array(k, func(i int) error {
+				if i >= maxPerRequest {
+					return fmt.Errorf("%s: more than %d requests in one run: not a load-test result", k, maxPerRequest)
+				}
+				var q gbReq
+				if err := l.decode(fmt.Sprintf("%s[%d]", k, i), &q); err != nil {
+					return err
+				}
+				nReq++
+				s := planner.Sample{TTFT: sec32(q.TTFT), E2E: sec32(q.E2E), ITL: sec32(q.TPOT), OutputTokens: planner.NoFigure, OK: !q.ErrorCode.set}
+				if q.OutTokens.set && q.OutTokens.v >= 0 && q.OutTokens.v < 1e9 {
+					s.OutputTokens = int32(q.OutTokens.v)
+					if s.OK {
+						outTok += q.OutTokens.v
+					}
+				}
+				samples = append(samples, s)
+				return nil
+			})
+		}
+		return l.skip(k)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := l.finish(); err != nil {
+		return nil, err
+	}
+	if agg == nil {
+		return nil, fmt.Errorf("aggregated_metrics: missing: a genai-bench run file always has it")
+	}
+	f := &File{Source: planner.Source{Format: "genai-bench", FormatVersion: "run JSON (aggregated and per-request metrics)"}}
+	bd := newBuilder()
+	r := bd.row
+	const ap = "aggregated_metrics."
+	switch it := string(agg.IterationType); it {
+	case "", "num_concurrency":
+		r.LoadKind = planner.LoadConcurrency
+		if agg.ArrivalRate.set {
+			r.LoadKind = planner.LoadRate
+			bd.fig(&r.SendRate, "send_rate", ap+"arrival_requests_per_second", agg.ArrivalRate, 1)
+		}
+		bd.fig(&r.Load, "load", ap+"num_concurrency", agg.NumConcurrency, 1)
+	case "batch_size":
+		return nil, fmt.Errorf("%siteration_type: batch_size: an embedding batch-size run, not a serving load level", ap)
+	default:
+		return nil, fmt.Errorf("%siteration_type: unknown iteration %q", ap, it)
+	}
+	bd.count(&r.Successful, "successful", ap+"num_completed_requests", agg.NumCompleted)
+	bd.count(&r.Errored, "errored", ap+"num_error_requests", agg.NumErrorRequests)
+	if agg.NumRequests.set && r.Successful != nil && r.Errored != nil && int(agg.NumRequests.v) == *r.Successful+*r.Errored {
+		bd.count(&r.Attempted, "attempted", ap+"num_requests", agg.NumRequests)
+	} else if r.Successful != nil && r.Errored != nil {
+		bd.countInt(&r.Attempted, "attempted", "computed: num_completed_requests + num_error_requests", *r.Successful+*r.Errored)
+	}
+	if r.Successful == nil && bd.err == nil {
+		return nil, fmt.Errorf("%snum_completed_requests: missing", ap)
+	}
+	bd.fig(&r.DurationS, "duration_s", ap+"run_duration", agg.RunDuration, 1)
+	bd.fig(&r.RequestRate, "request_rate", ap+"requests_per_second", agg.RequestsPerSecond, 1)
+	if nReq > 0 && r.DurationS != nil && *r.DurationS > 0 {
+		bd.setF(&r.OutputTokenRate, "output_token_rate", "computed: num_output_tokens of the successful individual_request_metrics / run_duration", outTok / *r.DurationS)
+	} else {
+		bd.fig(&r.OutputTokenRate, "output_token_rate", ap+"mean_output_throughput_tokens_per_s", agg.MeanOutputTput, 1)
+	}
+	if ok := intv(r.Successful); ok > 0 {
+		st := func(k string) *gbStat {
+			if s, ok := agg.Stats[k]; ok {
+				return &s
+			}
+			return nil
+		}
+		if s := st("num_input_tokens"); s != nil {
+			bd.fig(&r.PromptTokensMean, "prompt_tokens_mean", ap+"stats.num_input_tokens.mean", s.Mean, 1)
+		}
+		if s := st("num_output_tokens"); s != nil {
+			bd.fig(&r.OutputTokensMean, "output_tokens_mean", ap+"stats.num_output_tokens.mean", s.Mean, 1)
+		}
+		for _, m := range []struct {
+			key, name string
+			dst       *planner.Stat
+		}{{"ttft", "ttft_s", &r.TTFT}, {"e2e_latency", "e2e_s", &r.E2E}, {"tpot", "tpot_s", &r.TPOT}} {
+			s := st(m.key)
+			if s == nil {
+				continue
+			}
+			kp := ap + "stats." + m.key
+			bd.stat(m.dst, m.name, statSrc{mean: s.Mean, meanP: kp + ".mean", p50: s.P50, p50P: kp + ".p50", p95: s.P95, p95P: kp + ".p95", p99: s.P99, p99P: kp + ".p99"}, 1)
+			m.dst.N = ok
+		}
+		r.TPOT.Definition = "genai-bench tpot: per request (latency - TTFT)/(output tokens - 1)"
+	}
+	if len(agg.ErrorCodes) > 0 {
+		codes := make([]string, 0, len(agg.ErrorCodes))
+		for c, n := range agg.ErrorCodes {
+			if n.set && n.v > 0 {
+				codes = append(codes, fmt.Sprintf("%s x%d", c, int(n.v)))
+			}
+		}
+		sort.Strings(codes)
+		if len(codes) > 0 {
+			bd.warn("error-codes", "error codes: %s", strings.Join(codes, ", "))
+		}
+	}
+	bd.warn("time-unit", "genai-bench writes latencies in the experiment's metrics_time_unit; without its experiment_metadata.json in the same upload they are read as seconds, its default")
+	row, err := bd.finish()
+	if err != nil {
+		return nil, err
+	}
+	row.Samples = samples
+	f.Rows = append(f.Rows, row)
+	return f, nil
+}
+
+// sec32 is a per-request figure as a sample's float32, NoFigure when absent.
+func sec32(n num) float32 {
+	if !n.set || n.v < 0 || n.v > maxFigure {
+		return planner.NoFigure
+	}
+	return float32(n.v)
+}
+
+// isGenAIBenchMeta tells an experiment_metadata.json by its keys.
+func isGenAIBenchMeta(has func(string) bool) bool {
+	return has("benchmark_version") && has("api_backend") && (has("traffic_scenario") || has("experiment_folder_name") || has("metrics_time_unit"))
+}
+
+// parseGenAIBenchMeta reads an experiment_metadata.json into f.Experiment;
+// the file holds no rows.
+func parseGenAIBenchMeta(f *File, d doc) error {
+	o, p := d.obj, d.prefix
+	f.Source.Format, f.Source.FormatVersion = "genai-bench", "experiment metadata"
+	e := &Experiment{TimeUnit: "s"}
+	str := func(k string) string {
+		var v lstr
+		o.get(p, k, &v)
+		s, n := MaskSecrets(string(v))
+		e.Masked += n
+		return strings.TrimSpace(s)
+	}
+	e.Model, e.ModelPath = str("api_model_name"), p+"api_model_name"
+	if e.Model == "" {
+		e.Model, e.ModelPath = str("model"), p+"model"
+	}
+	e.ToolVersion = str("benchmark_version")
+	e.Engine = strings.TrimSpace(str("server_engine") + " " + str("server_version"))
+	var gpus num
+	o.get(p, "server_gpu_count", &gpus)
+	if t := str("server_gpu_type"); t != "" {
+		e.GPU = t
+		if gpus.set && gpus.v > 0 {
+			e.GPU = strconv.Itoa(int(gpus.v)) + " x " + t
+		}
+	}
+	switch u := str("metrics_time_unit"); u {
+	case "", "s":
+	case "ms":
+		e.TimeUnit = "ms"
+	default:
+		return fmt.Errorf("%smetrics_time_unit: unknown unit %q (genai-bench writes s or ms)", p, u)
+	}
+	e.CommandMasked, _ = MaskSecrets(str("cmd"))
+	// the credentials of auth_config and any other key named like one
+	// are not read at all; count them for the warning.
+	for k := range o {
+		if isSecretKey(k) {
+			e.Masked++
+		}
+	}
+	if e.Model == "" {
+		e.ModelPath = ""
+	}
+	f.Experiment = e
+	return nil
+}
+
+// ApplyExperiment completes the genai-bench run files of one upload with
+// their experiment's metadata: the model, the tool version, and the time
+// unit of their latencies (milliseconds scaled to seconds). Files of other
+// formats are left as they are.
+func ApplyExperiment(files []*File, e *Experiment) {
+	for _, f := range files {
+		if f.Source.Format != "genai-bench" || f.Experiment != nil {
+			continue
+		}
+		f.Source.ToolVersion = e.ToolVersion
+		if f.Model == "" && e.Model != "" {
+			f.Model = e.Model
+			f.Warnings = dropWarning(f.Warnings, "model-unknown")
+		}
+		scale := 1.0
+		if e.TimeUnit == "ms" {
+			scale = 1e-3
+		}
+		for i := range f.Rows {
+			r := &f.Rows[i]
+			r.Source.ToolVersion = f.Source.ToolVersion
+			if r.Model == "" && e.Model != "" {
+				r.Model = e.Model
+				r.Paths["model"] = e.File + ": " + e.ModelPath
+			}
+			r.Warnings = dropWarning(r.Warnings, "time-unit")
+			if scale != 1 {
+				for _, s := range []*planner.Stat{&r.TTFT, &r.E2E, &r.TPOT} {
+					for _, v := range []*float64{s.Mean, s.P50, s.P95, s.P99} {
+						if v != nil {
+							*v *= scale
+						}
+					}
+				}
+				for j := range r.Samples {
+					s := &r.Samples[j]
+					for _, v := range []*float32{&s.TTFT, &s.E2E, &s.ITL} {
+						if planner.Has(*v) {
+							*v *= float32(scale)
+						}
+					}
+				}
+			}
+			r.Paths["time_unit"] = e.File + ": metrics_time_unit = " + e.TimeUnit
+		}
+	}
+}
+
+func dropWarning(ws []planner.Warning, code string) []planner.Warning {
+	out := ws[:0]
+	for _, w := range ws {
+		if w.Code != code {
+			out = append(out, w)
+		}
+	}
+	return out
+}

@@ -1,0 +1,91 @@
+package importers
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"capplan/web/demogen/genaibenchgen"
+)
+
+func TestGenAIBench(t *testing.T) {
+	const key = "sk-proj-abcdefghijklmnop1234"
+	run, err := Parse("D(100,50)_text-to-text_concurrency_4_time_60s.json", strings.NewReader(genaibenchgen.Run(4, 120, 3, "ms")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := run.Rows[0]
+	checkRow(t, r, rowWant{kind: "concurrency", load: 4, att: 123, ok: 120, errd: 3, inc: -1, dur: 60, rate: 2, outRate: 100,
+		ttftP95: 190, ttftP99: 190, e2eP95: 1900, e2eP99: 1900, warn: []string{"time-unit", "errors", "error-codes"}})
+	if len(r.Samples) != 123 {
+		t.Fatalf("%d samples", len(r.Samples))
+	}
+	meta, err := Parse("experiment_metadata.json", strings.NewReader(genaibenchgen.Meta("ms", key)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := meta.Experiment
+	if e == nil || len(meta.Rows) != 0 {
+		t.Fatalf("metadata: %+v, %d rows", e, len(meta.Rows))
+	}
+	if e.Model != "Qwen/Qwen3-8B" || e.TimeUnit != "ms" || e.GPU != "1 x H100" || e.Engine != "SGLang v0.5.2" || e.Masked < 2 {
+		t.Errorf("experiment %+v", e)
+	}
+	if strings.Contains(fmt.Sprintf("%+v", e), key) || !strings.Contains(e.CommandMasked, "--api-key ***") {
+		t.Errorf("the key was kept: %q", e.CommandMasked)
+	}
+	ApplyExperiment([]*File{run, meta}, e)
+	r = run.Rows[0]
+	checkF(t, "ttft p95 in s", r.TTFT.P95, 0.19)
+	checkF(t, "e2e p99 in s", r.E2E.P99, 1.9)
+	if r.Model != "Qwen/Qwen3-8B" || run.Model != "Qwen/Qwen3-8B" || run.Source.ToolVersion != "0.0.2" {
+		t.Errorf("model %q %q version %q", r.Model, run.Model, run.Source.ToolVersion)
+	}
+	if s := r.Samples[0]; s.TTFT < 0.099 || s.TTFT > 0.101 || !s.OK || r.Samples[122].OK {
+		t.Errorf("samples %+v %+v", s, r.Samples[122])
+	}
+	for _, w := range append(r.Warnings, run.Warnings...) {
+		if w.Code == "time-unit" || w.Code == "model-unknown" {
+			t.Errorf("warning kept: %v", w)
+		}
+	}
+	if !strings.Contains(r.Paths["model"], "experiment_metadata.json: api_model_name") {
+		t.Errorf("model path %q", r.Paths["model"])
+	}
+}
+
+func TestGenAIBenchRefusals(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"no aggregate", `{"individual_request_metrics": []}`, "aggregated_metrics: missing"},
+		{"embedding batch run", `{"aggregated_metrics": {"iteration_type": "batch_size", "batch_size": 8, "num_completed_requests": 1}}`, "embedding batch-size run"},
+		{"truncated", `{"aggregated_metrics": {"num_concurrency": 1, "num_completed_requests": 1}, "individual_request_metrics": [{"ttft": 1`, "truncated"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse("r.json", strings.NewReader(c.in), Options{})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err = %v, want %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestMaskSecrets(t *testing.T) {
+	for in, want := range map[string]string{
+		"genai-bench benchmark --api-key sk-abc123456789 --task t":       "genai-bench benchmark --api-key *** --task t",
+		`aiperf profile --api-key="xyz" -m m`:                            `aiperf profile --api-key=*** -m m`,
+		"curl -H 'Authorization: Bearer eyJhbGciOi.abc' http://x":        "curl -H 'Authorization: Bearer ***' http://x",
+		"--hf-token hf_abcdefghijklmnopqrstu --max-tokens 100":           "--hf-token *** --max-tokens 100",
+		"http://x/v1?api_key=abcd&x=1":                                   "http://x/v1?api_key=***&x=1",
+		"key sk-live-0123456789abcdef in text":                           "key *** in text",
+		"--model-tokenizer /models/q --num-concurrency 4 --max-tokens 9": "--model-tokenizer /models/q --num-concurrency 4 --max-tokens 9",
+	} {
+		if got, _ := MaskSecrets(in); got != want {
+			t.Errorf("MaskSecrets(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for k, want := range map[string]bool{"api_key": true, "auth_config": true, "hf_token": true, "Authorization": true, "total_tokens": false, "tokenizer": false, "max_tokens": false} {
+		if isSecretKey(k) != want {
+			t.Errorf("isSecretKey(%q) = %v", k, !want)
+		}
+	}
+}
