@@ -73,9 +73,21 @@ func parseAIPerf(f *File, d doc) error {
 	} else {
 		f.Source.Format, f.Source.FormatVersion = "genai-perf", "summary JSON"
 	}
+	// mkey is the key a metric has in this file: 0.1.x records use short
+	// tags for some ("ttft" for time_to_first_token).
+	mkey := func(key string) string {
+		if _, ok := mo[key]; !ok && recs {
+			if s, ok := aiperfShortTags[key]; ok {
+				if _, ok := mo[s]; ok {
+					return s
+				}
+			}
+		}
+		return key
+	}
 	metric := func(key string) (*aMetric, error) {
 		var m aMetric
-		ok, err := mo.get(mp, key, &m)
+		ok, err := mo.get(mp, mkey(key), &m)
 		if !ok || err != nil {
 			return nil, err
 		}
@@ -111,7 +123,7 @@ func parseAIPerf(f *File, d doc) error {
 	avg := func(dst **float64, name, key string, scale float64) *aMetric {
 		m := get(key)
 		if m != nil {
-			bd.fig(dst, name, mp+key+".avg", m.Avg, scale)
+			bd.fig(dst, name, mp+mkey(key)+".avg", m.Avg, scale)
 		}
 		return m
 	}
@@ -128,12 +140,12 @@ func parseAIPerf(f *File, d doc) error {
 		}
 		bd.countInt(&r.Successful, "successful", mp+"request_count (absent: no request succeeded)", 0)
 	} else {
-		bd.count(&r.Successful, "successful", mp+"request_count.avg", num{v: *okF, set: true})
+		bd.count(&r.Successful, "successful", mp+mkey("request_count")+".avg", num{v: *okF, set: true})
 	}
 	if isAI {
 		var errF *float64
 		if avg(&errF, "errored", "error_request_count", 1) != nil && errF != nil {
-			bd.count(&r.Errored, "errored", mp+"error_request_count.avg", num{v: *errF, set: true})
+			bd.count(&r.Errored, "errored", mp+mkey("error_request_count")+".avg", num{v: *errF, set: true})
 		} else if n, ok := errorSummary(o, p, bd); ok {
 			bd.countInt(&r.Errored, "errored", p+"error_summary (sum of count)", n)
 		} else if intv(r.Successful) == 0 {
@@ -154,7 +166,7 @@ func parseAIPerf(f *File, d doc) error {
 		if s, ok := unitScale(string(m.Unit)); ok {
 			scale = s
 		}
-		bd.fig(&r.DurationS, "duration_s", mp+"benchmark_duration.avg", m.Avg, scale)
+		bd.fig(&r.DurationS, "duration_s", mp+mkey("benchmark_duration")+".avg", m.Avg, scale)
 	} else if d, ok := isoSpan(o, p); ok {
 		bd.setF(&r.DurationS, "duration_s", "computed: "+p+"end_time - "+p+"start_time", d)
 	}
@@ -177,7 +189,7 @@ func parseAIPerf(f *File, d doc) error {
 			if !ok {
 				return fmt.Errorf("%s%s.unit: unknown time unit %q", mp, s.key, m.Unit)
 			}
-			kp := mp + s.key
+			kp := mp + mkey(s.key)
 			bd.stat(s.st, s.name, statSrc{mean: m.Avg, meanP: kp + ".avg", p50: m.P50, p50P: kp + ".p50", p95: m.P95, p95P: kp + ".p95", p99: m.P99, p99P: kp + ".p99"}, scale)
 			if m.Count.set && m.Count.v >= 0 && m.Count.v < maxFigure {
 				s.st.N = int(m.Count.v)
@@ -216,7 +228,7 @@ func isAIPerf(o jsonObj) bool {
 	}
 	if raw, ok := o["records"]; ok && (has("input_config") || only) {
 		if m, _, _, err := aiperfMetrics(jsonObj{"records": raw}, ""); err == nil {
-			for _, k := range []string{"request_count", "time_to_first_token", "request_latency", "error_request_count"} {
+			for _, k := range []string{"request_count", "time_to_first_token", "ttft", "request_latency", "error_request_count"} {
 				if isMetricObj(m, k) {
 					return true
 				}
@@ -232,6 +244,14 @@ func isMetricObj(o jsonObj, k string) bool {
 		Unit *string `json:"unit"`
 	}
 	return json.Unmarshal(o[k], &m) == nil && m.Unit != nil
+}
+
+// aiperfShortTags are the short tags AIPerf 0.1.x keys some metrics by
+// under records.
+var aiperfShortTags = map[string]string{
+	"time_to_first_token": "ttft", "time_to_second_token": "ttst", "inter_token_latency": "itl",
+	"input_sequence_length": "isl", "output_sequence_length": "osl", "time_to_first_output_token": "ttfot",
+	"inter_chunk_latency": "icl",
 }
 
 // aiperfOnlyKeys are top-level keys AIPerf writes and GenAI-Perf never did.
@@ -277,9 +297,31 @@ func aiperfValidity(o jsonObj, p string, mo jsonObj, mp string, bd *builder) {
 	if o.get(p, "was_cancelled", &cancelled); cancelled {
 		bd.warn("cancelled", "the run was cancelled before it finished (%swas_cancelled)", p)
 	}
-	var valid *bool
-	if o.get(p, "submission_valid", &valid); valid != nil && !*valid {
-		bd.warn("submission-invalid", "AIPerf marks this run as not valid for submission (%ssubmission_valid: false)", p)
+	// submission_valid at the top level or, from 0.8, in metadata, with
+	// the reasons beside it
+	var md struct {
+		Valid   *bool  `json:"submission_valid"`
+		Reasons []lstr `json:"submission_invalid_reasons"`
+	}
+	where := p
+	if o.get(p, "metadata", &md); md.Valid == nil {
+		o.get(p, "submission_valid", &md.Valid)
+		o.get(p, "submission_invalid_reasons", &md.Reasons)
+	} else {
+		where = p + "metadata."
+	}
+	if md.Valid != nil && !*md.Valid {
+		why := ""
+		var rs []string
+		for _, r := range md.Reasons {
+			if s, _ := MaskSecrets(string(r)); strings.TrimSpace(s) != "" {
+				rs = append(rs, s)
+			}
+		}
+		if len(rs) > 0 {
+			why = ": " + strings.Join(rs, "; ")
+		}
+		bd.warn("submission-invalid", "AIPerf marks this run as not valid for submission (%ssubmission_valid: false)%s", where, why)
 	}
 	for _, src := range []struct {
 		o jsonObj

@@ -49,7 +49,7 @@ func TestAIPerfLayouts(t *testing.T) {
 			in: `{"records": [
 				{"tag": "request_count", "unit": "requests", "avg": 50},
 				{"tag": "error_request_count", "unit": "requests", "avg": 2},
-				{"tag": "time_to_first_token", "unit": "ms", "avg": 80, "p50": 70, "p95": 150, "p99": 170},
+				{"tag": "ttft", "unit": "ms", "avg": 80, "p50": 70, "p95": 150, "p99": 170},
 				{"tag": "request_latency", "unit": "ms", "avg": 1000, "p50": 900, "p95": 1500, "p99": 1700}],
 				"input_config": {"endpoint": {"model_names": ["m"]}, "loadgen": {"request_rate": 1}},
 				"start_time": "2025-09-01T10:00:00", "end_time": "2025-09-01T10:00:50",
@@ -57,6 +57,9 @@ func TestAIPerfLayouts(t *testing.T) {
 			version: "0.1.x (metrics under records)", model: "m",
 			want: rowWant{kind: "rate", load: 1, att: 52, ok: 50, errd: 2, inc: -1, dur: 50, rate: nf, outRate: nf, ttftP95: 0.15, ttftP99: 0.17, e2eP95: 1.5, e2eP99: 1.7, warn: []string{"errors"}},
 			check: func(t *testing.T, f *File) {
+				if p := f.Rows[0].Paths["ttft_s.p95"]; p != "records.ttft.p95" {
+					t.Errorf("short-tag path %q", p)
+				}
 				if p := f.Rows[0].Paths["duration_s"]; !strings.Contains(p, "end_time") {
 					t.Errorf("duration path %q", p)
 				}
@@ -75,7 +78,7 @@ func TestAIPerfLayouts(t *testing.T) {
 		},
 		{
 			name: "0.8: cancelled after 60 s, 25 ok and 16 failed, not valid for submission, context overflows",
-			in: `{"schema_version": "1.2", "aiperf_version": "0.8.0", "submission_valid": false,
+			in: `{"schema_version": "1.2", "aiperf_version": "0.8.0", "metadata": {"submission_valid": false, "submission_invalid_reasons": ["cancelled before the benchmark duration"]},
 				"request_count": {"unit": "requests", "avg": 25}, "error_request_count": {"unit": "requests", "avg": 16},
 				"context_overflow_count": {"unit": "requests", "avg": 3},
 				"request_throughput": {"unit": "requests/sec", "avg": 0.4167}, "benchmark_duration": {"unit": "sec", "avg": 60},

@@ -79,6 +79,7 @@ func isGenAIBenchRunKey(k string) bool {
 // into compact samples.
 func parseGenAIBench(l *lexer) (*File, error) {
 	var agg *gbAgg
+	var unit lstr
 	var samples []planner.Sample
 	var outTok float64
 	nReq := 0
@@ -90,6 +91,8 @@ func parseGenAIBench(l *lexer) (*File, error) {
 		case "aggregated_metrics":
 			agg = &gbAgg{}
 			return l.decode(k, agg)
+		case "_time_unit":
+			return l.decode(k, &unit)
 		case "individual_request_metrics":
 			samples = samples[:0]
 			return l.array(k, func(i int) error {
@@ -123,6 +126,26 @@ func parseGenAIBench(l *lexer) (*File, error) {
 	if agg == nil {
 		return nil, fmt.Errorf("aggregated_metrics: missing: a genai-bench run file always has it")
 	}
+	// the run's own _time_unit is authoritative; files before it are in
+	// seconds unless their experiment says otherwise (ApplyExperiment)
+	scale := 1.0
+	switch unit {
+	case "", "s":
+	case "ms":
+		scale = 1e-3
+	default:
+		return nil, fmt.Errorf("_time_unit: unknown unit %q (genai-bench writes s or ms)", unit)
+	}
+	if scale != 1 {
+		for i := range samples {
+			s := &samples[i]
+			for _, v := range []*float32{&s.TTFT, &s.E2E, &s.ITL} {
+				if planner.Has(*v) {
+					*v *= float32(scale)
+				}
+			}
+		}
+	}
 	f := &File{Source: planner.Source{Format: "genai-bench", FormatVersion: "run JSON (aggregated and per-request metrics)"}}
 	bd := newBuilder()
 	r := bd.row
@@ -142,6 +165,20 @@ func parseGenAIBench(l *lexer) (*File, error) {
 	}
 	bd.count(&r.Successful, "successful", ap+"num_completed_requests", agg.NumCompleted)
 	bd.count(&r.Errored, "errored", ap+"num_error_requests", agg.NumErrorRequests)
+	failed := 0
+	for _, s := range samples {
+		if !s.OK {
+			failed++
+		}
+	}
+	// error_rate and num_error_requests have been seen at 0 beside failed
+	// requests: the requests themselves count
+	if nReq > 0 && r.Errored != nil && failed > *r.Errored {
+		bd.countInt(&r.Errored, "errored", "computed: individual_request_metrics with an error_code", failed)
+		if r.Successful != nil && *r.Successful+failed > nReq {
+			bd.countInt(&r.Successful, "successful", "computed: individual_request_metrics without an error_code", nReq-failed)
+		}
+	}
 	if agg.NumRequests.set && r.Successful != nil && r.Errored != nil && int(agg.NumRequests.v) == *r.Successful+*r.Errored {
 		bd.count(&r.Attempted, "attempted", ap+"num_requests", agg.NumRequests)
 	} else if r.Successful != nil && r.Errored != nil {
@@ -179,10 +216,22 @@ func parseGenAIBench(l *lexer) (*File, error) {
 				continue
 			}
 			kp := ap + "stats." + m.key
-			bd.stat(m.dst, m.name, statSrc{mean: s.Mean, meanP: kp + ".mean", p50: s.P50, p50P: kp + ".p50", p95: s.P95, p95P: kp + ".p95", p99: s.P99, p99P: kp + ".p99"}, 1)
+			bd.stat(m.dst, m.name, statSrc{mean: s.Mean, meanP: kp + ".mean", p50: s.P50, p50P: kp + ".p50", p95: s.P95, p95P: kp + ".p95", p99: s.P99, p99P: kp + ".p99"}, scale)
 			m.dst.N = ok
 		}
 		r.TPOT.Definition = "genai-bench tpot: per request (latency - TTFT)/(output tokens - 1)"
+		if placeholderTTFT(samples) {
+			r.TTFT = planner.Stat{}
+			for k := range r.Paths {
+				if strings.HasPrefix(k, "ttft_s") {
+					delete(r.Paths, k)
+				}
+			}
+			for i := range samples {
+				samples[i].TTFT = planner.NoFigure
+			}
+			bd.warn("ttft-placeholder", "every request has the same TTFT of 0.001 s, genai-bench's placeholder for a run without streaming: it is not a measurement and is left out")
+		}
 	}
 	if len(agg.ErrorCodes) > 0 {
 		codes := make([]string, 0, len(agg.ErrorCodes))
@@ -196,7 +245,9 @@ func parseGenAIBench(l *lexer) (*File, error) {
 			bd.warn("error-codes", "error codes: %s", strings.Join(codes, ", "))
 		}
 	}
-	bd.warn("time-unit", "genai-bench writes latencies in the experiment's metrics_time_unit; without its experiment_metadata.json in the same upload they are read as seconds, its default")
+	if unit == "" {
+		bd.warn("time-unit", "genai-bench writes latencies in the experiment's metrics_time_unit; without its experiment_metadata.json in the same upload they are read as seconds, its default")
+	}
 	row, err := bd.finish()
 	if err != nil {
 		return nil, err
@@ -204,6 +255,22 @@ func parseGenAIBench(l *lexer) (*File, error) {
 	row.Samples = samples
 	f.Rows = append(f.Rows, row)
 	return f, nil
+}
+
+// placeholderTTFT tells a run whose successful requests all carry the
+// fixed TTFT genai-bench writes without streaming.
+func placeholderTTFT(samples []planner.Sample) bool {
+	n := 0
+	for _, s := range samples {
+		if !s.OK {
+			continue
+		}
+		if s.TTFT != 0.001 {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // sec32 is a per-request figure as a sample's float32, NoFigure when absent.
@@ -277,13 +344,19 @@ func ApplyExperiment(files []*File, e *Experiment) {
 		if f.Source.Format != "genai-bench" || f.Experiment != nil {
 			continue
 		}
+		ownUnit := true
+		for _, r := range f.Rows {
+			for _, w := range r.Warnings {
+				ownUnit = ownUnit && w.Code != "time-unit"
+			}
+		}
 		f.Source.ToolVersion = e.ToolVersion
 		if f.Model == "" && e.Model != "" {
 			f.Model = e.Model
 			f.Warnings = dropWarning(f.Warnings, "model-unknown")
 		}
 		scale := 1.0
-		if e.TimeUnit == "ms" {
+		if e.TimeUnit == "ms" && !ownUnit { // a run's own _time_unit wins
 			scale = 1e-3
 		}
 		for i := range f.Rows {
@@ -311,7 +384,9 @@ func ApplyExperiment(files []*File, e *Experiment) {
 					}
 				}
 			}
-			r.Paths["time_unit"] = e.File + ": metrics_time_unit = " + e.TimeUnit
+			if !ownUnit {
+				r.Paths["time_unit"] = e.File + ": metrics_time_unit = " + e.TimeUnit
+			}
 		}
 	}
 }

@@ -2,9 +2,11 @@ package importers
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
+	"capplan/planner"
 	"capplan/web/demogen/genaibenchgen"
 )
 
@@ -88,4 +90,51 @@ func TestMaskSecrets(t *testing.T) {
 			t.Errorf("isSecretKey(%q) = %v", k, !want)
 		}
 	}
+}
+
+// TestGenAIBenchRunSaysItself: a run's own _time_unit wins, failed
+// requests are counted from the requests when the aggregate says 0, and
+// a non-streaming run's placeholder TTFT is not a measurement.
+func TestGenAIBenchRunSaysItself(t *testing.T) {
+	in := genaibenchgen.Run(2, 100, 4, "ms")
+	in = strings.Replace(in, `"num_error_requests": 4`, `"num_error_requests": 0`, 1)
+	in = strings.Replace(in, `"num_completed_requests": 100`, `"num_completed_requests": 104`, 1)
+	in = strings.TrimSuffix(strings.TrimSpace(in), "}") + `, "_time_unit": "ms"}`
+	f, err := Parse("run.json", strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := f.Rows[0]
+	checkF(t, "ttft p95 in s", r.TTFT.P95, 0.19)
+	checkI(t, "errored", r.Errored, 4)
+	checkI(t, "successful", r.Successful, 100)
+	for _, w := range r.Warnings {
+		if w.Code == "time-unit" {
+			t.Errorf("warned of the unit the file states: %v", w)
+		}
+	}
+	meta, err := Parse("experiment_metadata.json", strings.NewReader(genaibenchgen.Meta("ms", "k")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ApplyExperiment([]*File{f}, meta.Experiment)
+	checkF(t, "ttft p95 not scaled twice", f.Rows[0].TTFT.P95, 0.19)
+
+	ph := regexp.MustCompile(`"ttft": [0-9.e-]+,`).ReplaceAllString(genaibenchgen.Run(1, 10, 0, "s"), `"ttft": 0.001,`)
+	f, err = Parse("run.json", strings.NewReader(ph), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := f.Rows[0]; r.TTFT.P95 != nil || !hasCode(r.Warnings, "ttft-placeholder") {
+		t.Errorf("placeholder TTFT kept: %v %v", r.TTFT.P95, r.Warnings)
+	}
+}
+
+func hasCode(ws []planner.Warning, code string) bool {
+	for _, w := range ws {
+		if w.Code == code {
+			return true
+		}
+	}
+	return false
 }
