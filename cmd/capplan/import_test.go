@@ -2,13 +2,16 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"capplan/web/demogen/genaibenchgen"
 	"capplan/web/demogen/guidellmgen"
 	"capplan/web/reports"
 	"capplan/web/store"
@@ -101,4 +104,46 @@ func TestRunImport(t *testing.T) {
 	if err := runImport(ctx, []string{"--help"}, &out, &errb); err != nil || !strings.Contains(errb.String(), "--report") {
 		t.Errorf("--help: %v\n%s", err, errb.String())
 	}
+}
+
+// TestRunImportGenAIBenchArchive: a genai-bench experiment folder as a
+// .tar.gz on the command line becomes one row per run, each named by its
+// path inside the archive, and the API key of its command line is nowhere
+// on disk.
+func TestRunImportGenAIBenchArchive(t *testing.T) {
+	ctx := context.Background()
+	db, id := importDB(t)
+	const key = "sk-cli-SECRET0123456789abcdef"
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(genaibenchgen.Tar("exp", genaibenchgen.Folder("s", key, 50, 1, 1, 2, 8)))
+	zw.Close()
+	arch := filepath.Join(t.TempDir(), "exp.tar.gz")
+	os.WriteFile(arch, gz.Bytes(), 0o644)
+	var out, errb bytes.Buffer
+	if err := runImport(ctx, []string{"--report", strconv.FormatInt(id, 10), "--db", db, arch}, &out, &errb); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	if !strings.Contains(out.String(), "added 3 rows from 3 files") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ims, _ := st.Imports(ctx, id)
+	st.Close()
+	for _, im := range ims {
+		if !strings.HasPrefix(im.FileName, "exp.tar.gz: exp/") || im.Model != "Qwen/Qwen3-8B" {
+			t.Errorf("import %q of model %q", im.FileName, im.Model)
+		}
+	}
+	filepath.WalkDir(filepath.Dir(db), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if b, _ := os.ReadFile(p); bytes.Contains(b, []byte(key)) {
+				t.Errorf("%s holds the key", p)
+			}
+		}
+		return nil
+	})
 }
