@@ -68,6 +68,10 @@ type Result struct {
 	ExitCheck []ExitItem `json:"exit_check"`
 	ExitPass  bool       `json:"exit_pass"`
 
+	// Headline is the three answers and the decision, made from the rest
+	// of the result (BuildHeadline).
+	Headline Headline `json:"headline"`
+
 	// Operations evidence (evidence.go): the GPU log, the soak, the
 	// showback meters of a shared box (each meter's tenant shares as
 	// fractions; ShowbackDetail adds costs, gaps and notes) and demand
@@ -191,6 +195,7 @@ func Compute(in Inputs) Result {
 		r.ExitPass = r.ExitPass && it.Pass
 	}
 	r.emptyLists()
+	r.Headline = BuildHeadline(in, &r)
 	return r
 }
 

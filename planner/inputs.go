@@ -75,6 +75,9 @@ type Inputs struct {
 	// LooseningAccepted is a reviewer's written acceptance of an objective
 	// loosened after results existed; nil when none was given.
 	LooseningAccepted *LooseningAcceptance `json:"loosening_accepted"`
+	// Workflow is whether the contract is frozen and where the review
+	// stands; nil when not known. It moves no figure (see Headline).
+	Workflow *Workflow `json:"workflow,omitempty"`
 }
 
 // Amendment is one change to the frozen contract, kept with its reason. An

@@ -276,7 +276,7 @@ func TestCandidateUploadRefreshesCandidates(t *testing.T) {
 			t.Errorf("upload answer lacks %s", want)
 		}
 	}
-	if strings.Contains(body, "Imported results") || strings.Contains(body, `data-testid="import"`) || strings.HasPrefix(strings.TrimSpace(body), "<section") {
+	if strings.Contains(body, "<h2>Imported results</h2>") || strings.Contains(body, `data-testid="import"`) || strings.HasPrefix(strings.TrimSpace(body), "<section") {
 		t.Error("the upload answer is not the candidates section's inside")
 	}
 

@@ -233,7 +233,7 @@ func sectionTitle(anchor string) string {
 }
 
 var sectionTitles = map[string]string{
-	"general": "The report as a whole", "contract": "Test contract", "matrix": "Concurrency matrix", "envelope": "Envelope",
+	"general": "The report as a whole", "headline": "The answers", "imports": "Imported results", "contract": "Test contract", "matrix": "Concurrency matrix", "envelope": "Envelope",
 	"admission": "Admission limit", "overload": "Overload test", "candidates": "Candidates", "residency": "Residency",
 	"costs": "Costs", "quotes": "API quotes", "scenarios": "Demand scenarios", "crossover": "Crossover",
 	"recommendation": "Recommendation", "exitcheck": "Exit check", "review": "Review",

@@ -20,9 +20,19 @@ func (s *Server) reportList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// Each report's headline in one line, from its computed result (the
+	// computation is memoised per version, see reports.Service.Load).
+	lines := make(map[int64]string, len(reports))
+	for _, r := range reports {
+		rep, err := s.svc.Load(c.Request().Context(), r.ID)
+		if err != nil {
+			return err
+		}
+		lines[r.ID] = rep.Result.Headline.Line
+	}
 	u := currentUser(c)
 	canCreate := u.Role == store.RoleLead || u.Role == store.RoleAdmin
-	return s.render(c, http.StatusOK, layout(s.page(c, "Reports"), reportListPage(reports, states, canCreate)), nil)
+	return s.render(c, http.StatusOK, layout(s.page(c, "Reports"), reportListPage(reports, states, lines, canCreate)), nil)
 }
 
 func (s *Server) reportNewForm(c echo.Context) error {

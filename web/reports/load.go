@@ -296,8 +296,29 @@ func (rep *Report) compute(ctx context.Context, st *store.Store, asOf string, kn
 			return nil, fmt.Errorf("report %d snapshot: %w", id, err)
 		}
 	}
+	c.In.Workflow = rep.workflow()
 	c.Result = planner.Compute(c.In)
 	return c, nil
+}
+
+// workflow is where rep stands, for the headline: frozen or not, and its
+// review state as people read it (a draft sent back is "sent back").
+func (rep *Report) workflow() *planner.Workflow {
+	w := &planner.Workflow{Frozen: rep.Frozen(), State: planner.WorkflowDraft}
+	switch {
+	case rep.Review.Approved():
+		w.State, w.By = planner.WorkflowApproved, rep.Review.ApprovedBy
+		if !rep.Review.ApprovedAt.IsZero() {
+			w.At = rep.Review.ApprovedAt.UTC().Format(planner.DateLayout)
+		}
+	case rep.Review.State == store.StateInReview:
+		w.State = planner.WorkflowInReview
+	default:
+		if sent := store.SentBack(rep.Review.State, rep.Comments); sent != nil {
+			w.State, w.By, w.At = planner.WorkflowSentBack, sent.User, sent.At.UTC().Format(planner.DateLayout)
+		}
+	}
+	return w
 }
 
 // inputs completes in (whose typed-in sections are already read) with the

@@ -197,6 +197,20 @@ func (b *book) summarySheet() {
 	kv("Currency", res.Currency)
 	kv("Rounding", res.Rounding)
 
+	// The headline first: the same sentences as the page and the API
+	// (planner.Headline).
+	s.add()
+	s.add(excelize_bold(b, "The answers"), excelize_bold(b, "Answer (as computed on export)"))
+	for _, a := range []planner.HeadlineAnswer{res.Headline.Serve, res.Headline.Admit, res.Headline.Own, res.Headline.Decision} {
+		kv(a.Question, a.Answer)
+		for _, d := range a.Details {
+			kv("", d)
+		}
+		for _, m := range a.Missing {
+			kv("", "Missing: "+m.What+" (enter it in "+m.Where+")")
+		}
+	}
+
 	s.add()
 	s.add(excelize_bold(b, "Decision"))
 	if rec := res.Recommendation; rec != nil {
