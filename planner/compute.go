@@ -120,14 +120,16 @@ func Compute(in Inputs) Result {
 	c.Objective = obj
 
 	// Matrix, envelope, admission, overload.
-	r.Matrix, r.Envelope = JudgeMatrix(applyTelemetry(in.Rows, in.Telemetry), c, obj, c.BaselineModel)
-	r.measuredSources(in)
+	rows, derived := deriveHeadroom(applyTelemetry(in.Rows, in.Telemetry), c.DeviceMemoryGiB)
+	r.Matrix, r.Envelope = JudgeMatrix(rows, c, obj, c.BaselineModel)
+	r.measuredSources(in, derived)
 	r.ContractWarnings = append(r.ContractWarnings, matrixWarnings(r.Matrix, c)...)
 	r.Admission = ProposeAdmission(r.Matrix, r.Envelope, obj, c, in.Admission)
 	r.Overload = JudgeOverload(in.Overload)
 
 	// Candidates and residency.
-	r.Candidates = CompareCandidates(in.Candidates, in.Rows, c, obj)
+	candRows, _ := deriveHeadroom(in.Rows, c.DeviceMemoryGiB)
+	r.Candidates = CompareCandidates(in.Candidates, candRows, c, obj)
 	r.Residency = CheckResidency(in.Routes, c.DeviceMemoryGiB, obj)
 
 	// Costs.
@@ -358,16 +360,18 @@ func tokensPerRequest(in Inputs, ceil *RowResult) (inTok, outTok float64, basis,
 	return float64(w.PromptTokens), float64(w.OutputTokens), "contract", note
 }
 
-// sizingShare is the busy-hour share used to turn per-box capacity into
-// monthly demand: the expected scenario's, else the first scenario's.
+// sizingShare is the share of the month's requests in the busiest hour
+// used to turn per-box capacity into monthly demand: the expected
+// scenario's, else the first scenario's (Scenario.MonthShare, whichever
+// way its busy hour was typed).
 func sizingShare(ss []Scenario) float64 {
 	for _, s := range ss {
 		if s.Name == "expected" {
-			return s.BusyHourShare
+			return s.MonthShare()
 		}
 	}
 	if len(ss) > 0 {
-		return ss[0].BusyHourShare
+		return ss[0].MonthShare()
 	}
 	return 0
 }

@@ -111,7 +111,7 @@ func TestComputeExitFailures(t *testing.T) {
 		{"no owner", func(in *Inputs) { in.Recommendation.Owner = "" }, "recommendation"},
 		{"no test date", func(in *Inputs) { in.Contract.TestDate = "" }, "test_date"},
 		{"missing vLLM version", func(in *Inputs) { in.Contract.VLLMVersion = "" }, "identities"},
-		{"row not judged", func(in *Inputs) { in.Rows[0].Observed.Headroom = nil }, "row_figures"},
+		{"row not judged", func(in *Inputs) { in.Rows[0].Observed.Headroom, in.Rows[0].Observed.PeakMemoryGiB = nil, nil }, "row_figures"},
 		{"planned row missing", func(in *Inputs) { in.Rows = in.Rows[1:] }, "rows"},
 		{"no envelope", func(in *Inputs) { in.Rows[0].E2E.P95 = F(99) }, "admission"},
 	}

@@ -127,15 +127,15 @@ func TestScenarioBoxes(t *testing.T) {
 		wantCost    string
 		wantPer1000 *string
 	}{
-		{name: "zero demand: one idle box, no cost per 1,000", s: Scenario{"low", 0, 0.1}, cap: Capacity{PerBoxRate: F(2), MaxBoxes: 1},
+		{name: "zero demand: one idle box, no cost per 1,000", s: Scenario{Name: "low", MonthlyRequests: 0, BusyHourShare: 0.1}, cap: Capacity{PerBoxRate: F(2), MaxBoxes: 1},
 			wantBoxes: I(1), wantCost: "3000"},
-		{name: "fits one box", s: Scenario{"expected", 72_000, 0.1}, cap: Capacity{PerBoxRate: F(2), MaxBoxes: 1},
+		{name: "fits one box", s: Scenario{Name: "expected", MonthlyRequests: 72_000, BusyHourShare: 0.1}, cap: Capacity{PerBoxRate: F(2), MaxBoxes: 1},
 			wantBoxes: I(1), wantCost: "3000", wantPer1000: strp("41.6666666666666667")},
-		{name: "several boxes beyond the plan", s: Scenario{"peak", 1_000_000, 0.1}, cap: Capacity{PerBoxRate: F(2), MaxBoxes: 1},
+		{name: "several boxes beyond the plan", s: Scenario{Name: "peak", MonthlyRequests: 1_000_000, BusyHourShare: 0.1}, cap: Capacity{PerBoxRate: F(2), MaxBoxes: 1},
 			wantBoxes: I(14), wantExceeds: true, wantCost: "42000", wantPer1000: strp("42")},
-		{name: "several boxes within the plan", s: Scenario{"peak", 1_000_000, 0.1}, cap: Capacity{PerBoxRate: F(2), MaxBoxes: 20},
+		{name: "several boxes within the plan", s: Scenario{Name: "peak", MonthlyRequests: 1_000_000, BusyHourShare: 0.1}, cap: Capacity{PerBoxRate: F(2), MaxBoxes: 20},
 			wantBoxes: I(14), wantCost: "42000", wantPer1000: strp("42")},
-		{name: "capacity unknown", s: Scenario{"expected", 72_000, 0.1}, cap: Capacity{MaxBoxes: 1},
+		{name: "capacity unknown", s: Scenario{Name: "expected", MonthlyRequests: 72_000, BusyHourShare: 0.1}, cap: Capacity{MaxBoxes: 1},
 			wantExceeds: true, wantCost: "3000", wantPer1000: strp("41.6666666666666667")},
 	}
 	for _, tt := range tests {

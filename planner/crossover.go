@@ -127,6 +127,21 @@ func monthlyPerBox(capacity Capacity, share float64) float64 {
 	return *capacity.PerBoxRate * 3600 / share
 }
 
+// perBoxMissing names the input that leaves the monthly demand one box
+// serves unknown: the demonstrated ceiling, or the scenarios' busy hour.
+func perBoxMissing(capacity Capacity, share float64) string {
+	if capacity.PerBoxRate == nil {
+		if capacity.Reason == "" {
+			return "capacity per box unknown: no demonstrated ceiling"
+		}
+		return capacity.Reason
+	}
+	if share <= 0 {
+		return "the demand a box serves a month is unknown: no demand scenario gives its busiest hour (enter the expected scenario under Demand scenarios)"
+	}
+	return "the demand a box serves a month is unknown"
+}
+
 // FindCrossover finds the break-even demand between self-hosting and one
 // quote, plain and counting whole boxes. share is the busy-hour share used to
 // turn per-box capacity into monthly demand (0 when no scenario gives one).
@@ -175,7 +190,7 @@ func FindCrossover(self SelfHostedCost, q QuoteCost, capacity Capacity, share fl
 		within := x.N.InexactFloat64() <= perBox
 		x.WithinCapacity = &within
 		if !within {
-			x.Reason = fmt.Sprintf("the crossover (%s requests a month) lies beyond what one box serves within the objective (%s a month at a %s busy-hour share)", groupDigits(*x.NRounded), groupDigits(int64(math.Floor(perBox))), DisplayShare(share))
+			x.Reason = fmt.Sprintf("the crossover (%s requests a month) lies beyond what one box serves within the objective (%s a month with the busiest hour at %s times the average rate)", groupDigits(*x.NRounded), groupDigits(int64(math.Floor(perBox))), fmtNum(share*secondsPerMonth()/3600))
 			x.Text = x.Reason
 		}
 	}
@@ -191,7 +206,7 @@ func FindCrossover(self SelfHostedCost, q QuoteCost, capacity Capacity, share fl
 			x.Text += "; counting whole boxes, self-hosting is never cheaper: each box costs more than the API charges for the work it can serve"
 		}
 	} else if x.Exists {
-		x.Text += " (capacity per box unknown: the stepped crossover cannot be computed)"
+		x.Text += " (" + perBoxMissing(capacity, share) + ": the stepped crossover cannot be computed)"
 	}
 	if x.Text == "" {
 		x.Text = x.Reason
@@ -406,6 +421,7 @@ func BuildChart(currency string, self SelfHostedCost, quotes []QuoteCost, xs []C
 	sh := ChartSeries{Name: "self-hosted", Kind: "self-hosted"}
 	if perBox <= 0 {
 		sh.Points = []ChartPoint{{0, selfCost(1, 0)}, {xmax, selfCost(1, xmax)}}
+		ch.Notes = append(ch.Notes, "Self-hosting is drawn as one box: "+perBoxMissing(capacity, share)+".")
 	} else {
 		for k := 1; k <= maxBoxes; k++ {
 			lo, hi := perBox*float64(k-1), math.Min(perBox*float64(k), xmax)

@@ -117,8 +117,8 @@ type Demand struct {
 	FullDays int     `json:"full_days"`
 	Requests int64   `json:"requests"`
 	// BusiestHour is the clock hour with the most requests, and
-	// BusyHourShare its requests over the month they imply (the busiest
-	// full day times daysPerMonth).
+	// BusyHourShare the busiest full day's busiest hour over that day's
+	// requests (a share of a day's requests, BusyDayShare).
 	BusiestHour         string   `json:"busiest_hour"`
 	BusiestHourRequests int64    `json:"busiest_hour_requests"`
 	BusyHourShare       *float64 `json:"busy_hour_share"`
@@ -201,20 +201,22 @@ func (m *DemandMeter) Result(admission *int, source string) Demand {
 	mean := float64(sum) / float64(len(full))
 	busiestMean /= float64(len(full))
 	month := func(perDay float64) int64 { return int64(math.Round(perDay * daysPerMonth)) }
+	// Shares of the day's requests (BusyDayShare), as traffic graphs show
+	// them.
 	share := func(hour, perDay float64) float64 {
 		if perDay <= 0 {
 			return 0
 		}
-		return hour / (perDay * daysPerMonth)
+		return hour / perDay
 	}
 	peakShare := share(float64(maxHour(high)), float64(high.total))
 	d.BusyHourShare = F(peakShare)
 	d.Proposed = append(d.Proposed,
-		DemandScenario{Scenario: Scenario{Name: "low", MonthlyRequests: month(float64(low.total)), BusyHourShare: share(float64(maxHour(low)), float64(low.total))},
+		DemandScenario{Scenario: Scenario{Name: "low", BusyHourKind: BusyDayShare, MonthlyRequests: month(float64(low.total)), BusyHourShare: share(float64(maxHour(low)), float64(low.total))},
 			Basis: fmt.Sprintf("quietest full day %s: %d requests × %.4g days; its busiest hour %d requests", low.day, low.total, daysPerMonth, maxHour(low))},
-		DemandScenario{Scenario: Scenario{Name: "expected", MonthlyRequests: month(mean), BusyHourShare: share(busiestMean, mean)},
+		DemandScenario{Scenario: Scenario{Name: "expected", BusyHourKind: BusyDayShare, MonthlyRequests: month(mean), BusyHourShare: share(busiestMean, mean)},
 			Basis: fmt.Sprintf("mean of %d full day(s): %.0f requests a day × %.4g days; mean busiest hour %.0f requests", len(full), mean, daysPerMonth, busiestMean)},
-		DemandScenario{Scenario: Scenario{Name: "peak", MonthlyRequests: month(float64(high.total)), BusyHourShare: peakShare},
+		DemandScenario{Scenario: Scenario{Name: "peak", BusyHourKind: BusyDayShare, MonthlyRequests: month(float64(high.total)), BusyHourShare: peakShare},
 			Basis: fmt.Sprintf("busiest full day %s: %d requests × %.4g days; its busiest hour %d requests", high.day, high.total, daysPerMonth, maxHour(high))},
 	)
 	if len(full) < 7 {

@@ -40,20 +40,20 @@ func TestDemandFromTraffic(t *testing.T) {
 		t.Errorf("peak in flight = %v over=%v", d.PeakInFlight, d.OverAdmission)
 	}
 	want := map[string]Scenario{
-		// A month is 365 / 12 days.
-		// low: 1,500 x 30.4167 = 45,625; share 350 / 45,625
-		"low": {MonthlyRequests: 45625, BusyHourShare: 350 / 45625.0},
+		// A month is 365 / 12 days; shares are of the day's requests.
+		// low: 1,500 x 30.4167 = 45,625; its busiest hour 350 of 1,500
+		"low": {MonthlyRequests: 45625, BusyHourShare: 350 / 1500.0},
 		// expected: mean 2,250 a day -> 68,437.5 -> 68,438 (half away from zero); mean busiest hour 525
-		"expected": {MonthlyRequests: 68438, BusyHourShare: 525 / 68437.5},
-		// peak: 3,000 -> 91,250; 700 / 91,250
-		"peak": {MonthlyRequests: 91250, BusyHourShare: 700 / 91250.0},
+		"expected": {MonthlyRequests: 68438, BusyHourShare: 525 / 2250.0},
+		// peak: 3,000 -> 91,250; 700 of 3,000
+		"peak": {MonthlyRequests: 91250, BusyHourShare: 700 / 3000.0},
 	}
 	if len(d.Proposed) != 3 {
 		t.Fatalf("proposed = %+v", d.Proposed)
 	}
 	for _, p := range d.Proposed {
 		w := want[p.Scenario.Name]
-		if p.Scenario.MonthlyRequests != w.MonthlyRequests || !near(p.Scenario.BusyHourShare, w.BusyHourShare) || p.Basis == "" {
+		if p.Scenario.MonthlyRequests != w.MonthlyRequests || !near(p.Scenario.BusyHourShare, w.BusyHourShare) || p.Scenario.Kind() != BusyDayShare || p.Basis == "" {
 			t.Errorf("%s = %+v, want %+v", p.Scenario.Name, p, w)
 		}
 	}

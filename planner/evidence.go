@@ -69,9 +69,34 @@ func applyTelemetry(rows []Row, t *TelemetryInput) []Row {
 	return out
 }
 
+// SourceDerived is the source of a headroom worked out from the row's
+// peak memory and the contract's device memory.
+const SourceDerived = "derived: 1 - peak memory / device memory"
+
+// deriveHeadroom returns rows with the headroom worked out where it is
+// missing and both memories are known: 1 - peak memory / device memory
+// (docs/method.md, "Rows that count"). A peak above the device's memory
+// derives nothing. derived holds the keys of the rows it filled.
+func deriveHeadroom(rows []Row, deviceGiB *float64) (out []Row, derived map[string]bool) {
+	derived = map[string]bool{}
+	if deviceGiB == nil || !(*deviceGiB > 0) {
+		return rows, derived
+	}
+	out = make([]Row, len(rows))
+	for i, r := range rows {
+		if o := r.Observed; o.Headroom == nil && o.PeakMemoryGiB != nil && *o.PeakMemoryGiB >= 0 && *o.PeakMemoryGiB <= *deviceGiB {
+			r.Observed.Headroom = F(1 - *o.PeakMemoryGiB / *deviceGiB)
+			derived[RowKey(r)] = true
+		}
+		out[i] = r
+	}
+	return out, derived
+}
+
 // measuredSources fills each matrix row's measured power and headroom with
-// where they came from, and the telemetry summary.
-func (r *Result) measuredSources(in Inputs) {
+// where they came from, and the telemetry summary; derived names the rows
+// whose headroom deriveHeadroom worked out.
+func (r *Result) measuredSources(in Inputs, derived map[string]bool) {
 	by := map[string]RowTelemetry{}
 	if in.Telemetry != nil {
 		r.Telemetry.Present = true
@@ -104,6 +129,8 @@ func (r *Result) measuredSources(in Inputs) {
 			m.MemoryHeadroomSource = SourceTyped
 			if ok && tel.Headroom != nil {
 				m.MemoryHeadroomSource = "telemetry: " + tel.Source
+			} else if derived[RowKey(m.Row)] {
+				m.MemoryHeadroomSource = SourceDerived
 			}
 		}
 	}

@@ -170,6 +170,7 @@ var (
 	}
 	scenarioFields = map[string]string{
 		"name": "name", "monthly_requests": "monthly requests", "busy_hour_share": "busy-hour share",
+		"busy_hour_kind": "busy hour given as", "peak_rate": "peak request rate (req/s)", "busy_hour": "busiest hour",
 	}
 	routeFields = map[string]string{
 		"name": "name", "model": "model", "residency": "resident or switched", "cold_start_s": "cold start",

@@ -97,16 +97,24 @@ type Amendment struct {
 	Loosened bool `json:"loosened,omitempty"`
 }
 
-// Scenario is one level of monthly demand with the share of it that falls
-// in the busiest hour; the busy hour sizes capacity, the month sizes cost.
+// Scenario is one level of monthly demand with its busiest hour (a share
+// of a day's requests, a peak rate, or in older reports a share of the
+// month's); the busy hour sizes capacity, the month sizes cost.
 type Scenario struct {
 	// Name is "low", "expected" or "peak" (other names are allowed).
 	Name string `json:"name"`
 	// MonthlyRequests is the successful in-objective requests wanted a month.
 	MonthlyRequests int64 `json:"monthly_requests"`
-	// BusyHourShare is the fraction (0..1] of the month's requests that
-	// arrive in its busiest hour.
-	BusyHourShare float64 `json:"busy_hour_share"`
+	// BusyHourKind is how the busiest hour is given: BusyDayShare,
+	// BusyPeakRate, or BusyMonthShare (also when empty: scenarios saved
+	// before the kind existed). Read it through the methods of busyhour.go.
+	BusyHourKind string `json:"busy_hour_kind,omitempty"`
+	// BusyHourShare is the fraction (0..1] of the requests that arrive in
+	// the busiest hour: of a day's for BusyDayShare, of the month's for
+	// BusyMonthShare.
+	BusyHourShare float64 `json:"busy_hour_share,omitempty"`
+	// PeakRate is the busiest hour's request rate, req/s, for BusyPeakRate.
+	PeakRate float64 `json:"peak_rate,omitempty"`
 }
 
 // Recommendation is the decision the report supports: keep, change or stop

@@ -11,8 +11,14 @@ import (
 // denominator: successful in-objective requests a month.
 type ScenarioResult struct {
 	Scenario Scenario `json:"scenario"`
-	// BusyHourRate is monthly requests x busy-hour share / 3600, req/s.
-	BusyHourRate float64 `json:"busy_hour_rate"`
+	// BusyHourRate is the busiest hour's request rate, req/s
+	// (Scenario.BusyRate); PeakToAverage that over the month's average
+	// rate; BusyHour the busiest hour as typed and what it implies; and
+	// BusyHourWarning why it is implausible ("" when it is not).
+	BusyHourRate    float64  `json:"busy_hour_rate"`
+	PeakToAverage   *float64 `json:"peak_to_average"`
+	BusyHour        string   `json:"busy_hour"`
+	BusyHourWarning string   `json:"busy_hour_warning,omitempty"`
 	// BoxesNeeded is ceil(busy-hour rate / per-box capacity), at least 1;
 	// nil when capacity is unknown.
 	BoxesNeeded *int `json:"boxes_needed"`
@@ -64,7 +70,8 @@ func BoxesFor(busyRate, perBox float64) int {
 // CostScenario costs one scenario for self-hosting and every quote on the
 // shared denominator, successful in-objective requests a month.
 func CostScenario(s Scenario, capacity Capacity, self SelfHostedCost, quotes []QuoteCost) ScenarioResult {
-	res := ScenarioResult{Scenario: s, BusyHourRate: BusyHourRate(s.MonthlyRequests, s.BusyHourShare)}
+	res := ScenarioResult{Scenario: s, BusyHourRate: s.BusyRate(), PeakToAverage: s.PeakToAverage(),
+		BusyHour: s.BusyHourText(), BusyHourWarning: s.BusyHourWarning()}
 	d := decimal.NewFromInt(s.MonthlyRequests)
 	maxBoxes := max(1, capacity.MaxBoxes)
 
@@ -72,7 +79,7 @@ func CostScenario(s Scenario, capacity Capacity, self SelfHostedCost, quotes []Q
 	var notes []string
 	if capacity.PerBoxRate == nil {
 		res.ExceedsPlan = true
-		res.ExceedsReason = "capacity per box unknown (no demonstrated ceiling): costed as one box"
+		res.ExceedsReason = perBoxMissing(capacity, 1) + ": costed as one box"
 		notes = append(notes, res.ExceedsReason)
 	} else {
 		boxes = BoxesFor(res.BusyHourRate, *capacity.PerBoxRate)

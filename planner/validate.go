@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -174,8 +175,17 @@ func (s Scenario) validate(es *FieldErrors, p string) {
 	if s.MonthlyRequests < 0 {
 		es.add(p+".monthly_requests", fmt.Sprintf("must not be negative, got %d", s.MonthlyRequests))
 	}
-	if !(s.BusyHourShare > 0 && s.BusyHourShare <= 1) {
-		es.add(p+".busy_hour_share", fmt.Sprintf("a fraction above 0 and at most 1 (0.1 = 10 %%), got %s", fmtNum(s.BusyHourShare)))
+	switch s.BusyHourKind {
+	case "", BusyMonthShare, BusyDayShare:
+		if !(s.BusyHourShare > 0 && s.BusyHourShare <= 1) {
+			es.add(p+".busy_hour_share", fmt.Sprintf("a fraction above 0 and at most 1 (0.1 = 10 %%), got %s", fmtNum(s.BusyHourShare)))
+		}
+	case BusyPeakRate:
+		if !(s.PeakRate > 0) || math.IsInf(s.PeakRate, 0) {
+			es.add(p+".peak_rate", fmt.Sprintf("a request rate above 0 req/s, got %s", fmtNum(s.PeakRate)))
+		}
+	default:
+		es.add(p+".busy_hour_kind", fmt.Sprintf("must be %s, %s or %s, got %q", BusyDayShare, BusyPeakRate, BusyMonthShare, s.BusyHourKind))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -282,7 +283,10 @@ func TestCostValidationNamesFields(t *testing.T) {
 		{"negative boxes", fin, "/costs/settings", url.Values{"currency": {"EUR"}, "max_boxes": {"-1"}}, "max_boxes", "must not be negative"},
 		{"negative demand", lead, "/scenarios", url.Values{"scenarios[1].monthly_requests": {"-10"}, "scenarios[1].busy_hour_share": {"0.1"}}, "scenarios[1].monthly_requests", "must not be negative"},
 		{"demand missing", lead, "/scenarios", url.Values{"scenarios[2].busy_hour_share": {"0.1"}}, "scenarios[2].monthly_requests", "required"},
-		{"share above 1", lead, "/scenarios", url.Values{"scenarios[0].monthly_requests": {"1000"}, "scenarios[0].busy_hour_share": {"2"}}, "scenarios[0].busy_hour_share", "at most 1"},
+		{"share above 1", lead, "/scenarios", url.Values{"scenarios[0].monthly_requests": {"1000"}, "scenarios[0].busy_hour_share": {"2"}}, "scenarios[0].busy_hour", "at most 1"},
+		{"day share above 1", lead, "/scenarios", url.Values{"scenarios[0].monthly_requests": {"1000"}, "scenarios[0].busy_hour_kind": {"day_share"}, "scenarios[0].busy_hour": {"150 %"}}, "scenarios[0].busy_hour", "at most 1"},
+		{"peak rate missing", lead, "/scenarios", url.Values{"scenarios[1].monthly_requests": {"1000"}, "scenarios[1].busy_hour_kind": {"peak_rate"}}, "scenarios[1].busy_hour", "req/s"},
+		{"peak rate not a number", lead, "/scenarios", url.Values{"scenarios[1].monthly_requests": {"1000"}, "scenarios[1].busy_hour_kind": {"peak_rate"}, "scenarios[1].busy_hour": {"fast"}}, "scenarios[1].busy_hour", "request rate in req/s"},
 		{"gate note without verdict", lead, "/recommendation", url.Values{"decision": {"keep"}, "gates[0].note": {"EU only"}}, "gates[0].verdict", "pass or fail"},
 		{"review date malformed", lead, "/recommendation", url.Values{"decision": {"keep"}, "review_date": {"soon"}}, "review_date", "YYYY-MM-DD"},
 		{"quote without output price", fin, "!/quotes", with(workedQuote("Q"), "quote.output_per_m_tokens", ""), "quote.output_per_m_tokens", "required"},
@@ -433,5 +437,46 @@ func TestCostConflictKeepsTypedValues(t *testing.T) {
 	res, body := do(t, app.client("lead"), http.MethodPost, fmt.Sprintf("%s/reports/%d/costs", app.srv.URL, id), costs)
 	if res.StatusCode != http.StatusConflict || !strings.Contains(body, `data-testid="conflict"`) || !strings.Contains(body, `value="24000"`) {
 		t.Errorf("stale save: %d\n%.300s", res.StatusCode, body)
+	}
+}
+
+// The busiest hour typed as a share of the day and as a peak rate: saved
+// with its kind, shown with its peak-to-average ratio, given back to the
+// form as typed; a month share above a day's requests warns.
+func TestScenarioBusyHourKinds(t *testing.T) {
+	app := newTestApp(t)
+	id := moneyReport(t, app)
+	lead := app.client("lead")
+	res, body := post(t, app, lead, id, "/scenarios", url.Values{
+		// 36,500 a month is 1,200 a day: 10 % of it in the busiest hour is 2.4 times the average rate.
+		"scenarios[0].monthly_requests": {"36,500"}, "scenarios[0].busy_hour_kind": {"day_share"}, "scenarios[0].busy_hour": {"10 %"},
+		"scenarios[1].monthly_requests": {"36,500"}, "scenarios[1].busy_hour_kind": {"peak_rate"}, "scenarios[1].busy_hour": {"0.05"},
+		// 8 % of the month in one hour: 2,920 requests, more than an average day's 1,200.
+		"scenarios[2].monthly_requests": {"36,500"}, "scenarios[2].busy_hour_kind": {"month_share"}, "scenarios[2].busy_hour": {"0.08"},
+	})
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("status %d\n%.800s", res.StatusCode, body)
+	}
+	_, page := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	for id, want := range map[string]string{
+		"peak-ratio-low": "2.4×", "busy-hour-low": "10 % of a day's requests",
+		"peak-ratio-expected": "3.6×", "busy-hour-expected": "0.05 req/s at peak",
+		"peak-ratio-peak": "58.4×",
+	} {
+		if got := html.UnescapeString(testid(page, id)); got != want {
+			t.Errorf("%s = %q, want %q", id, got, want)
+		}
+	}
+	if w := html.UnescapeString(testid(page, "busy-hour-warning-peak")); !strings.Contains(w, "more than an average day's 1,200") {
+		t.Errorf("peak warning %q", w)
+	}
+	if w := testid(page, "busy-hour-warning-low"); w != "" {
+		t.Errorf("plausible busy hour warned: %q", w)
+	}
+	// The form gives each busiest hour back as typed, with its kind.
+	for _, want := range []string{`name="scenarios[1].busy_hour" value="0.05"`, `<option value="peak_rate" selected`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("form lacks %s", want)
+		}
 	}
 }

@@ -483,14 +483,14 @@ func quotePage(v quotesView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if len(q.Q.Tiers) > 0 {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "<h2>Volume bands</h2><div class=\"table-scroll\"><table class=\"data\" data-testid=\"quote-tier-table\"><thead><tr><th class=\"num\">From (M tokens a month)</th><th class=\"num\">Input per 1M (")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "<h2>Volume bands</h2><div class=\"table-scroll\"><table class=\"data\" data-testid=\"quote-tier-table\"><thead><tr><th class=\"num\">From (M input or output tokens a month, each counted on its own)</th><th class=\"num\">Input per 1M (")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var32 string
 			templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs(q.Currency)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/quote.templ`, Line: 76, Col: 100}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/quote.templ`, Line: 76, Col: 141}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var32))
 			if templ_7745c5c3_Err != nil {
@@ -503,7 +503,7 @@ func quotePage(v quotesView) templ.Component {
 			var templ_7745c5c3_Var33 string
 			templ_7745c5c3_Var33, templ_7745c5c3_Err = templ.JoinStringErrs(q.Currency)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/quote.templ`, Line: 76, Col: 151}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/quote.templ`, Line: 76, Col: 192}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var33))
 			if templ_7745c5c3_Err != nil {
@@ -763,7 +763,7 @@ func quoteForm(v quotesView, action string) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 64, "<fieldset class=\"wide\" data-testid=\"quote-tiers\"><legend>Volume bands: from a monthly volume on, tokens are priced at the band's price (graduated)</legend> ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 64, "<fieldset class=\"wide\" data-testid=\"quote-tiers\"><legend>Volume bands: from a monthly volume on, tokens are priced at the band's price (graduated). Input and output tokens each count toward a band by their own monthly volume: a band from 10 M starts at the 10 millionth input token for the input price, and at the 10 millionth output token for the output price.</legend> ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -772,7 +772,7 @@ func quoteForm(v quotesView, action string) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = textField(tierName(i, "from_m_tokens"), "From (M tokens a month)", fs.val(tierName(i, "from_m_tokens")), fs.Errs, templ.Attributes{"inputmode": "decimal"}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = textField(tierName(i, "from_m_tokens"), "From (M input or output tokens a month, each counted on its own)", fs.val(tierName(i, "from_m_tokens")), fs.Errs, templ.Attributes{"inputmode": "decimal"}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

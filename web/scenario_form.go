@@ -12,20 +12,32 @@ import (
 // scenarioNames are the demand scenarios a report states, in order.
 var scenarioNames = []string{"low", "expected", "peak"}
 
-// scenarioForm reads the scenarios form: per scenario its monthly requests
-// and busy-hour share (a fraction, or a percentage with "%"). A scenario
-// left wholly blank is left out; the planner checks the rest.
+// readScenarioForm reads the scenarios form: per scenario its monthly
+// requests and its busiest hour, given as busy_hour_kind (a share of a
+// day's requests, a peak rate in req/s, or a share of the month's) with
+// its value in busy_hour (a share as a fraction or a percentage with "%").
+// A post without a kind (older clients) gives busy_hour_share as a share of
+// the month, its old meaning. A scenario left wholly blank is left out; the
+// planner checks the rest.
 func readScenarioForm(f url.Values) ([]planner.Scenario, formErrors) {
 	errs := formErrors{}
 	var out []planner.Scenario
 	for i, name := range scenarioNames {
 		p := fmt.Sprintf("scenarios[%d]", i)
 		reqS := strings.NewReplacer(",", "", "_", "", " ", "").Replace(f.Get(p + ".monthly_requests"))
-		shareS := strings.TrimSpace(f.Get(p + ".busy_hour_share"))
-		if reqS == "" && shareS == "" {
+		kind := strings.TrimSpace(f.Get(p + ".busy_hour_kind"))
+		valueKey := p + ".busy_hour" // errors are shown at the one input
+		valS := strings.TrimSpace(f.Get(valueKey))
+		if kind == "" {
+			kind, valS = planner.BusyMonthShare, strings.TrimSpace(f.Get(p+".busy_hour_share"))
+		}
+		if reqS == "" && valS == "" {
 			continue
 		}
-		s := planner.Scenario{Name: name}
+		s := planner.Scenario{Name: name, BusyHourKind: kind}
+		if kind == planner.BusyMonthShare {
+			s.BusyHourKind = "" // as reports saved before the kinds store it
+		}
 		if reqS == "" {
 			errs[p+".monthly_requests"] = "required: the successful requests wanted a month"
 		} else if n, err := strconv.ParseInt(reqS, 10, 64); err != nil {
@@ -33,13 +45,22 @@ func readScenarioForm(f url.Values) ([]planner.Scenario, formErrors) {
 		} else {
 			s.MonthlyRequests = n
 		}
-		if shareS == "" {
-			errs[p+".busy_hour_share"] = "required: the share of the month's requests in its busiest hour, e.g. 0.01"
-		} else {
-			pctForm := strings.HasSuffix(shareS, "%")
-			v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(shareS, "%")), 64)
+		switch {
+		case valS == "" && kind == planner.BusyPeakRate:
+			errs[valueKey] = "required: the busiest hour's request rate in req/s, e.g. 0.5"
+		case valS == "":
+			errs[valueKey] = "required: the share of " + shareOf(kind) + " requests in the busiest hour, e.g. 0.1 or 10 %"
+		case kind == planner.BusyPeakRate:
+			if v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(valS, "req/s")), 64); err != nil {
+				errs[valueKey] = "must be a request rate in req/s, e.g. 0.5; got " + strconv.Quote(valS)
+			} else {
+				s.PeakRate = v
+			}
+		default:
+			pctForm := strings.HasSuffix(valS, "%")
+			v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(valS, "%")), 64)
 			if err != nil {
-				errs[p+".busy_hour_share"] = "must be a fraction such as 0.01, or a percentage such as 1 %"
+				errs[valueKey] = "must be a fraction such as 0.1, or a percentage such as 10 %"
 			} else {
 				if pctForm {
 					v /= 100
@@ -52,6 +73,9 @@ func readScenarioForm(f url.Values) ([]planner.Scenario, formErrors) {
 			mergeFieldErrors(fe, err)
 			for k, msg := range fe {
 				k = p + strings.TrimPrefix(k, "scenario")
+				if k == p+".busy_hour_share" || k == p+".peak_rate" || k == p+".busy_hour_kind" {
+					k = valueKey
+				}
 				if _, seen := errs[k]; !seen {
 					errs[k] = msg
 				}
@@ -62,14 +86,28 @@ func readScenarioForm(f url.Values) ([]planner.Scenario, formErrors) {
 	return out, errs
 }
 
-// scenarioValues fills the scenarios form from stored scenarios.
+// shareOf is whose requests a share kind divides: "a day's", "the month's".
+func shareOf(kind string) string {
+	if kind == planner.BusyDayShare {
+		return "a day's"
+	}
+	return "the month's"
+}
+
+// scenarioValues fills the scenarios form from stored scenarios: each
+// busiest hour as it was typed, with its kind.
 func scenarioValues(v url.Values, ss []planner.Scenario) {
 	for _, s := range ss {
 		for i, name := range scenarioNames {
 			if s.Name == name {
 				p := fmt.Sprintf("scenarios[%d]", i)
 				v.Set(p+".monthly_requests", strconv.FormatInt(s.MonthlyRequests, 10))
-				v.Set(p+".busy_hour_share", strconv.FormatFloat(s.BusyHourShare, 'f', -1, 64))
+				v.Set(p+".busy_hour_kind", s.Kind())
+				if s.Kind() == planner.BusyPeakRate {
+					v.Set(p+".busy_hour", strconv.FormatFloat(s.PeakRate, 'f', -1, 64))
+				} else {
+					v.Set(p+".busy_hour", strconv.FormatFloat(s.BusyHourShare, 'f', -1, 64))
+				}
 			}
 		}
 	}

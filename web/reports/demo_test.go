@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"capplan/planner"
 	"capplan/web/store"
 )
 
@@ -51,6 +52,18 @@ func TestSeedDemoImportsResults(t *testing.T) {
 	}
 	if len(res.Quotes) != 1 || len(res.Scenarios) != 3 || len(res.Crossovers) != 1 {
 		t.Errorf("demo money: %d quotes, %d scenarios, %d crossovers", len(res.Quotes), len(res.Scenarios), len(res.Crossovers))
+	}
+	// The demo's busiest hours are a share of the day, as a traffic graph
+	// shows them: two to three times the average rate, none implausible,
+	// so one box serves close to a million requests a month, of the order
+	// of the provider view's break-even (which assumes flat use).
+	for _, s := range res.Scenarios {
+		if r := s.PeakToAverage; s.Scenario.Kind() != planner.BusyDayShare || r == nil || *r < 2 || *r > 3 || s.BusyHourWarning != "" {
+			t.Errorf("demo scenario %s: %s (ratio %v) %s", s.Scenario.Name, s.BusyHour, s.PeakToAverage, s.BusyHourWarning)
+		}
+	}
+	if perBox := *res.Capacity.PerBoxRate * 3600 / res.Scenarios[1].Scenario.MonthShare(); perBox < 500_000 || perBox > 2_000_000 {
+		t.Errorf("one demo box serves %.0f a month", perBox)
 	}
 	// The demo sells the box's tokens internally: the provider view shows
 	// the utilisation that covers it, and a positive margin above it.

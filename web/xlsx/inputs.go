@@ -449,7 +449,7 @@ func camel(key string) string {
 // what the cost formulas add for the tokens beyond it (quoteAt).
 func (b *book) bandTable(s *sheet, q planner.Quote, p string) {
 	s.add(excelize_bold(b, "Volume bands: each token at its band's price; input and output tokens each walk the bands by their own monthly volume"))
-	b.headers(s, "Band", "From (M tokens a month)", "Input price per 1M", "Output price per 1M", "Input price change", "Output price change", "", "Named ranges", "Source")
+	b.headers(s, "Band", "From (M tokens a month, input and output each counted on its own)", "Input price per 1M", "Output price per 1M", "Input price change", "Output price change", "", "Named ranges", "Source")
 	money, moneyIn := b.inCur(b.st.money, q.Currency), b.inCur(b.st.moneyIn, q.Currency)
 	first := s.next()
 	prevIn, prevOut := decimalOr(q.InputPerMTokens, decimal.Zero), decimalOr(q.OutputPerMTokens, decimal.Zero)

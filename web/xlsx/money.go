@@ -31,7 +31,7 @@ func optionCols(o int) (monthly, per1000 int) { return scSelfMonthly + 2*o, scSe
 func (b *book) scenariosSheet() {
 	s := b.sheets[shScenarios]
 	res := b.r.Result
-	hdr := []string{"Scenario", "Successful in-objective requests a month", "Busy-hour share", "Busy-hour rate (req/s)", "Boxes needed", "Boxes paid", "Exceeds the plan",
+	hdr := []string{"Scenario", "Successful in-objective requests a month", "Busiest hour's share of the month's requests", "Busy-hour rate (req/s)", "Boxes needed", "Boxes paid", "Exceeds the plan",
 		"Self-hosted monthly", "Self-hosted per 1,000"}
 	widths := []float64{14, 18, 12, 14, 10, 10, 10, 18, 16}
 	for _, q := range res.Quotes {
@@ -63,7 +63,7 @@ func (b *book) scenariosSheet() {
 		cells := []any{
 			sr.Scenario.Name,
 			v(b.st.intIn, sr.Scenario.MonthlyRequests),
-			v(b.st.pctIn, sr.Scenario.BusyHourShare),
+			v(b.st.pctIn, sr.Scenario.MonthShare()),
 			fx(b.st.rate, fmt.Sprintf("%s*%s/3600", req, share), sr.BusyHourRate),
 			fx(b.st.int, fmt.Sprintf(`IF(Capacity_Per_Box_Rate="","",IF(OR(%[1]s<=0,Capacity_Per_Box_Rate<=0),1,MAX(1,ROUNDUP(%[1]s/Capacity_Per_Box_Rate-1E-9,0))))`, rate), intOrEmpty(sr.BoxesNeeded)),
 			fx(b.st.int, fmt.Sprintf(`IF(%[1]s="",1,%[1]s)`, needed), boxesPaid),
@@ -80,7 +80,12 @@ func (b *book) scenariosSheet() {
 				fx(b.st.money, monthly, money(oc.MonthlyCost)),
 				fx(b.st.money, fmt.Sprintf(`IF(%s<=0,"",%s*1000/%s)`, req, rel(mc, r), req), optMoney(oc.CostPer1000)))
 		}
-		var notes []string
+		// The busy hour as typed (a share of a day, a peak rate), its
+		// peak-to-average ratio and any warning.
+		notes := []string{"busiest hour: " + sr.BusyHour}
+		if sr.BusyHourWarning != "" {
+			notes = append(notes, "warning: "+sr.BusyHourWarning)
+		}
 		if sr.ExceedsReason != "" {
 			notes = append(notes, sr.ExceedsReason)
 		}
@@ -101,14 +106,14 @@ func (b *book) scenariosSheet() {
 	shareF, shareV := "0", 0.0
 	for i, sr := range res.Scenarios {
 		if sr.Scenario.Name == "expected" || (i == 0 && shareF == "0") {
-			shareF, shareV = rel(scShare, b.scenarioRows[i]), sr.Scenario.BusyHourShare
+			shareF, shareV = rel(scShare, b.scenarioRows[i]), sr.Scenario.MonthShare()
 		}
 		if sr.Scenario.Name == "expected" {
 			break
 		}
 	}
 	r := s.next()
-	s.add("Busy-hour share used for sizing (expected scenario, else the first)", nil, fx(b.st.pct, shareF, shareV))
+	s.add("Busiest hour's share of the month used for sizing (expected scenario, else the first)", nil, fx(b.st.pct, shareF, shareV))
 	b.name("Sizing_Busy_Share", s, scShare, r)
 	b.sizingShare = shareV
 }
