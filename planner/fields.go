@@ -202,6 +202,10 @@ var indexedGroups = map[string]indexedGroup{
 	"recommendation.gates":    {"Gate", gateFields},
 	"recommendation.gate":     {"Gate", gateFields},
 	"recommendation.triggers": {"Trigger", map[string]string{}},
+	"exchange_rates": {"Exchange rate", map[string]string{
+		"currency": "currency", "rate": "rate", "rate.source": "source", "rate.evidence_date": "date",
+		"rate.unit": "unit", "rate.amount": "rate",
+	}},
 }
 
 // prefixGroups are the records whose keys read "prefix.field".
@@ -272,6 +276,8 @@ var bareLabels = map[string]string{
 	"overload_outcome": "Overload outcome", "sent": "What was sent above the limit", "outcome": "Outcome",
 	"retry_after": "Retry-After sent", "worker_healthy": "Worker stayed healthy", "recovered": "Service recovered",
 	"date": "Date", "notes": "Notes", "evidence_date": "Evidence date", "source": "Source",
+	// An amendment of the frozen contract.
+	"reason": "Reason for the change", "field": "What changes",
 }
 
 // withPrefix copies m with every key prefixed, and keeps the bare keys.

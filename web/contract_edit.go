@@ -36,15 +36,22 @@ func (s *Server) contractSave(c echo.Context) error {
 	// After the freeze a change to the objective, workload or rows is an
 	// amendment, with its rules (planner.Amend).
 	var amend []planner.Amendment
-	if r.Frozen() && len(errs) == 0 {
+	// Its refusals are shown with the form's own, all at once (a missing
+	// reason is not held back until the other fields are fixed); a field
+	// the form already refused keeps that message, and "the contract must
+	// stay complete" is left out while fields are refused on their own.
+	if r.Frozen() {
 		results, err := s.store.HasResults(c.Request().Context(), r.ID)
 		if err != nil {
 			return err
 		}
+		parsed := len(errs) == 0
 		var refused error
 		amend, refused = planner.Amend(r.Contract, next, results, reason)
 		for field, msg := range fieldErrorsOf(refused) {
-			errs[field] = msg
+			if _, seen := errs[field]; !seen && (parsed || field != "contract") {
+				errs[field] = msg
+			}
 		}
 	}
 	action := "contract edited"

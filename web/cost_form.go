@@ -69,13 +69,13 @@ func unitFor(unit, currency string) string {
 // readFigure reads one Figure from the form fields field, field.unit,
 // field.source and field.evidence_date; nil when no amount was typed.
 func readFigure(f url.Values, field, defUnit string, errs formErrors) *planner.Figure {
-	a := strings.TrimSpace(strings.ReplaceAll(f.Get(field), ",", ""))
+	a := normalNumber(f.Get(field))
 	if a == "" {
 		return nil
 	}
 	d, err := decimal.NewFromString(a)
 	if err != nil {
-		errs[field] = "must be a number, e.g. 1200.50; got " + strconv.Quote(f.Get(field))
+		errs[field] = "must be a number (" + numberHint + "); got " + strconv.Quote(f.Get(field))
 		return nil
 	}
 	unit := strings.TrimSpace(f.Get(field + ".unit"))

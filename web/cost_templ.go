@@ -243,7 +243,7 @@ func costSettings(v reportView, fs moneyForm) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = textField(rateName(i, "rate.evidence_date"), "Date (YYYY-MM-DD)", fs.val(rateName(i, "rate.evidence_date")), fs.Errs, nil).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = textField(rateName(i, "rate.evidence_date"), "Date", fs.val(rateName(i, "rate.evidence_date")), fs.Errs, templ.Attributes{"type": "date"}).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -74,7 +74,7 @@ func workedQuote(name string) url.Values {
 }
 
 var expectedScenario = url.Values{
-	"scenarios[1].monthly_requests": {"80,000"}, "scenarios[1].busy_hour_share": {"0.01"},
+	"scenarios[1].monthly_requests": {"80,000"}, "scenarios[1].busy_hour_kind": {"day_share"}, "scenarios[1].busy_hour": {"0.3"},
 }
 
 // testid returns the text of the first element with that data-testid.

@@ -3,7 +3,7 @@ package web
 import (
 	"fmt"
 	"net/url"
-	"strings"
+	"strconv"
 
 	"github.com/shopspring/decimal"
 
@@ -21,13 +21,13 @@ func tierName(i int, field string) string { return fmt.Sprintf("quote.tiers[%d].
 // and carry its source and date. The planner checks the bands' order.
 func readQuoteTiersAndTax(f url.Values, q *planner.Quote, currency, source, date string, errs formErrors) {
 	num := func(name string) (decimal.Decimal, bool) {
-		raw := strings.ReplaceAll(strings.TrimSpace(f.Get(name)), ",", "")
+		raw := normalNumber(f.Get(name))
 		if raw == "" {
 			return decimal.Zero, false
 		}
 		d, err := decimal.NewFromString(raw)
 		if err != nil {
-			errs[name] = "must be a number, got " + raw
+			errs[name] = "must be a number (" + numberHint + "); got " + strconv.Quote(f.Get(name))
 			return decimal.Zero, false
 		}
 		return d, true

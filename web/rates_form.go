@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -29,9 +30,9 @@ func readRates(f url.Values, report string, errs formErrors) []planner.ExchangeR
 		}
 		x := planner.ExchangeRate{Currency: cur}
 		if raw != "" {
-			d, err := decimal.NewFromString(raw)
+			d, err := decimal.NewFromString(normalNumber(raw))
 			if err != nil {
-				errs[p+".rate"] = "must be a number, got " + raw
+				errs[p+".rate"] = "must be a number (" + numberHint + "); got " + strconv.Quote(raw)
 				continue
 			}
 			x.Rate = &planner.Figure{Amount: d, Unit: report + "/" + cur, Source: src, EvidenceDate: date}

@@ -51,14 +51,14 @@ func readScenarioForm(f url.Values) ([]planner.Scenario, formErrors) {
 		case valS == "":
 			errs[valueKey] = "required: the share of " + shareOf(kind) + " requests in the busiest hour, e.g. 0.1 or 10 %"
 		case kind == planner.BusyPeakRate:
-			if v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(valS, "req/s")), 64); err != nil {
+			if v, err := strconv.ParseFloat(normalNumber(strings.TrimSuffix(valS, "req/s")), 64); err != nil {
 				errs[valueKey] = "must be a request rate in req/s, e.g. 0.5; got " + strconv.Quote(valS)
 			} else {
 				s.PeakRate = v
 			}
 		default:
 			pctForm := strings.HasSuffix(valS, "%")
-			v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(valS, "%")), 64)
+			v, err := strconv.ParseFloat(normalNumber(strings.TrimSuffix(valS, "%")), 64)
 			if err != nil {
 				errs[valueKey] = "must be a fraction such as 0.1, or a percentage such as 10 %"
 			} else {

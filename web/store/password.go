@@ -34,6 +34,12 @@ var commonPasswords = sync.OnceValue(func() map[string]struct{} {
 	return set
 })
 
+// PasswordRule states the policy CheckPassword enforces, for the forms
+// that ask for a new password.
+func PasswordRule() string {
+	return fmt.Sprintf("at least %d characters and %d different ones; not digits only, not your email, not a common password", MinPasswordLen, minDistinctRunes)
+}
+
 // CheckPassword returns an error naming the rule a new password for the
 // account email breaks, or nil.
 func CheckPassword(pw, email string) error {
