@@ -79,12 +79,11 @@ func (s *Server) reportEditors(c echo.Context) error {
 	var ids []int64
 	var names []string
 	for _, email := range strings.FieldsFunc(form.Get("editors"), func(r rune) bool { return r == ',' || r == ' ' || r == '\n' }) {
+		// One answer whether the e-mail has no account or an account of
+		// another role: the form tells no one who has an account.
 		ed, err := s.store.UserByEmail(c.Request().Context(), email)
-		if err != nil {
-			return echo.NewHTTPError(http.StatusUnprocessableEntity, "editors: no account with email "+strconv.Quote(email))
-		}
-		if ed.Role != store.RoleLead {
-			return echo.NewHTTPError(http.StatusUnprocessableEntity, "editors: "+email+" is a "+string(ed.Role)+"; only leads edit reports")
+		if err != nil || ed.Role != store.RoleLead {
+			return echo.NewHTTPError(http.StatusUnprocessableEntity, "editors: no lead has the e-mail "+strconv.Quote(email)+" (only leads edit reports)")
 		}
 		ids = append(ids, ed.ID)
 		names = append(names, ed.Email)

@@ -72,11 +72,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	reqCtx, cancelRequests := context.WithCancel(context.Background())
 	defer cancelRequests()
 	var inflight sync.WaitGroup
-	srv := &http.Server{
-		Handler:           trackRequests(&inflight, h),
-		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return reqCtx },
-	}
+	// Timeouts and the bound on connections per client: web.DefaultLimits.
+	srv := web.NewHTTPServer(trackRequests(&inflight, h), web.DefaultLimits)
+	srv.BaseContext = func(net.Listener) context.Context { return reqCtx }
+	ln = web.LimitConns(ln, web.DefaultLimits.PerClient)
 	log.Info("capplan ready: open the url and log in (the first account is \"admin\"; `capplan user add` creates others)",
 		"url", "http://"+ln.Addr().String(), "db", *dbPath, "startup", time.Since(start).Round(time.Millisecond).String())
 	errc := make(chan error, 1)
