@@ -1,8 +1,10 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -52,7 +54,22 @@ func (s *Server) apiResults(c echo.Context) error {
 	files := batch.Files()
 	var ims []store.Import
 	if err == nil {
-		ims, err = reports.CommitLatest(ctx, s.store, batch, r.ID, currentUser(c).ID)
+		// A client that states the version it based its upload on gets
+		// 409 when the report has moved on since; without one, the upload
+		// waits its turn among concurrent ones and lands.
+		if v := c.QueryParam("version"); v != "" {
+			base, perr := strconv.Atoi(v)
+			if perr != nil || base < 1 {
+				return echo.NewHTTPError(http.StatusBadRequest, "version: "+strconv.Quote(v)+" is not a report version. Nothing was imported.")
+			}
+			ims, err = batch.Commit(ctx, s.store, store.Edit{ReportID: r.ID, BaseVersion: base, UserID: currentUser(c).ID})
+			var ce *store.ConflictError
+			if errors.As(err, &ce) {
+				return echo.NewHTTPError(http.StatusConflict, fmt.Sprintf("the report is at version %d, not the version %d this upload is based on. Nothing was imported.", ce.Current, base))
+			}
+		} else {
+			ims, err = reports.CommitLatest(ctx, s.store, batch, r.ID, currentUser(c).ID)
+		}
 	}
 	if err != nil {
 		drainUpload(c.Request())

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"capplan/importers"
 	"capplan/web/metrics"
@@ -327,20 +329,47 @@ func ByteSize(n int64) string {
 
 // CommitLatest commits the batch into the report as the given user, based
 // on the report's current version: for callers with no form version (the
-// API, the command line). A change by someone else in between is retried.
+// API, the command line). The commits of one process into one report take
+// turns, and a change by someone else in between (another process, a
+// browser edit) is retried until the batch commits, fails for its own
+// content, or ctx ends: an upload without a stated version never fails
+// for having come at the same time as another.
 func CommitLatest(ctx context.Context, st *store.Store, batch *ImportBatch, reportID, userID int64) ([]store.Import, error) {
+	lock := commitLock(reportID)
 	for attempt := 0; ; attempt++ {
+		lock.Lock()
 		r, err := st.Report(ctx, reportID)
 		if err != nil {
+			lock.Unlock()
 			return nil, err
 		}
 		ims, err := batch.Commit(ctx, st, store.Edit{ReportID: reportID, BaseVersion: r.Version, UserID: userID})
+		lock.Unlock()
 		var ce *store.ConflictError
-		if errors.As(err, &ce) && attempt < 3 {
-			continue
+		if !errors.As(err, &ce) || attempt >= maxCommitAttempts || ctx.Err() != nil {
+			return ims, err
 		}
-		return ims, err
+		// another writer came between the read and the commit: again,
+		// after a short pause that grows with the attempts
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(time.Duration(min(attempt+1, 20)) * 5 * time.Millisecond):
+		}
 	}
+}
+
+// maxCommitAttempts bounds the retries of CommitLatest (about 10 s of
+// another writer committing without pause).
+const maxCommitAttempts = 100
+
+// commitLocks holds one mutex per report that CommitLatest has committed
+// into: the commits of this process into one report take turns.
+var commitLocks sync.Map // int64 -> *sync.Mutex
+
+func commitLock(reportID int64) *sync.Mutex {
+	m, _ := commitLocks.LoadOrStore(reportID, &sync.Mutex{})
+	return m.(*sync.Mutex)
 }
 
 // Plural counts n things: "1 row", "3 rows".
