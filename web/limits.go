@@ -76,9 +76,12 @@ func isDownload(r *http.Request) bool {
 	return r.Method == http.MethodGet && (strings.HasSuffix(p, "/file") || strings.HasSuffix(p, ".xlsx") || strings.HasSuffix(p, ".csv"))
 }
 
-// withDeadlines sets each request's read and write deadlines on its
-// connection: the body's read deadline moves on with its progress, within
-// the request's cap.
+// withDeadlines bounds each request: its answer by a write deadline on
+// the connection, its body by a timer that moves on with the body's
+// progress and, when it runs out before the body is whole, ends the
+// body's read (a read deadline set to now). Once the body is whole or the
+// handler has returned the timer is stopped, so a finished body is never
+// cut off while the handler works on it.
 func withDeadlines(h http.Handler, l Limits) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rc := http.NewResponseController(w)
@@ -91,48 +94,60 @@ func withDeadlines(h http.Handler, l Limits) http.Handler {
 		if upload || isDownload(r) {
 			write = l.Upload + l.Write
 		}
-		// Errors here mean a connection without deadlines (a test
+		// An error means a connection without deadlines (a test
 		// recorder): there is nothing to bound then.
 		_ = rc.SetWriteDeadline(now.Add(write))
 		if r.Body != nil && r.Body != http.NoBody {
-			_ = rc.SetReadDeadline(now.Add(min(l.Body, bodyCap)))
-			r.Body = &progressBody{ReadCloser: r.Body, rc: rc, l: l, end: now.Add(bodyCap)}
+			b := &progressBody{ReadCloser: r.Body, rc: rc, l: l, end: now.Add(bodyCap)}
+			b.timer = time.AfterFunc(min(l.Body, bodyCap), b.expire)
+			defer b.stop()
+			r.Body = b
 		}
 		h.ServeHTTP(w, r)
 	})
 }
 
-// progressBody moves the read deadline on each time BodyStep more bytes
-// have arrived, never past end.
+// progressBody is a request body whose timer is moved on each time
+// BodyStep more bytes have arrived, never past end.
 type progressBody struct {
 	io.ReadCloser
-	rc   *http.ResponseController
-	l    Limits
-	end  time.Time
-	n    int64
-	mark int64
+	rc    *http.ResponseController
+	l     Limits
+	end   time.Time
+	n     int64
+	mark  int64
+	mu    sync.Mutex
+	timer *time.Timer
+	done  bool
+}
+
+// expire ends the body's read: the client was too slow.
+func (b *progressBody) expire() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.done {
+		_ = b.rc.SetReadDeadline(time.Now())
+	}
+}
+
+func (b *progressBody) stop() {
+	b.mu.Lock()
+	b.done = true
+	b.mu.Unlock()
+	b.timer.Stop()
 }
 
 func (b *progressBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	b.n += int64(n)
 	if err == io.EOF {
-		// The body is over: the handler may now take its time (a commit),
-		// and the server's own read on the idle connection must not end
-		// the request's context by timing out.
-		_ = b.rc.SetReadDeadline(time.Time{})
+		b.stop()
 		return n, err
 	}
-	if err != nil {
-		return n, err // a timeout stays: the connection is to be dropped
-	}
-	if b.n-b.mark >= b.l.BodyStep {
+	if err == nil && b.n-b.mark >= b.l.BodyStep {
 		b.mark = b.n
-		next := time.Now().Add(b.l.Body)
-		if next.After(b.end) {
-			next = b.end
-		}
-		_ = b.rc.SetReadDeadline(next)
+		next := min(b.l.Body, time.Until(b.end))
+		b.timer.Reset(max(next, 0))
 	}
 	return n, err
 }

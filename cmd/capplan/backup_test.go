@@ -256,17 +256,32 @@ func TestCheckFindsMissingDamagedAndOrphanFiles(t *testing.T) {
 	orphan := filepath.Join(dir, "ab", strings.Repeat("ab", 32))
 	os.MkdirAll(filepath.Dir(orphan), 0o750)
 	os.WriteFile(orphan, []byte("left behind"), 0o440)
+	// An upload under way holds its temporary file's lock; one that a
+	// crash left (the CLI's or the server's) holds none.
 	upload := filepath.Join(dir, ".upload-123")
 	os.WriteFile(upload, []byte("arriving"), 0o600)
+	held, err := os.Open(upload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	if err := store.LockFile(held); err != nil {
+		t.Fatal(err)
+	}
+	crashed := filepath.Join(dir, ".upload-4242-77")
+	os.WriteFile(crashed, []byte("cut short"), 0o600)
 
 	out.Reset()
-	err := run(ctx, []string{"check", "--db", db}, &out, io.Discard)
+	err = run(ctx, []string{"check", "--db", db}, &out, io.Discard)
 	var ec exitCoder
 	if !errors.As(err, &ec) || ec.ExitCode() != 2 || !strings.Contains(out.String(), "orphan (nothing refers to it): "+orphan) {
 		t.Fatalf("orphan: %v\n%s", err, out.String())
 	}
 	if strings.Contains(out.String(), ".upload-123 ") || !strings.Contains(out.String(), "uploads under way left alone") {
 		t.Errorf("an upload in progress was counted as an orphan:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "orphan (nothing refers to it): "+crashed) {
+		t.Errorf("a temporary file no process holds is not an orphan:\n%s", out.String())
 	}
 	out.Reset()
 	if err := run(ctx, []string{"check", "--db", db, "--remove-orphans"}, &out, io.Discard); err != nil {
@@ -277,6 +292,9 @@ func TestCheckFindsMissingDamagedAndOrphanFiles(t *testing.T) {
 	}
 	if _, err := os.Stat(upload); err != nil {
 		t.Error("the upload in progress was removed")
+	}
+	if _, err := os.Stat(crashed); err == nil {
+		t.Error("the temporary file a crash left was not removed")
 	}
 
 	// A damaged and a missing raw file are named.

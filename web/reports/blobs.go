@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -25,7 +26,10 @@ func (b blobs) path(sha string) (string, error) {
 	return p, nil
 }
 
-// temp creates a temporary file in dir for a file being received.
+// temp creates a temporary file in dir for a file being received, named
+// with this process's id and locked (store.LockFile) until it is closed:
+// another process (a server starting, `capplan check --remove-orphans`)
+// removes only the temporary files no live process holds.
 func (b blobs) temp() (*os.File, error) {
 	if b.dir == "" {
 		return nil, errors.New("blobs: no data directory configured")
@@ -33,16 +37,38 @@ func (b blobs) temp() (*os.File, error) {
 	if err := os.MkdirAll(b.dir, 0o750); err != nil {
 		return nil, fmt.Errorf("blobs: %w", err)
 	}
-	return os.CreateTemp(b.dir, tempPattern)
+	for attempt := 0; ; attempt++ {
+		f, err := os.CreateTemp(b.dir, fmt.Sprintf(".upload-%d-*", os.Getpid()))
+		if err != nil {
+			return nil, err
+		}
+		if err := store.LockFile(f); err != nil {
+			f.Close()
+			os.Remove(f.Name())
+			return nil, fmt.Errorf("blobs: lock %s: %w", f.Name(), err)
+		}
+		// A remover may have taken the file between its creation and the
+		// lock: it is ours only if its name still leads to it.
+		fi, err1 := f.Stat()
+		ni, err2 := os.Stat(f.Name())
+		if err1 == nil && err2 == nil && os.SameFile(fi, ni) {
+			return f, nil
+		}
+		f.Close()
+		if attempt >= 3 {
+			return nil, fmt.Errorf("blobs: temporary files in %s are removed as they are made", b.dir)
+		}
+	}
 }
 
 // tempPattern names the temporary files of uploads being received.
 const tempPattern = ".upload-*"
 
-// RemoveTempFiles deletes the temporary files of uploads in dataDir, the
-// ones that a crash, a kill or a cut connection left behind. The server
-// calls it when it starts and when it stops, when no upload of its own is
-// in flight. It returns how many files it removed and their size.
+// RemoveTempFiles deletes the temporary files of uploads in dataDir that
+// no live process holds: the ones a crash, a kill or a cut connection left
+// behind. The files of uploads under way, this process's or another's (a
+// `capplan import` beside the server), are left alone. It returns how many
+// files it removed and their size.
 func RemoveTempFiles(dataDir string) (n int, size int64, err error) {
 	if dataDir == "" {
 		return 0, 0, nil
@@ -57,7 +83,13 @@ func RemoveTempFiles(dataDir string) (n int, size int64, err error) {
 		if err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
-		if err := os.Remove(name); err != nil {
+		f, free, err := store.TryLock(name)
+		if err != nil || !free {
+			continue // gone meanwhile, or owned by a live process
+		}
+		err = os.Remove(name)
+		f.Close()
+		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -67,33 +99,42 @@ func RemoveTempFiles(dataDir string) (n int, size int64, err error) {
 	return n, size, errors.Join(errs...)
 }
 
-// prepare makes the folder the file with this sha256 goes into, so that
-// place is a bare rename.
-func (b blobs) prepare(sha string) error {
+// keep gives the finished temporary file tmp its content address before
+// the import that refers to it commits, as a second name of the same
+// (locked) file: created is false when that content was stored already.
+// A commit thus never refers to a raw file that is not there.
+func (b blobs) keep(tmp, sha string) (created bool, err error) {
 	p, err := b.path(sha)
 	if err != nil {
-		return err
-	}
-	return os.MkdirAll(filepath.Dir(p), 0o750)
-}
-
-// place moves the finished temporary file tmp to its content address. When
-// the same content is already stored, tmp is simply removed.
-func (b blobs) place(tmp, sha string) error {
-	p, err := b.path(sha)
-	if err != nil {
-		return err
+		return false, err
 	}
 	if _, err := os.Stat(p); err == nil {
-		return os.Remove(tmp)
+		return false, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o750); err != nil {
-		return err
+		return false, err
 	}
 	if err := os.Chmod(tmp, 0o440); err != nil {
-		return err
+		return false, err
 	}
-	return os.Rename(tmp, p)
+	if err := os.Link(tmp, p); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return false, nil
+		}
+		return false, err
+	}
+	return true, nil
+}
+
+// unkeep removes the content address keep made for a commit that failed,
+// unless an import refers to that content by now.
+func (b blobs) unkeep(ctx context.Context, st *store.Store, sha string) {
+	if n, err := st.ImportsOfContent(ctx, sha); err != nil || n > 0 {
+		return
+	}
+	if p, err := b.path(sha); err == nil {
+		os.Remove(p)
+	}
 }
 
 // open opens the stored file with this sha256; a missing file is

@@ -52,10 +52,12 @@ func (b *ImportBatch) told(format, outcome string, bytes int64) {
 	}
 }
 
-// stagedFile is a parsed file waiting in its temporary file.
+// stagedFile is a parsed file waiting in its temporary file, held open
+// (and so locked) until the batch commits or closes.
 type stagedFile struct {
 	f   *importers.File
 	tmp string
+	fd  *os.File
 }
 
 // NewImportBatch starts a batch whose raw files go to dataDir; maxBytes
@@ -159,7 +161,7 @@ func (b *ImportBatch) add(name string, r io.Reader) error {
 		b.told("", metrics.Unreadable, w.n)
 		return err
 	}
-	if err := tmp.Close(); err != nil {
+	if err := tmp.Sync(); err != nil {
 		return fmt.Errorf("keeping %s: %w", name, err)
 	}
 	if w.n != f.Bytes {
@@ -179,7 +181,7 @@ func (b *ImportBatch) add(name string, r io.Reader) error {
 		}
 	}
 	keep = true
-	b.files = append(b.files, stagedFile{f: f, tmp: tmp.Name()})
+	b.files = append(b.files, stagedFile{f: f, tmp: tmp.Name(), fd: tmp})
 	return nil
 }
 
@@ -204,9 +206,6 @@ func (b *ImportBatch) Commit(ctx context.Context, st *store.Store, e store.Edit)
 	batch := make([]store.ImportWithRows, len(b.files))
 	var lines []string
 	for i, s := range b.files {
-		if err := b.blobs.prepare(s.f.Source.SHA256); err != nil {
-			return nil, err
-		}
 		batch[i] = store.ImportWithRows{Import: importRecord(e.ReportID, s.f), Rows: s.f.Rows}
 		batch[i].Import.CandidateID = b.Candidate
 		lines = append(lines, DescribeImport(batch[i].Import, len(s.f.Rows)))
@@ -214,8 +213,27 @@ func (b *ImportBatch) Commit(ctx context.Context, st *store.Store, e store.Edit)
 	if e.After == "" {
 		e.After = strings.Join(lines, "\n")
 	}
+	// The raw files take their content addresses first: an import that
+	// commits has its raw file, and one that does not leaves none.
+	var created []string
+	undo := func() {
+		for _, sha := range created {
+			b.blobs.unkeep(context.WithoutCancel(ctx), st, sha)
+		}
+	}
+	for _, s := range b.files {
+		made, err := b.blobs.keep(s.tmp, s.f.Source.SHA256)
+		if err != nil {
+			undo()
+			return nil, fmt.Errorf("keeping the raw file of %s: %w", s.f.Source.File, err)
+		}
+		if made {
+			created = append(created, s.f.Source.SHA256)
+		}
+	}
 	ids, err := st.AddImports(ctx, e, batch)
 	if err != nil {
+		undo()
 		var dup *store.DuplicateImportError
 		isDup := errors.As(err, &dup)
 		var conflict *store.ConflictError
@@ -233,25 +251,28 @@ func (b *ImportBatch) Commit(ctx context.Context, st *store.Store, e store.Edit)
 	}
 	for _, s := range b.files {
 		b.told(s.f.Source.Format, metrics.Imported, s.f.Bytes)
+		// An import of the same content elsewhere that failed meanwhile
+		// may have removed the address it made: give it back.
+		if _, err := b.blobs.keep(s.tmp, s.f.Source.SHA256); err != nil {
+			return nil, fmt.Errorf("%s was imported, but its raw file could not be kept: %w", s.f.Source.File, err)
+		}
 	}
 	out := make([]store.Import, len(batch))
-	var placeErr error
 	for i := range batch {
 		out[i] = batch[i].Import
 		out[i].ID = ids[i]
 		out[i].Rows = len(batch[i].Rows)
-		if err := b.blobs.place(b.files[i].tmp, out[i].SHA256); err != nil && placeErr == nil {
-			placeErr = fmt.Errorf("%s was imported but its raw file could not be kept: %w", out[i].FileName, err)
-		}
 	}
-	b.files = nil
-	return out, placeErr
+	b.Close() // the temporary names go; the content addresses stay
+	return out, nil
 }
 
-// Close removes the temporary files of a batch not committed.
+// Close removes the temporary files of a batch not committed (and the
+// temporary names of one committed), then lets go of their locks.
 func (b *ImportBatch) Close() {
 	for _, s := range b.files {
 		os.Remove(s.tmp)
+		s.fd.Close()
 	}
 	b.files = nil
 }

@@ -95,11 +95,15 @@ func Check(ctx context.Context, dbPath string, removeOrphans bool) (CheckReport,
 		if d.IsDir() || known[p] {
 			return nil
 		}
-		// An upload being received is kept in a temporary file at the top
-		// of the folder until its import commits.
-		if filepath.Dir(p) == rep.FilesDir && strings.HasPrefix(d.Name(), ".upload-") {
+		// An upload being received, or a raw file whose import is
+		// committing, is locked by its process (LockFile) until the import
+		// commits or fails; what no live process holds is an orphan,
+		// temporary files left by a crash or a kill included.
+		if f, free, err := TryLock(p); err == nil && !free {
 			rep.InProgress = append(rep.InProgress, p)
 			return nil
+		} else if err == nil {
+			f.Close()
 		}
 		rep.Orphans = append(rep.Orphans, p)
 		return nil
@@ -113,7 +117,13 @@ func Check(ctx context.Context, dbPath string, removeOrphans bool) (CheckReport,
 	if len(rep.Problems) > 0 {
 		return rep, fmt.Errorf("check: not removing orphans while the installation has problems: fix those first")
 	}
-	if len(refs) == 0 {
+	contentOrphans := 0
+	for _, p := range rep.Orphans {
+		if !strings.HasPrefix(filepath.Base(p), ".upload-") {
+			contentOrphans++
+		}
+	}
+	if len(refs) == 0 && contentOrphans > 0 {
 		return rep, fmt.Errorf("check: the database %s refers to no raw file at all; not removing all %d files of %s (is --db right?)", dbPath, len(rep.Orphans), rep.FilesDir)
 	}
 	for _, p := range rep.Orphans {
@@ -126,7 +136,19 @@ func Check(ctx context.Context, dbPath string, removeOrphans bool) (CheckReport,
 		if n > 0 {
 			continue
 		}
-		if err := os.Remove(p); err != nil {
+		f, free, err := TryLock(p)
+		if os.IsNotExist(err) {
+			continue // its import's process removed it meanwhile
+		}
+		if err != nil {
+			return rep, fmt.Errorf("check: remove orphan: %w", err)
+		}
+		if !free {
+			continue // an import took it meanwhile
+		}
+		err = os.Remove(p)
+		f.Close()
+		if err != nil {
 			return rep, fmt.Errorf("check: remove orphan: %w", err)
 		}
 		rep.Removed = append(rep.Removed, p)

@@ -277,3 +277,11 @@ func (s *Store) HasResults(ctx context.Context, reportID int64) (bool, error) {
 		WHERE r.report_id = ? AND i.removed_at = ''`, reportID).Scan(&n)
 	return n > 0, err
 }
+
+// ImportsOfContent counts the imports, removed or not, whose raw file has
+// this sha256: the raw file is kept while one does.
+func (s *Store) ImportsOfContent(ctx context.Context, sha string) (int, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM imports WHERE sha256 = ?`, sha).Scan(&n)
+	return n, err
+}
