@@ -151,7 +151,14 @@ func ProposeAdmission(m []RowResult, e Envelope, o Objective, c Contract, in Adm
 			n = max(1, int(math.Floor(float64(n)*(1-WeakMargin))))
 			a.Reasons = append(a.Reasons, fmt.Sprintf("evidence is weak (%s): proposing %d, %s below the ceiling's %d", strings.Join(a.WeakEvidence, "; "), n, fmtPct(WeakMargin), *a.CeilingInFlight))
 		} else {
-			a.Reasons = append(a.Reasons, fmt.Sprintf("evidence is adequate (rows of %d s or more, %d or more requests at the ceiling and at the first failure, %d or more counted rows): max in flight at the ceiling", MinWindowS, MinRowRequests, MinSearchRows))
+			adequate := fmt.Sprintf("evidence is adequate (rows of %d s or more, %d or more requests at the ceiling and at the first failure, %d or more counted rows): max in flight at the ceiling", MinWindowS, MinRowRequests, MinSearchRows)
+			if e.StoppedAt != nil {
+				// The ceiling is conclusive, but a row above it was left
+				// out for its evidence (docs/method.md, "Weak evidence").
+				adequate = fmt.Sprintf("evidence at the ceiling is adequate (rows of %d s or more, %d or more requests at the ceiling and at the first failure, %d or more counted rows): max in flight at the ceiling; %s passed on weak evidence and is left out, so more is not admitted until it is rerun",
+					MinWindowS, MinRowRequests, MinSearchRows, loadText(e.LoadKind, *e.StoppedAt))
+			}
+			a.Reasons = append(a.Reasons, adequate)
 		}
 		a.ProposedMaxInFlight = I(n)
 		a.MaxInFlight = I(n)
@@ -266,7 +273,7 @@ func (a *Admission) weakEvidence(m []RowResult, e Envelope, ceil *RowResult) {
 	counted := 0
 	var firstFail *RowResult
 	for i, rr := range m {
-		if !rr.Counted {
+		if !rr.Counted && !rr.InEnvelope {
 			continue
 		}
 		counted++
@@ -290,6 +297,9 @@ func (a *Admission) weakEvidence(m []RowResult, e Envelope, ceil *RowResult) {
 		if d := firstFail.Row.DurationS; d != nil && *d < 0.95*MinWindowS {
 			thin = append(thin, fmt.Sprintf("the first failing row (%s) ran %s s, shorter than %d s", loadText(firstFail.Row.LoadKind, firstFail.Load), fmtNum(*d), MinWindowS))
 		}
+	}
+	if e.Weak && ceil.Inconclusive {
+		a.WeakEvidence = append(a.WeakEvidence, "the ceiling row passed on weak evidence ("+ceil.NotCountedText()+")")
 	}
 	if len(short) > 0 {
 		a.WeakEvidence = append(a.WeakEvidence, fmt.Sprintf("rows shorter than %d s: %s", MinWindowS, strings.Join(short, ", ")))

@@ -59,12 +59,13 @@ func TestProposeAdmission(t *testing.T) {
 			rows[4].Observed.Stopped = true
 			return rows
 		}, wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantWeak: 2, wantQueue: 6, wantReason: "the first failing row (10 concurrent streams) completed 20 requests, fewer than 100"},
-		// 10 streams with 4 requests is not counted: 8 is then a lower bound.
-		{name: "a row of too few requests does not count, even failing", rows: func() []Row {
+		// 10 streams with 4 requests still fails: a measured failure counts
+		// whatever its sample, and a thin failure makes the evidence weak.
+		{name: "a failing row of too few requests still places the ceiling", rows: func() []Row {
 			rows := strong()
 			rows[4].Successful, rows[4].Attempted = I(4), I(4)
 			return rows
-		}, wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(8), wantQueue: 8, wantReason: "evidence is adequate"},
+		}, wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantWeak: 1, wantQueue: 6, wantReason: "the first failing row (10 concurrent streams) completed 4 requests, fewer than 100"},
 		{name: "achieved concurrency below the streams", rows: func() []Row {
 			rows := strong()
 			rows[3].AchievedConcurrency = F(5.6)

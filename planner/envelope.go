@@ -39,6 +39,14 @@ type Envelope struct {
 	FirstFailureReason string   `json:"first_failure_reason,omitempty"`
 	// NonMonotone lists the loads that passed above a non-passing row.
 	NonMonotone []float64 `json:"non_monotone"`
+	// StoppedAt is the lowest level that passed on weak evidence only
+	// (docs/method.md, "Weak evidence"): the envelope ends below it. Weak
+	// is true when that level is the lowest tested, so the ceiling is it
+	// and rests on weak evidence. Evidence says, for each row left out for
+	// its evidence, the figure it missed and what to do.
+	StoppedAt *float64 `json:"stopped_at,omitempty"`
+	Weak      bool     `json:"weak,omitempty"`
+	Evidence  []string `json:"evidence,omitempty"`
 	// Text says it in a sentence: "demonstrated ceiling: 8 concurrent
 	// streams", "at least 10 concurrent streams (every row passed)", "no
 	// envelope: the lowest row (1 stream) fails".
@@ -65,12 +73,11 @@ func JudgeMatrix(rows []Row, c Contract, o Objective, wantModel string) ([]RowRe
 	}
 	kind := envelopeKind(m, c.LoadKind)
 	for i := range m {
-		m[i].NotCounted = Eligibility(m[i].Row, cc, wantModel, kind)
-		m[i].Counted = len(m[i].NotCounted) == 0
+		judgeEvidence(&m[i], Eligibility(m[i].Row, cc, wantModel, kind), cc)
 	}
 	group := func(rr RowResult) int {
 		switch {
-		case rr.Counted:
+		case rr.Counted || rr.Inconclusive:
 			return 0
 		case !rr.LoadKnown:
 			return 2
@@ -84,9 +91,40 @@ func JudgeMatrix(rows []Row, c Contract, o Objective, wantModel string) ([]RowRe
 		if m[i].Row.LoadKind != m[j].Row.LoadKind && group(m[i]) == 1 {
 			return m[i].Row.LoadKind < m[j].Row.LoadKind
 		}
+		if m[i].Load == m[j].Load && group(m[i]) == 0 {
+			// At one load a pass on weak evidence goes before the
+			// conclusive rows, so the level's last row is a conclusive one.
+			return m[i].Inconclusive && !m[j].Inconclusive
+		}
 		return m[i].Load < m[j].Load
 	})
 	return m, FindEnvelope(m, kind)
+}
+
+// judgeEvidence decides from a row's reasons (Eligibility) whether it
+// counts: a row off the contract (another model, workload, load kind)
+// never does; a row that only misses an evidence rule counts when it does
+// not pass (a measured failure is a failure whatever its sample) and is
+// inconclusive when it passes (docs/method.md, "Weak evidence").
+func judgeEvidence(rr *RowResult, reasons []Warning, c Contract) {
+	off := false
+	for _, w := range reasons {
+		if evidenceCode(w.Code) {
+			rr.WeakEvidence = append(rr.WeakEvidence, w)
+		} else {
+			off = true
+		}
+	}
+	switch {
+	case off:
+		rr.NotCounted = reasons
+	case len(rr.WeakEvidence) > 0 && rr.Verdict.State == VerdictPass:
+		rr.Inconclusive = true
+		rr.NotCounted = rr.WeakEvidence
+		rr.EvidenceNote = evidenceNote(rr.WeakEvidence, c)
+	default:
+		rr.Counted = true
+	}
 }
 
 // envelopeKind is the kind of load the envelope is found over: the
@@ -112,21 +150,28 @@ func envelopeKind(m []RowResult, contract LoadKind) LoadKind {
 }
 
 // FindEnvelope finds the demonstrated ceiling of a matrix already ordered
-// by load: the highest load level such that it and every lower level pass.
-// Only counted rows (RowResult.Counted, decided by Eligibility against the
-// contract, of kind kind) take part; the others are named in the text. A
-// level passes only if every counted row at it passes, so a second run at
-// the same load that failed is never outvoted. It marks the rows in the
-// envelope and flags each pass above a non-passing level.
+// by load: the highest load level such that it and every lower level pass
+// (docs/method.md, "Weak evidence"). Counted rows (RowResult.Counted,
+// decided by Eligibility against the contract, of kind kind) and
+// inconclusive rows (passes on weak evidence) take part; the others are
+// named in the text. A level fails when any counted row at it does not
+// pass, so a second run at the same load that failed is never outvoted,
+// and a measured failure counts whatever its sample. A level whose only
+// passes are inconclusive proves nothing: the envelope ends at the last
+// conclusive level below it and says why; when it is the lowest level, the
+// ceiling is that level, marked Weak (the matrix can say no more, and it
+// never rises above a failure). It marks the rows in the envelope and
+// flags each pass above a non-passing level.
 func FindEnvelope(m []RowResult, kind LoadKind) Envelope {
 	e := Envelope{LoadKind: envelopeKind(m, kind)}
 	var notCounted []string
 	why := map[string]int{}
 	var whyOrder []string
-	failed := false
+	failed, stopped := false, false
+	var weakNote string
 	for i := 0; i < len(m); {
 		rr := &m[i]
-		if !rr.Counted {
+		if !rr.Counted && !rr.Inconclusive {
 			// Each row once, by its first reason; the matrix shows them all.
 			code := "not-counted"
 			if len(rr.NotCounted) > 0 {
@@ -139,36 +184,64 @@ func FindEnvelope(m []RowResult, kind LoadKind) Envelope {
 			i++
 			continue
 		}
-		// The level: every counted row at this load.
+		// The level: every counted or inconclusive row at this load.
 		var level []int
 		j := i
 		for ; j < len(m) && m[j].LoadKnown && m[j].Load == rr.Load; j++ {
-			if m[j].Counted {
+			if m[j].Counted || m[j].Inconclusive {
 				level = append(level, j)
 			}
 		}
+		if j == i { // an inconclusive row without a known load cannot be
+			j++ // placed; Eligibility never makes one, but never loop
+		}
 		i = j
+		if len(level) == 0 {
+			continue
+		}
 		var fail *RowResult
+		conclusive := false
 		for _, k := range level {
-			if m[k].Verdict.State != VerdictPass {
-				fail = &m[k]
-				break
+			switch {
+			case m[k].Inconclusive:
+			case m[k].Verdict.State != VerdictPass:
+				if fail == nil {
+					fail = &m[k]
+				}
+			default:
+				conclusive = true
 			}
 		}
+		load := m[level[0]].Load
 		switch {
-		case fail == nil && !failed:
-			for _, k := range level {
-				m[k].InEnvelope = true
-			}
-			e.Ceiling = F(m[level[0]].Load)
-			e.CeilingRow = I(level[len(level)-1])
 		case fail == nil && failed:
 			for _, k := range level {
 				m[k].NonMonotone = true
 			}
-			e.NonMonotone = append(e.NonMonotone, m[level[0]].Load)
+			e.NonMonotone = append(e.NonMonotone, load)
+		case fail == nil && stopped:
+			// above a level that proved nothing: not in the envelope
+		case fail == nil && conclusive:
+			for _, k := range level {
+				m[k].InEnvelope = true
+			}
+			e.Ceiling = F(load)
+			e.CeilingRow = I(lastConclusive(m, level))
+		case fail == nil:
+			// Passes on weak evidence only: the climb ends here.
+			stopped = true
+			e.StoppedAt = F(load)
+			weakNote = m[level[0]].EvidenceNote
+			if e.Ceiling == nil {
+				for _, k := range level {
+					m[k].InEnvelope = true
+				}
+				e.Ceiling = F(load)
+				e.CeilingRow = I(level[len(level)-1])
+				e.Weak = true
+			}
 		case !failed:
-			failed = true
+			failed, stopped = true, true
 			e.FirstFailure = F(fail.Load)
 			e.FirstFailureReason = fail.Verdict.Summary
 			if fail.Verdict.State == VerdictFail {
@@ -177,6 +250,14 @@ func FindEnvelope(m []RowResult, kind LoadKind) Envelope {
 			if len(level) > 1 {
 				e.FirstFailureReason = fmt.Sprintf("%s, in one of its %d rows", e.FirstFailureReason, len(level))
 			}
+			if len(fail.WeakEvidence) > 0 {
+				e.FirstFailureReason += " (a measured failure counts whatever its sample)"
+			}
+		}
+	}
+	for _, rr := range m {
+		if rr.Inconclusive && rr.EvidenceNote != "" {
+			e.Evidence = append(e.Evidence, loadText(rr.Row.LoadKind, rr.Load)+" "+rr.EvidenceNote)
 		}
 	}
 	for _, c := range whyOrder {
@@ -192,9 +273,23 @@ func FindEnvelope(m []RowResult, kind LoadKind) Envelope {
 	case e.Ceiling == nil:
 		e.State = EnvelopeNone
 		e.Text = fmt.Sprintf("no envelope: the lowest row (%s) does not pass (%s)", loadText(e.LoadKind, *e.FirstFailure), e.FirstFailureReason)
+	case !failed && e.Weak:
+		e.State = EnvelopeLowerBound
+		e.Text = fmt.Sprintf("at least %s, on weak evidence: the lowest row passed but %s", loadText(e.LoadKind, *e.Ceiling), weakNote)
+	case !failed && e.StoppedAt != nil:
+		e.State = EnvelopeLowerBound
+		e.Text = fmt.Sprintf("at least %s: the envelope ends below %s, which passed but %s", loadText(e.LoadKind, *e.Ceiling), loadText(e.LoadKind, *e.StoppedAt), weakNote)
 	case !failed:
 		e.State = EnvelopeLowerBound
 		e.Text = fmt.Sprintf("at least %s: every counted row passed, so the true ceiling was not reached", loadText(e.LoadKind, *e.Ceiling))
+	case e.Weak:
+		e.State = EnvelopeCeiling
+		e.Text = fmt.Sprintf("ceiling: %s, on weak evidence (%s does not pass: %s); %s passed but %s",
+			loadText(e.LoadKind, *e.Ceiling), loadText(e.LoadKind, *e.FirstFailure), e.FirstFailureReason, loadText(e.LoadKind, *e.Ceiling), weakNote)
+	case e.StoppedAt != nil && *e.StoppedAt < *e.FirstFailure:
+		e.State = EnvelopeCeiling
+		e.Text = fmt.Sprintf("demonstrated ceiling: %s (%s passed but %s; %s does not pass: %s)",
+			loadText(e.LoadKind, *e.Ceiling), loadText(e.LoadKind, *e.StoppedAt), weakNote, loadText(e.LoadKind, *e.FirstFailure), e.FirstFailureReason)
 	default:
 		e.State = EnvelopeCeiling
 		e.Text = fmt.Sprintf("demonstrated ceiling: %s (%s does not pass: %s)", loadText(e.LoadKind, *e.Ceiling), loadText(e.LoadKind, *e.FirstFailure), e.FirstFailureReason)
@@ -210,6 +305,41 @@ func FindEnvelope(m []RowResult, kind LoadKind) Envelope {
 		e.Text += "; not counted (off the contract): " + strings.Join(notCounted, ", ")
 	}
 	return e
+}
+
+// lastConclusive is the last row of a level that passed on adequate
+// evidence: the ceiling row capacity and admission are read from.
+func lastConclusive(m []RowResult, level []int) int {
+	at := level[len(level)-1]
+	for _, k := range level {
+		if !m[k].Inconclusive {
+			at = k
+		}
+	}
+	return at
+}
+
+// evidenceCode reports whether a reason a row does not count is about its
+// evidence (its sample) rather than about what it tested.
+func evidenceCode(code string) bool { return code == "few-requests" || code == "short-row" }
+
+// evidenceNote says what a passing row with weak evidence missed and what
+// to do about it: "proves nothing: 40 successful requests, a p95 needs at
+// least 100. Rerun it with at least 100, or amend the contract with a
+// reason".
+func evidenceNote(weak []Warning, c Contract) string {
+	var missed, fix []string
+	for _, w := range weak {
+		missed = append(missed, w.Message)
+		switch w.Code {
+		case "few-requests":
+			fix = append(fix, fmt.Sprintf("with at least %d successful requests", MinRequestsFor(c.Objective.Percentile)))
+		case "short-row":
+			fix = append(fix, fmt.Sprintf("for %s s", fmtNum(c.RowDurationS)))
+		}
+	}
+	return fmt.Sprintf("proves nothing: %s. Rerun it %s, or amend the contract with a reason",
+		strings.Join(missed, "; "), strings.Join(fix, " and "))
 }
 
 // notCountedLabel names a reason a row does not count, for the envelope's

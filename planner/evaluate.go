@@ -81,6 +81,17 @@ type RowResult struct {
 	// never silently dropped.
 	Counted    bool      `json:"counted"`
 	NotCounted []Warning `json:"not_counted"`
+	// WeakEvidence lists the evidence rules the row misses (too few
+	// requests for the percentile, shorter than the contract's rows). A
+	// row that fails a measured bound still counts as a failure whatever
+	// its sample; a row that passes on weak evidence is Inconclusive: it
+	// proves nothing and the envelope cannot pass above it
+	// (docs/method.md, "Weak evidence").
+	WeakEvidence []Warning `json:"weak_evidence,omitempty"`
+	Inconclusive bool      `json:"inconclusive,omitempty"`
+	// EvidenceNote says, for an inconclusive row, what it missed and what
+	// to do ("proves nothing: ... Rerun it ..., or amend the contract").
+	EvidenceNote string `json:"evidence_note,omitempty"`
 	// NonMonotone is true for a pass above a failure; it does not count.
 	NonMonotone bool `json:"non_monotone"`
 	// InEnvelope is true for the passing rows at or below the ceiling.

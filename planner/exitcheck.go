@@ -34,6 +34,7 @@ var exitItems = []func(in Inputs, r *Result) ExitItem{
 	exitObjective,
 	exitObjectiveLoosened,
 	exitCountedRows,
+	exitWeakCeiling,
 	exitRowFigures,
 	exitCeilingMemory,
 	exitOverload,

@@ -227,3 +227,16 @@ func exitCurrency(in Inputs, r *Result) ExitItem {
 	}
 	return exitItem("currency", "One currency across compared figures", "costs", m, detail)
 }
+
+// exitWeakCeiling fails while the ceiling rests on weak evidence: its
+// level passed only on too few requests or a row shorter than the
+// contract's (docs/method.md, "Weak evidence"). It does not appear
+// otherwise.
+func exitWeakCeiling(_ Inputs, r *Result) ExitItem {
+	e := r.Envelope
+	if !e.Weak || e.Ceiling == nil {
+		return ExitItem{}
+	}
+	return exitItem("weak_ceiling", "The ceiling rests on adequate evidence", "matrix",
+		[]string{"the ceiling (" + loadText(e.LoadKind, *e.Ceiling) + ") rests on weak evidence: " + strings.Join(e.Evidence, "; ")}, "")
+}

@@ -200,8 +200,13 @@ func writeEnvelopeText(w io.Writer, rep envelopeReport) error {
 	fmt.Fprintf(w, "\ngateway:\n%s\n", a.Settings.GatewayJSON)
 	if rep.Require != nil {
 		status := "PASS"
-		if !rep.Pass {
+		switch {
+		case !rep.Pass:
 			status = "FAIL"
+		case rep.Envelope.Weak:
+			// The gate reads the same ceiling as the report, and says when
+			// it rests on weak evidence (docs/method.md, "Weak evidence").
+			status = "PASS, on weak evidence: " + strings.Join(rep.Envelope.Evidence, "; ")
 		}
 		fmt.Fprintf(w, "\nrequire %s: %s\n", fmtFloat(*rep.Require), status)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -114,6 +115,53 @@ func TestRunEnvelopeHelp(t *testing.T) {
 	for _, want := range []string{"ttft_pNN<=T", "headroom>=P%", "no_oom", "exits with status 3", "-require"} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("help lacks %q:\n%s", want, stderr.String())
+		}
+	}
+}
+
+// writeVLLMRows writes a vllm bench serve JSONL file, one line per
+// concurrency row: streams, completed and failed requests.
+func writeVLLMRows(t *testing.T, rows [][3]int) string {
+	t.Helper()
+	var b strings.Builder
+	for _, r := range rows {
+		streams, ok, failed := r[0], r[1], r[2]
+		fmt.Fprintf(&b, `{"model_id":"llama-8b","max_concurrency":%d,"completed":%d,"failed":%d,"duration":120,"request_throughput":%g,`+
+			`"total_input_tokens":%d,"total_output_tokens":%d,"mean_ttft_ms":300,"median_ttft_ms":250,"p95_ttft_ms":600,"p99_ttft_ms":900,`+
+			`"mean_e2el_ms":5000,"median_e2el_ms":4800,"p95_e2el_ms":6000,"p99_e2el_ms":7000}`+"\n",
+			streams, ok, failed, float64(ok)/120, ok*512, ok*256)
+	}
+	path := filepath.Join(t.TempDir(), "sweep.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A measured failure is never erased by its sample: 1 stream passes on 40
+// requests, 2 streams fails success >= 99 % on 97 of 100, 4 streams
+// passes. The ceiling is 1, on weak evidence (docs/method.md, "Weak
+// evidence"): --require 2 fails, --require 1 passes and says so.
+func TestRunEnvelopeWeakEvidenceKeepsTheFailure(t *testing.T) {
+	file := writeVLLMRows(t, [][3]int{{1, 40, 0}, {2, 97, 3}, {4, 200, 0}})
+	var stdout, stderr bytes.Buffer
+	err := runEnvelope(context.Background(), []string{"--objective", testObjectiveText, "--require", "2", file}, &stdout, &stderr)
+	var ec exitCoder
+	if !errors.As(err, &ec) || ec.ExitCode() != requireExitCode {
+		t.Fatalf("--require 2: error %v, want exit %d\n%s", err, requireExitCode, stdout.String())
+	}
+	for _, want := range []string{"require 2: FAIL", "ceiling: 1 concurrent stream, on weak evidence", "2 concurrent streams does not pass: success 97 % < 99 %"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("--require 2: stdout lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	stdout.Reset()
+	if err := runEnvelope(context.Background(), []string{"--objective", testObjectiveText, "--require", "1", file}, &stdout, &stderr); err != nil {
+		t.Fatalf("--require 1: %v\n%s", err, stdout.String())
+	}
+	for _, want := range []string{"require 1: PASS, on weak evidence", "Rerun it with at least 100 successful requests"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("--require 1: stdout lacks %q:\n%s", want, stdout.String())
 		}
 	}
 }

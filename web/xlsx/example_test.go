@@ -84,3 +84,23 @@ func repeatedLoadInputs() planner.Inputs {
 	in.Rows = append(in.Rows, again)
 	return in
 }
+
+// weakCeilingInputs is the weak-evidence example of docs/method.md: 1
+// stream passes on 40 requests, 2 streams fails its success bound on 97
+// of 100, 4 streams passes: the ceiling is 1, on weak evidence.
+func weakCeilingInputs() planner.Inputs {
+	in := workedInputs()
+	in.Rows = in.Rows[:3]
+	in.Rows[0].Attempted, in.Rows[0].Successful = planner.I(40), planner.I(40)
+	in.Rows[1].Attempted, in.Rows[1].Successful, in.Rows[1].Errored = planner.I(100), planner.I(97), planner.I(3)
+	return in
+}
+
+// weakStopInputs has the worked matrix with the 8-stream row shorter than
+// the contract's rows: it passes on weak evidence, so the envelope ends
+// at 4 below it.
+func weakStopInputs() planner.Inputs {
+	in := workedInputs()
+	in.Rows[3].DurationS = planner.F(40)
+	return in
+}

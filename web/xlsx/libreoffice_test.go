@@ -156,7 +156,8 @@ func checkSheets(t *testing.T, data []byte, sheets map[string][][]string, res pl
 
 func TestLibreOfficeRecalculatesToThePlannersFigures(t *testing.T) {
 	cases := map[string]planner.Inputs{"worked": workedInputs(), "crossover": crossoverInputs(), "repeated": repeatedLoadInputs(),
-		"bands": bandsInputs(), "unreached": unreachedMinimumInputs(), "finance": financeInputs(), "halfcent": halfCentInputs()}
+		"bands": bandsInputs(), "unreached": unreachedMinimumInputs(), "finance": financeInputs(), "halfcent": halfCentInputs(),
+		"weakceiling": weakCeilingInputs(), "weakstop": weakStopInputs()}
 	books, results := map[string][]byte{}, map[string]planner.Result{}
 	for name, in := range cases {
 		r := testReport(in)
@@ -164,6 +165,12 @@ func TestLibreOfficeRecalculatesToThePlannersFigures(t *testing.T) {
 	}
 	if c := results["repeated"].Envelope.Ceiling; c == nil || *c != 4 {
 		t.Fatalf("planner ceiling %v, want 4", c)
+	}
+	if e := results["weakceiling"].Envelope; e.Ceiling == nil || *e.Ceiling != 1 || !e.Weak {
+		t.Fatalf("weak ceiling: %s", e.Text)
+	}
+	if e := results["weakstop"].Envelope; e.Ceiling == nil || *e.Ceiling != 4 || e.StoppedAt == nil || *e.StoppedAt != 8 {
+		t.Fatalf("weak stop: %s", e.Text)
 	}
 	// The bands example crosses in a band's piece; the unreached minimum
 	// is one flat piece.

@@ -45,6 +45,7 @@ const (
 	colOOMChecked
 	colStopped
 	colCounted
+	colInconclusive
 	colSuccessRate
 	colCapacityRate
 	colChkSuccess
@@ -81,7 +82,7 @@ func (b *book) matrixSheet() {
 		"TTFT p50", "TTFT p95", "TTFT p99", "End-to-end p50", "End-to-end p95", "End-to-end p99",
 		"TPOT p50", "TPOT p95", "TPOT p99", "ITL p50", "ITL p95", "ITL p99",
 		"Memory headroom", "Peak memory (GiB)", "Power (W)", "OOM", "Restart", "Checked: no OOM or restart", "Stopped", "Counted",
-		"Success rate", "Request rate for capacity", "Success check", "TTFT check", "End-to-end check", "TPOT check", "ITL check",
+		"Inconclusive (passed on weak evidence)", "Success rate", "Request rate for capacity", "Success check", "TTFT check", "End-to-end check", "TPOT check", "ITL check",
 		"Headroom check", "No-OOM check", "Verdict", "In envelope", "Planner's verdict", "Non-monotone", "Not counted because", "Warnings", "File", "sha256", "Paths in the file")
 
 	pctl := func(c50, c95, c99, r int) string {
@@ -91,11 +92,14 @@ func (b *book) matrixSheet() {
 		m := pctl(c50, c95, c99, r)
 		return fmt.Sprintf(`IF(%[1]s="","",IF(%[2]s="","missing",IF(%[2]s<=%[1]s,"pass","fail")))`, bound, m)
 	}
-	// A row is in the envelope when every row before it is, it counts
-	// (it matches the contract: the planner decides, and lists counted rows
-	// first), it is of the envelope's kind of load, it passes, and so does
-	// every other counted row at its load: a failing second run at a load
-	// fails the whole level.
+	// A row is in the envelope when every row before it is, it counts or
+	// passed on weak evidence (it matches the contract: the planner
+	// decides, and lists these rows first, by load), it is of the
+	// envelope's kind of load, it passes, and so does every other counted
+	// row at its load: a failing second run at a load fails the whole
+	// level. A level whose passes are all on weak evidence proves nothing:
+	// it is in the envelope only as the lowest level, and no level above
+	// it is (docs/method.md, "Weak evidence").
 	n := len(b.r.Result.Matrix)
 	envKinds := []string{string(b.r.Result.Envelope.LoadKind)}
 	if b.r.Result.Envelope.LoadKind == planner.LoadConcurrency {
@@ -110,6 +114,10 @@ func (b *book) matrixSheet() {
 	}
 	levelOK := func(r int) string {
 		return fmt.Sprintf(`COUNTIFS(%s,%s,%s,%s,%s,TRUE,%s,"<>pass")=0`,
+			s.rng(colLoad, 2, n+1), rel(colLoad, r), s.rng(colKind, 2, n+1), rel(colKind, r), s.rng(colCounted, 2, n+1), s.rng(colVerdict, 2, n+1))
+	}
+	levelProven := func(r int) string {
+		return fmt.Sprintf(`COUNTIFS(%s,%s,%s,%s,%s,TRUE,%s,"pass")>0`,
 			s.rng(colLoad, 2, n+1), rel(colLoad, r), s.rng(colKind, 2, n+1), rel(colKind, r), s.rng(colCounted, 2, n+1), s.rng(colVerdict, 2, n+1))
 	}
 	for i, rr := range b.r.Result.Matrix {
@@ -134,9 +142,10 @@ func (b *book) matrixSheet() {
 		if capRate == nil && row.LoadKind == planner.LoadRate {
 			capRate = row.Load
 		}
-		inEnvPrev := "TRUE"
+		inEnvPrev, lowest := "TRUE", "TRUE"
 		if r > 2 {
-			inEnvPrev = rel(colInEnvelope, r-1)
+			inEnvPrev = fmt.Sprintf("AND(%s,OR(%s=%s,%s))", rel(colInEnvelope, r-1), rel(colLoad, r-1), rel(colLoad, r), levelProven(r-1))
+			lowest = fmt.Sprintf("%s=%s", rel(colLoad, r), rel(colLoad, 2))
 		}
 		cells := []any{
 			v(b.st.num, load), string(row.LoadKind), row.Model,
@@ -149,7 +158,7 @@ func (b *book) matrixSheet() {
 			v(b.st.secs, opt(row.TPOT.P50)), v(b.st.secs, opt(row.TPOT.P95)), v(b.st.secs, opt(row.TPOT.P99)),
 			v(b.st.secs, opt(row.ITL.P50)), v(b.st.secs, opt(row.ITL.P95)), v(b.st.secs, opt(row.ITL.P99)),
 			v(b.st.pct, opt(row.Observed.Headroom)), v(b.st.num, opt(row.Observed.PeakMemoryGiB)), v(b.st.num, opt(row.Observed.PowerWatts)),
-			row.Observed.OOM, row.Observed.Restart, row.Observed.OOMChecked, row.Observed.Stopped, rr.Counted,
+			row.Observed.OOM, row.Observed.Restart, row.Observed.OOMChecked, row.Observed.Stopped, rr.Counted, rr.Inconclusive,
 			fx(b.st.pct, fmt.Sprintf(`IF(%[1]s="","",IF(%[2]s="","",IF(%[1]s+%[2]s<=0,"",%[1]s/(%[1]s+%[2]s))))`, rel(colSuccessful, r), rel(colErrored, r)), optOrEmpty(rr.SuccessRate)),
 			fx(b.st.rate, fmt.Sprintf(`IF(%s<>"",%s,IF(%s<>"",%s,IF(%s="rate",%s,"")))`, rel(colRequestRate, r), rel(colRequestRate, r), rel(colAchievedRate, r), rel(colAchievedRate, r), rel(colKind, r), rel(colLoad, r)), optOrEmpty(capRate)),
 			fx(0, fmt.Sprintf(`IF(OR(%[1]s="",%[2]s=""),"missing",IF(%[1]s+%[2]s<=0,"fail",IF(%[1]s/(%[1]s+%[2]s)>=Objective_Min_Success,"pass","fail")))`, rel(colSuccessful, r), rel(colErrored, r)), checks["success"]),
@@ -161,7 +170,7 @@ func (b *book) matrixSheet() {
 			fx(0, fmt.Sprintf(`IF(Objective_No_OOM,IF(OR(%s,%s),"fail",IF(%s,"pass","unknown")),"")`, rel(colOOM, r), rel(colRestart, r), rel(colOOMChecked, r)), checks["no_oom"]),
 			fx(b.st.bold, fmt.Sprintf(`IF(%[1]s,"stopped",IF(COUNTIF(%[2]s:%[3]s,"fail")>0,"fail",IF(COUNTIF(%[2]s:%[3]s,"missing")>0,"not-judged","pass")))`,
 				rel(colStopped, r), rel(colChkSuccess, r), rel(colChkOOM, r)), string(rr.Verdict.State)),
-			fx(0, fmt.Sprintf(`AND(%s,%s<>"",%s,%s,%s="pass",%s)`, inEnvPrev, rel(colLoad, r), rel(colCounted, r), kindOK(r), rel(colVerdict, r), levelOK(r)), rr.InEnvelope),
+			fx(0, fmt.Sprintf(`AND(%s,%s<>"",OR(%s,%s),%s,%s="pass",%s,OR(%s,%s))`, inEnvPrev, rel(colLoad, r), rel(colCounted, r), rel(colInconclusive, r), kindOK(r), rel(colVerdict, r), levelOK(r), levelProven(r), lowest), rr.InEnvelope),
 			v(b.st.wrap, rr.Verdict.Summary), yesNo(rr.NonMonotone), v(b.st.wrap, rr.NotCountedText()), v(b.st.wrap, warningsText(rr.Warnings)),
 			rr.Source.File, rr.Source.SHA256, v(b.st.wrap, pathsText(row.Paths)),
 		}
