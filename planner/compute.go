@@ -162,8 +162,7 @@ func Compute(in Inputs) Result {
 			compared = append(compared, qc)
 		}
 	}
-	r.Capacity = PerBoxCapacity(r.Matrix, r.Envelope, max(1, in.MaxBoxes))
-	applyGoodput(&r.Capacity, r.Matrix, r.Envelope, obj)
+	r.Capacity = PerBoxCapacity(r.Matrix, r.Envelope, max(1, in.MaxBoxes), obj)
 	costSource(&r.Capacity, c.BaselineModel, r.Candidates)
 
 	// Scenarios, crossover and the chart, over the quotes that can be

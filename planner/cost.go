@@ -239,22 +239,29 @@ type QuoteCost struct {
 }
 
 // Capacity is what one box serves within the objective: the ceiling row's
-// request rate times its success rate, in successful in-objective requests
-// per second. Boxes are added in whole steps when the busy-hour rate passes it.
+// successful requests per second times the share of them within every
+// latency bound, in successful in-objective requests per second
+// (PerBoxCapacity). Boxes are added in whole steps when the busy-hour rate
+// passes it.
 type Capacity struct {
 	// PerBoxRate is nil when there is no envelope to size from.
-	PerBoxRate  *float64 `json:"per_box_rate"`
-	CeilingRate *float64 `json:"ceiling_rate"`
-	SuccessRate *float64 `json:"success_rate"`
+	PerBoxRate *float64 `json:"per_box_rate"`
+	// CeilingRate is the ceiling row's successful requests per second
+	// (SuccessfulRate); InObjectiveShare the share of its successful
+	// requests within every latency bound (1 without per-request records);
+	// SuccessRate is shown beside them and is not multiplied in again.
+	CeilingRate      *float64 `json:"ceiling_rate"`
+	InObjectiveShare *float64 `json:"in_objective_share"`
+	SuccessRate      *float64 `json:"success_rate"`
 	// MaxBoxes is how many boxes the plan allows.
 	MaxBoxes int    `json:"max_boxes"`
 	Basis    string `json:"basis"`
 	Reason   string `json:"reason,omitempty"`
 	// Goodput is the ceiling row's goodput when its file carries
-	// per-request records: PerBoxRate is then the ceiling rate times its
-	// share. Without records PerBoxRate is the ceiling rate times the
-	// success rate, which counts successful requests that missed a latency
-	// bound: UpperBound says so, and UpperBoundNote in words.
+	// per-request records: PerBoxRate is then the successful rate times
+	// the in-objective share of its successes. Without records PerBoxRate
+	// is the successful rate, which counts successful requests that missed
+	// a latency bound: UpperBound says so, and UpperBoundNote in words.
 	Goodput        *Goodput `json:"goodput"`
 	UpperBound     bool     `json:"upper_bound"`
 	UpperBoundNote string   `json:"upper_bound_note,omitempty"`
@@ -486,27 +493,70 @@ func quoteEvidence(q Quote) []Evidence {
 }
 
 // PerBoxCapacity is what one box serves within the objective, from the
-// ceiling row: its request rate times its success rate.
-func PerBoxCapacity(m []RowResult, e Envelope, maxBoxes int) Capacity {
+// ceiling row (docs/method.md, "Capacity per box"): its successful
+// in-objective requests over its measured window, counted once. That is
+// its successful request rate (SuccessfulRate) times the share of its
+// successful requests that met every latency bound (from its per-request
+// records; without them every success counts and the capacity is an
+// upper bound). Failed requests are out of the successful rate already,
+// so they are never subtracted a second time. This is the one capacity
+// figure the page, the API, the scenarios, the crossover and the
+// workbook's formula read.
+func PerBoxCapacity(m []RowResult, e Envelope, maxBoxes int, o Objective) Capacity {
 	c := Capacity{MaxBoxes: maxBoxes}
 	if e.CeilingRow == nil {
 		c.Reason = "no demonstrated ceiling: capacity per box unknown (" + e.Text + ")"
 		return c
 	}
 	rr := m[*e.CeilingRow]
-	rate := firstOf(rr.Row.RequestRate, rr.Row.AchievedRate)
-	if rate == nil && rr.Row.LoadKind == LoadRate {
-		rate = rr.Row.Load
-	}
-	if rate == nil || rr.SuccessRate == nil {
+	rate := SuccessfulRate(rr.Row)
+	if rate == nil {
 		c.Reason = "the ceiling row lacks its request rate or success rate: capacity per box unknown"
 		return c
 	}
 	c.CeilingRate = F(*rate)
-	c.SuccessRate = F(*rr.SuccessRate)
-	c.PerBoxRate = F(*rate * *rr.SuccessRate)
-	c.Basis = fmt.Sprintf("%s req/s at the ceiling x %s success = %s successful in-objective req/s per box", fmtNum(*rate), fmtPct(*rr.SuccessRate), fmtNum(*c.PerBoxRate))
+	if rr.SuccessRate != nil {
+		c.SuccessRate = F(*rr.SuccessRate)
+	}
+	g, ok, why := CountGoodput(rr.Row.Samples, o)
+	if ok && g.Requests-g.Failed <= 0 {
+		ok, why = false, "no request on record succeeded"
+	}
+	if !ok {
+		c.PerBoxRate = F(*rate)
+		c.InObjectiveShare = F(1)
+		c.UpperBound = true
+		c.UpperBoundNote = "an upper bound: " + why + ", so the successful requests that missed a latency bound cannot be left out"
+		c.Basis = fmt.Sprintf("%s successful req/s at the ceiling (every success counted) = %s successful in-objective req/s per box", fmtNum(*rate), fmtNum(*rate))
+		return c
+	}
+	c.Goodput = &g
+	share := float64(g.Good) / float64(g.Requests-g.Failed)
+	c.InObjectiveShare = F(share)
+	c.PerBoxRate = F(*rate * share)
+	c.Basis = fmt.Sprintf("%s successful req/s at the ceiling x %s of its successful requests within every latency bound (%d of %d: %s) = %s successful in-objective req/s per box",
+		fmtNum(*rate), fmtPct(share), g.Good, g.Requests-g.Failed, g.Bounds, fmtNum(*c.PerBoxRate))
 	return c
+}
+
+// SuccessfulRate is a row's successful requests per second of its
+// measured window: the file's request rate, else its achieved rate (both
+// count successes only), else its successful count over its duration,
+// else, for a rate run, the set rate times its success rate. nil when the
+// row holds none of these.
+func SuccessfulRate(r Row) *float64 {
+	switch {
+	case r.RequestRate != nil:
+		return F(*r.RequestRate)
+	case r.AchievedRate != nil:
+		return F(*r.AchievedRate)
+	case r.Successful != nil && r.DurationS != nil && *r.DurationS > 0:
+		return F(float64(*r.Successful) / *r.DurationS)
+	}
+	if sr, _ := successRate(r); sr != nil && r.LoadKind == LoadRate && r.Load != nil {
+		return F(*r.Load * *sr)
+	}
+	return nil
 }
 
 // unitOf is the unit a figure was typed in ("EUR/kWh"), or def when it has

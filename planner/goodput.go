@@ -8,7 +8,7 @@ import (
 // Goodput is what a row's own requests say about its capacity: of its
 // measured requests with per-request records, how many succeeded within
 // every latency bound of the objective, each on its own (docs/method.md,
-// "Goodput"). At a p95 bound up to 5 % of a passing row's successful
+// "Capacity per box"). At a p95 bound up to 5 % of a passing row's successful
 // requests may miss the bound; goodput leaves them out of the denominator
 // of cost per 1,000 successful in-objective requests.
 type Goodput struct {
@@ -79,25 +79,4 @@ func CountGoodput(samples []Sample, o Objective) (g Goodput, ok bool, why string
 	}
 	g.Share = float64(g.Good) / float64(g.Requests)
 	return g, true, ""
-}
-
-// applyGoodput replaces the capacity's aggregate share (the ceiling row's
-// success rate, which counts successful requests that missed a latency
-// bound) with the ceiling row's goodput when its file carries per-request
-// records; otherwise it says that the capacity is an upper bound.
-func applyGoodput(c *Capacity, m []RowResult, e Envelope, o Objective) {
-	if c.PerBoxRate == nil || e.CeilingRow == nil {
-		return
-	}
-	rr := m[*e.CeilingRow]
-	g, ok, why := CountGoodput(rr.Row.Samples, o)
-	if !ok {
-		c.UpperBound = true
-		c.UpperBoundNote = "an upper bound: " + why + ", so the successful requests that missed a latency bound cannot be left out"
-		return
-	}
-	c.Goodput = &g
-	c.PerBoxRate = F(*c.CeilingRate * g.Share)
-	c.Basis = fmt.Sprintf("%s req/s at the ceiling x %s of its requests succeeded within every latency bound (%d of %d: %s) = %s successful in-objective req/s per box",
-		fmtNum(*c.CeilingRate), fmtPct(g.Share), g.Good, g.Requests, g.Bounds, fmtNum(*c.PerBoxRate))
 }

@@ -61,7 +61,7 @@ func TestWeakEvidenceNeverHidesAFailure(t *testing.T) {
 			t.Errorf("admission calls the evidence adequate: %q", r)
 		}
 	}
-	if c := PerBoxCapacity(m, e, 1); c.CeilingRate == nil || *c.CeilingRate != 0.4 {
+	if c := PerBoxCapacity(m, e, 1, testObjective()); c.CeilingRate == nil || *c.CeilingRate != 0.4 {
 		t.Errorf("capacity from %v, want the 1-stream row's 0.4 req/s", c.CeilingRate)
 	}
 }

@@ -104,3 +104,31 @@ func weakStopInputs() planner.Inputs {
 	in.Rows[3].DurationS = planner.F(40)
 	return in
 }
+
+// goodputInputs has the capacity example of docs/method.md, "Capacity
+// per box": the ceiling row (8 streams) ran 100 s, 200 attempted, 199
+// succeeded, 193 within every bound: 1.93 successful in-objective req/s.
+// The peak of 138,600 a month at a 5 % busy hour (1.925 req/s) needs one
+// box.
+func goodputInputs() planner.Inputs {
+	in := workedInputs()
+	r := &in.Rows[3]
+	r.Attempted, r.Successful, r.Errored = planner.I(200), planner.I(199), planner.I(1)
+	r.DurationS, r.RequestRate = planner.F(100), planner.F(1.99)
+	for i := range 200 {
+		s := planner.Sample{TTFT: 0.4, E2E: 10, ITL: planner.NoFigure, OutputTokens: 500, OK: true}
+		switch {
+		case i < 6:
+			s.E2E = 16 // succeeded, missed the end-to-end bound
+		case i == 6:
+			s = planner.Sample{TTFT: planner.NoFigure, E2E: planner.NoFigure, ITL: planner.NoFigure, OutputTokens: planner.NoFigure}
+		}
+		r.Samples = append(r.Samples, s)
+	}
+	for i := range in.Scenarios {
+		if in.Scenarios[i].Name == "peak" {
+			in.Scenarios[i].MonthlyRequests, in.Scenarios[i].BusyHourShare = 138_600, 0.05
+		}
+	}
+	return in
+}

@@ -157,7 +157,7 @@ func checkSheets(t *testing.T, data []byte, sheets map[string][][]string, res pl
 func TestLibreOfficeRecalculatesToThePlannersFigures(t *testing.T) {
 	cases := map[string]planner.Inputs{"worked": workedInputs(), "crossover": crossoverInputs(), "repeated": repeatedLoadInputs(),
 		"bands": bandsInputs(), "unreached": unreachedMinimumInputs(), "finance": financeInputs(), "halfcent": halfCentInputs(),
-		"weakceiling": weakCeilingInputs(), "weakstop": weakStopInputs()}
+		"weakceiling": weakCeilingInputs(), "weakstop": weakStopInputs(), "goodput": goodputInputs()}
 	books, results := map[string][]byte{}, map[string]planner.Result{}
 	for name, in := range cases {
 		r := testReport(in)
@@ -171,6 +171,14 @@ func TestLibreOfficeRecalculatesToThePlannersFigures(t *testing.T) {
 	}
 	if e := results["weakstop"].Envelope; e.Ceiling == nil || *e.Ceiling != 4 || e.StoppedAt == nil || *e.StoppedAt != 8 {
 		t.Fatalf("weak stop: %s", e.Text)
+	}
+	if c := results["goodput"].Capacity.PerBoxRate; c == nil || math.Abs(*c-1.93) > 1e-12 {
+		t.Fatalf("goodput capacity %v, want 1.93", c)
+	}
+	for _, sr := range results["goodput"].Scenarios {
+		if sr.Scenario.Name == "peak" && (sr.BoxesNeeded == nil || *sr.BoxesNeeded != 1) {
+			t.Fatalf("goodput peak boxes %v, want 1", sr.BoxesNeeded)
+		}
 	}
 	// The bands example crosses in a band's piece; the unreached minimum
 	// is one flat piece.

@@ -82,7 +82,7 @@ func (b *book) matrixSheet() {
 		"TTFT p50", "TTFT p95", "TTFT p99", "End-to-end p50", "End-to-end p95", "End-to-end p99",
 		"TPOT p50", "TPOT p95", "TPOT p99", "ITL p50", "ITL p95", "ITL p99",
 		"Memory headroom", "Peak memory (GiB)", "Power (W)", "OOM", "Restart", "Checked: no OOM or restart", "Stopped", "Counted",
-		"Inconclusive (passed on weak evidence)", "Success rate", "Request rate for capacity", "Success check", "TTFT check", "End-to-end check", "TPOT check", "ITL check",
+		"Inconclusive (passed on weak evidence)", "Success rate", "Successful req/s for capacity", "Success check", "TTFT check", "End-to-end check", "TPOT check", "ITL check",
 		"Headroom check", "No-OOM check", "Verdict", "In envelope", "Planner's verdict", "Non-monotone", "Not counted because", "Warnings", "File", "sha256", "Paths in the file")
 
 	pctl := func(c50, c95, c99, r int) string {
@@ -138,10 +138,7 @@ func (b *book) matrixSheet() {
 		if rr.LoadKnown {
 			load = rr.Load
 		}
-		capRate := firstOf(row.RequestRate, row.AchievedRate)
-		if capRate == nil && row.LoadKind == planner.LoadRate {
-			capRate = row.Load
-		}
+		capRate := planner.SuccessfulRate(row)
 		inEnvPrev, lowest := "TRUE", "TRUE"
 		if r > 2 {
 			inEnvPrev = fmt.Sprintf("AND(%s,OR(%s=%s,%s))", rel(colInEnvelope, r-1), rel(colLoad, r-1), rel(colLoad, r), levelProven(r-1))
@@ -160,7 +157,11 @@ func (b *book) matrixSheet() {
 			v(b.st.pct, opt(row.Observed.Headroom)), v(b.st.num, opt(row.Observed.PeakMemoryGiB)), v(b.st.num, opt(row.Observed.PowerWatts)),
 			row.Observed.OOM, row.Observed.Restart, row.Observed.OOMChecked, row.Observed.Stopped, rr.Counted, rr.Inconclusive,
 			fx(b.st.pct, fmt.Sprintf(`IF(%[1]s="","",IF(%[2]s="","",IF(%[1]s+%[2]s<=0,"",%[1]s/(%[1]s+%[2]s))))`, rel(colSuccessful, r), rel(colErrored, r)), optOrEmpty(rr.SuccessRate)),
-			fx(b.st.rate, fmt.Sprintf(`IF(%s<>"",%s,IF(%s<>"",%s,IF(%s="rate",%s,"")))`, rel(colRequestRate, r), rel(colRequestRate, r), rel(colAchievedRate, r), rel(colAchievedRate, r), rel(colKind, r), rel(colLoad, r)), optOrEmpty(capRate)),
+			// The successful req/s, as planner.SuccessfulRate: the file's
+			// request rate, else the achieved rate, else successes over the
+			// duration, else a rate run's set rate times the success rate.
+			fx(b.st.rate, fmt.Sprintf(`IF(%[1]s<>"",%[1]s,IF(%[2]s<>"",%[2]s,IF(AND(%[3]s<>"",N(%[4]s)>0),%[3]s/%[4]s,IF(AND(%[5]s="rate",%[6]s<>"",%[7]s<>""),%[7]s*%[6]s,""))))`,
+				rel(colRequestRate, r), rel(colAchievedRate, r), rel(colSuccessful, r), rel(colDuration, r), rel(colKind, r), rel(colSuccessRate, r), rel(colLoad, r)), optOrEmpty(capRate)),
 			fx(0, fmt.Sprintf(`IF(OR(%[1]s="",%[2]s=""),"missing",IF(%[1]s+%[2]s<=0,"fail",IF(%[1]s/(%[1]s+%[2]s)>=Objective_Min_Success,"pass","fail")))`, rel(colSuccessful, r), rel(colErrored, r)), checks["success"]),
 			fx(0, latency("Objective_TTFT_Max_S", colTTFT50, colTTFT95, colTTFT99, r), checks["ttft"]),
 			fx(0, latency("Objective_E2E_Max_S", colE2E50, colE2E95, colE2E99, r), checks["e2e"]),
@@ -179,15 +180,6 @@ func (b *book) matrixSheet() {
 	if len(b.r.Result.Matrix) == 0 {
 		s.add("No rows imported.")
 	}
-}
-
-func firstOf(ps ...*float64) *float64 {
-	for _, p := range ps {
-		if p != nil {
-			return p
-		}
-	}
-	return nil
 }
 
 func optOrEmpty(p *float64) any {
@@ -258,28 +250,30 @@ func (b *book) envelopeSheet() {
 	s.add()
 	s.add(excelize_bold(b, "Capacity per box"))
 	row = s.next()
-	s.add("Request rate at the ceiling (req/s)", fx(b.st.rate, rateF, optOrEmpty(cp.CeilingRate)))
+	s.add("Successful requests per second at the ceiling", fx(b.st.rate, rateF, optOrEmpty(cp.CeilingRate)))
 	b.name("Ceiling_Rate", s, 2, row)
 	row = s.next()
 	s.add("Success rate at the ceiling", fx(b.st.pct, succF, optOrEmpty(cp.SuccessRate)))
 	b.name("Ceiling_Success_Rate", s, 2, row)
-	// Goodput: the ceiling row's requests on record and those that
-	// succeeded within every latency bound (counted by the planner from
-	// the per-request records, which the workbook does not hold); without
-	// records the success rate stands in and the capacity is an upper bound.
-	var gReq, gGood any = "", ""
-	share := cp.SuccessRate
+	// Goodput: the ceiling row's successful requests on record and those
+	// within every latency bound (counted by the planner from the
+	// per-request records, which the workbook does not hold). The rate
+	// above counts successes only, so failures are not subtracted again:
+	// the share is of the successes; without records every success
+	// counts and the capacity is an upper bound (docs/method.md,
+	// "Capacity per box").
+	var gOK, gGood any = "", ""
 	if g := cp.Goodput; g != nil {
-		gReq, gGood, share = g.Requests, g.Good, &g.Share
+		gOK, gGood = g.Requests-g.Failed, g.Good
 	}
 	row = s.next()
-	s.add("Requests at the ceiling on record (per-request)", v(b.st.int, gReq))
-	b.name("Goodput_Requests", s, 2, row)
+	s.add("Successful requests at the ceiling on record (per-request)", v(b.st.int, gOK))
+	b.name("Goodput_Successes", s, 2, row)
 	row = s.next()
-	s.add("Of them, succeeded within every latency bound", v(b.st.int, gGood))
+	s.add("Of them, within every latency bound", v(b.st.int, gGood))
 	b.name("Goodput_Good", s, 2, row)
 	row = s.next()
-	s.add("Share counted for capacity", fx(b.st.pct, `IF(N(Goodput_Requests)>0,Goodput_Good/Goodput_Requests,Ceiling_Success_Rate)`, optOrEmpty(share)), v(b.st.wrap, cp.UpperBoundNote))
+	s.add("Share of successes counted for capacity", fx(b.st.pct, `IF(N(Goodput_Successes)>0,Goodput_Good/Goodput_Successes,1)`, optOrEmpty(cp.InObjectiveShare)), v(b.st.wrap, cp.UpperBoundNote))
 	b.name("Capacity_Share", s, 2, row)
 	row = s.next()
 	s.add(excelize_bold(b, "Successful in-objective req/s per box"), fx(b.st.rate, capF, optOrEmpty(cp.PerBoxRate)), v(b.st.wrap, cp.Basis+cp.Reason))
