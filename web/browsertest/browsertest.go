@@ -57,6 +57,13 @@ func sessionOf(ctx context.Context) *session {
 // and the context end with the test; the context also ends after Timeout.
 func New(t testing.TB) context.Context {
 	t.Helper()
+	return NewFor(t, Timeout)
+}
+
+// NewFor is New for a test that needs longer than Timeout in its browser
+// (a journey of many pages, each looked at twice).
+func NewFor(t testing.TB, timeout time.Duration) context.Context {
+	t.Helper()
 	exe, err := findChromium()
 	if err != nil {
 		if os.Getenv("CI") == "" {
@@ -105,7 +112,7 @@ func New(t testing.TB) context.Context {
 		}
 	}()
 
-	ctx, cancel := context.WithTimeout(browserCtx, Timeout)
+	ctx, cancel := context.WithTimeout(browserCtx, timeout)
 	t.Cleanup(cancel)
 	// Registered last, so it runs first: the browser is still alive.
 	t.Cleanup(func() {
