@@ -21,6 +21,13 @@ import (
 //   - Request counts that come from a division (the crossover, break-even
 //     demand): rounded up to a whole request (RoundRequests), the same
 //     number in the sentence, the box and the workbook.
+//   - Every other measured or derived figure (rates, latencies, tokens per
+//     joule, watts, the busy-hour rate): DisplayNumber, the decimals its
+//     column or sentence usually shows, or more when those would show fewer
+//     than DisplaySignificant significant figures: 0.190 req/s, 0.110
+//     tok/J, 8,706.2 tok/s, 631.3 W. A whole number shown without decimals
+//     stays whole (300 s, 56 °C). Percentages written in a fixed style
+//     (DisplayPercent) keep the same 3 figures: 0.600 %, 99.994 %.
 
 // MoneySignificant is the fewest significant figures a displayed amount has.
 const MoneySignificant = 3
@@ -74,6 +81,84 @@ func DisplayShare(f float64) string {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
 	return s + " %"
+}
+
+// DisplaySignificant is the fewest significant figures a displayed figure
+// has (money: MoneySignificant).
+const DisplaySignificant = 3
+
+// DisplayPlaces is the decimals DisplayNumber writes v with: places, or
+// more when places would show fewer than DisplaySignificant significant
+// figures; places (0 at least) for a whole number shown without decimals
+// and for zero.
+func DisplayPlaces(v float64, places int) int {
+	places = max(places, 0)
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) || (places == 0 && v == math.Trunc(v)) {
+		return places
+	}
+	exp := int(math.Floor(math.Log10(math.Abs(v))))
+	p := max(places, DisplaySignificant-1-exp)
+	// Rounding can add a digit (0.09996 -> 0.100): recount on the result.
+	if r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'f', p, 64), 64); err == nil && r != 0 {
+		if e := int(math.Floor(math.Log10(math.Abs(r)))); e > exp {
+			p = max(places, DisplaySignificant-1-e)
+		}
+	}
+	return p
+}
+
+// DisplayNumber writes a measured or derived figure by the display rule:
+// places decimals, or as many more as keep DisplaySignificant significant
+// figures, thousands separated: 0.19 -> "0.190", 8706.23 -> "8,706.2" (1
+// place), 631.2969 -> "631.3" (1 place), 56 -> "56" (0 places).
+func DisplayNumber(v float64, places int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "–"
+	}
+	return groupFixed(strconv.FormatFloat(v, 'f', DisplayPlaces(v, places), 64))
+}
+
+// DisplayPercent writes a fraction as a percentage with places decimals,
+// or more to keep DisplaySignificant significant figures: 0.006 ->
+// "0.600 %" (2 places), 0.99994 -> "99.994 %" (3), 0.18 -> "18.0 %" (1).
+func DisplayPercent(f float64, places int) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "–"
+	}
+	return DisplayNumber(f*100, places) + " %"
+}
+
+// InputSignificant is the fewest significant figures of a figure written
+// to be read back or worked by hand: a form field's value, a term of a
+// formula.
+const InputSignificant = 6
+
+// DisplayInputDecimal writes such a figure: rounded half away from zero to
+// InputSignificant significant figures and at least 4 decimals where it
+// has them, trailing zeros dropped, no thousands separators (a form reads
+// it back): 2410.8680888... -> "2410.8681", 0.00026112 -> "0.00026112",
+// 0.00360610607831391 -> "0.00360611", 631.2969047619048 -> "631.2969",
+// 640 -> "640".
+func DisplayInputDecimal(d decimal.Decimal) string {
+	if d.IsZero() {
+		return "0"
+	}
+	exp := int(math.Floor(math.Log10(math.Abs(d.InexactFloat64()))))
+	places := int32(max(4, InputSignificant-1-exp))
+	if -d.Exponent() <= places {
+		return d.String()
+	}
+	return d.Round(places).String() // String drops trailing zeros
+}
+
+// DisplayInput is DisplayInputDecimal for a float (a measured mean, a
+// share derived from a log): 65.599609375 -> "65.5996",
+// 59.599999999999994 -> "59.6".
+func DisplayInput(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "–"
+	}
+	return DisplayInputDecimal(decimal.NewFromFloat(v))
 }
 
 // RoundRequests is the one rounding rule for a request count that comes

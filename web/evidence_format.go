@@ -32,10 +32,9 @@ func showbackSHA(in planner.Inputs) string {
 	return in.Showback.SHA256
 }
 
-// pctN formats a fraction as a percentage with decimals: 0.99994 -> "99.994 %".
-func pctN(v float64, decimals int) string {
-	return strconv.FormatFloat(v*100, 'f', decimals, 64) + " %"
-}
+// pctN formats a fraction as a percentage with decimals, or more to keep 3
+// significant figures (planner.DisplayPercent): 0.99994 -> "99.994 %".
+func pctN(v float64, decimals int) string { return planner.DisplayPercent(v, decimals) }
 
 // optPct is pctN for an optional fraction, "—" when absent.
 func optPct(v *float64, decimals int) string {

@@ -27,28 +27,36 @@ func sortedKeys[V any](m map[string]V) []string {
 	return ks
 }
 
-// num formats an optional figure with the given decimals, "—" when absent.
+// num formats an optional figure by the display rule (planner.DisplayNumber:
+// the given decimals, or more to keep 3 significant figures), "—" when
+// absent; decimals -1 writes it as it is (a load as set: 8, 0.5).
 func num(v *float64, decimals int) string {
 	if v == nil {
 		return "—"
 	}
-	return strconv.FormatFloat(*v, 'f', decimals, 64)
+	if decimals < 0 {
+		return strconv.FormatFloat(*v, 'f', -1, 64)
+	}
+	return planner.DisplayNumber(*v, decimals)
 }
 
-// optNum formats an optional figure for a form field: "" when absent.
+// optNum formats an optional figure for a form field: "" when absent; a
+// float's digits beyond 6 significant figures are not shown
+// (planner.DisplayInput: 65.599609375 -> 65.5996).
 func optNum(v *float64) string {
 	if v == nil {
 		return ""
 	}
-	return strconv.FormatFloat(*v, 'f', -1, 64)
+	return planner.DisplayInput(*v)
 }
 
-// plainNum formats a float without trailing zeros, "" for zero.
+// plainNum formats a float for a form field without trailing zeros, ""
+// for zero (planner.DisplayInput).
 func plainNum(v float64) string {
 	if v == 0 {
 		return ""
 	}
-	return strconv.FormatFloat(v, 'f', -1, 64)
+	return planner.DisplayInput(v)
 }
 
 func plainInt(v int) string {
@@ -102,18 +110,20 @@ func dash(s string) string {
 
 func joinStrings(ss []string) string { return strings.Join(ss, ", ") }
 
+// pctField is a fraction as a percentage for a form field (and the
+// workload's tolerance): planner.DisplayInput, "" for zero.
 func pctField(v float64) string {
 	if v == 0 {
 		return ""
 	}
-	return strconv.FormatFloat(v*100, 'f', -1, 64)
+	return planner.DisplayInput(v * 100)
 }
 
 func optPctField(v *float64) string {
 	if v == nil {
 		return ""
 	}
-	return strconv.FormatFloat(*v*100, 'f', -1, 64)
+	return planner.DisplayInput(*v * 100)
 }
 
 func workloadText(w planner.Workload) string {
@@ -211,8 +221,9 @@ func groupDigits(s string) string {
 	return sign + b.String()
 }
 
-// rate shows a rate with up to two decimals.
-func rateText(v float64) string { return groupDigits(decimal.NewFromFloat(v).Round(2).String()) }
+// rateText shows a rate by the display rule: 3 significant figures at
+// least, a whole number whole (0.438, 1.93, 45.3, 512).
+func rateText(v float64) string { return planner.DisplayNumber(v, 0) }
 
 // optRate shows an optional rate.
 func optRateText(v *float64) string {

@@ -194,7 +194,7 @@ func TestObservedFiguresValidateSaveAndSwap(t *testing.T) {
 		`<section id="history" class="report-section" data-testid="history" hx-swap-oob="true"`,
 		"Demonstrated ceiling: 4",
 		"memory headroom 5 % &lt; 10 %",
-		`data-testid="tokens-per-joule">0.38<`, // 240 tok/s / 640 W
+		`data-testid="tokens-per-joule">0.375<`, // 240 tok/s / 640 W, 3 significant figures
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("swap lacks %s", want)

@@ -76,12 +76,14 @@ func verdictWord(s planner.VerdictState) string {
 	return string(s)
 }
 
-// pctOpt writes an optional fraction as a percentage, "—" when absent.
+// pctOpt writes an optional fraction as a percentage with decimals, or
+// more to keep 3 significant figures (planner.DisplayPercent), "—" when
+// absent.
 func pctOpt(v *float64, decimals int) string {
 	if v == nil {
 		return "—"
 	}
-	return strconv.FormatFloat(*v*100, 'f', decimals, 64) + " %"
+	return planner.DisplayPercent(*v, decimals)
 }
 
 // pNum names a percentile: "p95".
