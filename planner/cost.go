@@ -414,7 +414,7 @@ func selfHostedMonthly(s SelfHostedCosts, measuredWatts *float64, conv *converte
 	pue := orDefault(s.PUE, 1)
 	hours := orDefault(s.PowerHoursPerMonth, HoursPerMonth)
 	add("power", "Power", watts.Mul(hours).Div(thousand).Mul(price).Mul(pue), wattsKnown && s.PowerPricePerKWh != nil,
-		fmt.Sprintf("%s W x %s h / 1000 x %s %s x %s PUE", watts, hours, price, unitOf(s.PowerPricePerKWh, "per kWh"), pue),
+		fmt.Sprintf("%s W x %s h / 1000 x %s %s x %s PUE", DisplayInputDecimal(watts), hours, price, unitOf(s.PowerPricePerKWh, "per kWh"), pue),
 		wattsEv, ev("self_hosted.power_price_per_kwh", s.PowerPricePerKWh), ev("self_hosted.pue", s.PUE), ev("self_hosted.power_hours_per_month", s.PowerHoursPerMonth))
 
 	for _, c := range []struct {

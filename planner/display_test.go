@@ -1,7 +1,10 @@
 package planner
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/shopspring/decimal"
 )
 
 // TestDisplayNumberKeepsThreeFigures: the figures the page showed with two
@@ -35,3 +38,39 @@ func TestDisplayNumberKeepsThreeFigures(t *testing.T) {
 	}
 }
 
+// TestInputsAndFormulasShowNoRawFloats: figures written into a form or a
+// formula keep 6 significant figures, never a float's full digits.
+func TestInputsAndFormulasShowNoRawFloats(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{
+		{65.599609375, "65.5996"}, {17.637538469083736, "17.6375"}, {59.599999999999994, "59.6"}, {24.000000000000004, "24"},
+		{0.00360610607831391, "0.00360611"}, {631.2969047619048, "631.2969"}, {640, "640"}, {0.1, "0.1"}, {0, "0"},
+	} {
+		if got := DisplayInput(tc.v); got != tc.want {
+			t.Errorf("DisplayInput(%v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+	if got := DisplayInputDecimal(decimal.RequireFromString("2410.8680888888888889")); got != "2410.8681" {
+		t.Errorf("DisplayInputDecimal = %q", got)
+	}
+	if got := DisplayInputDecimal(decimal.RequireFromString("0.00026112")); got != "0.00026112" {
+		t.Errorf("DisplayInputDecimal = %q", got)
+	}
+	// The power line with watts measured by a GPU log.
+	w := 631.2969047619048
+	sh := SelfHostedMonthly(flatSelf("100", "0"), &w)
+	found := false
+	for _, l := range sh.Lines {
+		if l.Category == "power" {
+			found = true
+			if !strings.HasPrefix(l.Basis, "631.2969 W x 730 h") {
+				t.Errorf("power basis %q", l.Basis)
+			}
+		}
+	}
+	if !found {
+		t.Error("no power line")
+	}
+}

@@ -326,13 +326,16 @@ func perRequestBasis(q Quote, in, out, mult, retry, hit, reasoning, disc, share,
 	op, _ := amount(q.OutputPerMTokens)
 	plain := q.TokenMultiplier == nil && q.CacheHitShare == nil && q.ReasoningTokens == nil && q.BatchDiscount == nil &&
 		q.PerRequestPrice == nil && q.Tax == nil && rate == nil
+	// Token counts are means (measured ones carry a float's digits):
+	// written as formula terms (DisplayInputDecimal).
+	inShown, outShown := DisplayInputDecimal(in), DisplayInputDecimal(out)
 	if plain {
-		return fmt.Sprintf("(%s input tokens x %s + %s output tokens x %s) / 1M x (1 + %s retry/failure)", in, ip, out, op, retry)
+		return fmt.Sprintf("(%s input tokens x %s + %s output tokens x %s) / 1M x (1 + %s retry/failure)", inShown, ip, outShown, op, retry)
 	}
 	var b strings.Builder
-	inText := in.String()
+	inText := inShown
 	if q.TokenMultiplier != nil {
-		inText = fmt.Sprintf("%s x %s tokenizer", in, mult)
+		inText = fmt.Sprintf("%s x %s tokenizer", inShown, mult)
 	}
 	if q.CacheHitShare != nil {
 		cp := orDefaultFig(q.CachedInputPerMTokens, q.InputPerMTokens)
@@ -340,9 +343,9 @@ func perRequestBasis(q Quote, in, out, mult, retry, hit, reasoning, disc, share,
 	} else {
 		fmt.Fprintf(&b, "(%s input tokens x %s", inText, ip)
 	}
-	outText := out.String()
+	outText := outShown
 	if q.TokenMultiplier != nil {
-		outText = fmt.Sprintf("%s x %s tokenizer", out, mult)
+		outText = fmt.Sprintf("%s x %s tokenizer", outShown, mult)
 	}
 	if q.ReasoningTokens != nil {
 		outText = fmt.Sprintf("(%s + %s reasoning)", outText, reasoning)

@@ -94,17 +94,17 @@ func CostScenario(s Scenario, capacity Capacity, self SelfHostedCost, quotes []Q
 	k := decimal.NewFromInt(int64(boxes))
 	selfCost := self.FixedPerBox.Exact.Mul(k).Add(self.PerRequest.Exact.Mul(d))
 	o := option("self-hosted", "self-hosted", selfCost, s.MonthlyRequests, boxes,
-		fmt.Sprintf("%d %s x %s + %d requests x %s", boxes, plural(boxes, "box", "boxes"), self.FixedPerBox.Exact, s.MonthlyRequests, self.PerRequest.Exact), notes)
+		fmt.Sprintf("%d %s x %s + %d requests x %s", boxes, plural(boxes, "box", "boxes"), DisplayInputDecimal(self.FixedPerBox.Exact), s.MonthlyRequests, DisplayInputDecimal(self.PerRequest.Exact)), notes)
 	o.Gross, o.Net = NewMoney(orMoney(self.FixedGross, self.FixedPerBox).Mul(k).Add(self.PerRequest.Exact.Mul(d))),
 		NewMoney(orMoney(self.FixedNet, self.FixedPerBox).Mul(k).Add(self.PerRequest.Exact.Mul(d)))
 	res.Options = append(res.Options, o)
 	for _, q := range quotes {
 		c := q.MonthlyAt(s.MonthlyRequests)
-		basis := fmt.Sprintf("%s + %d requests x %s", q.Fixed.Exact, s.MonthlyRequests, q.PerRequest.Exact)
+		basis := fmt.Sprintf("%s + %d requests x %s", DisplayInputDecimal(q.Fixed.Exact), s.MonthlyRequests, DisplayInputDecimal(q.PerRequest.Exact))
 		if !q.Linear() {
 			seg := segmentAt(q.segments(), d)
 			basis = fmt.Sprintf("%s + %d requests x %s (the piece of the tiered price from %s requests a month)",
-				seg.Intercept.Exact, s.MonthlyRequests, seg.Slope.Exact, DisplayCount(RoundRequests(seg.From)))
+				DisplayInputDecimal(seg.Intercept.Exact), s.MonthlyRequests, DisplayInputDecimal(seg.Slope.Exact), DisplayCount(RoundRequests(seg.From)))
 		}
 		o := option(q.Name, "api", c, s.MonthlyRequests, 0, basis, nil)
 		o.Original = q.originalAt(s.MonthlyRequests)

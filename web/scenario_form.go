@@ -104,9 +104,9 @@ func scenarioValues(v url.Values, ss []planner.Scenario) {
 				v.Set(p+".monthly_requests", strconv.FormatInt(s.MonthlyRequests, 10))
 				v.Set(p+".busy_hour_kind", s.Kind())
 				if s.Kind() == planner.BusyPeakRate {
-					v.Set(p+".busy_hour", strconv.FormatFloat(s.PeakRate, 'f', -1, 64))
+					v.Set(p+".busy_hour", planner.DisplayInput(s.PeakRate))
 				} else {
-					v.Set(p+".busy_hour", strconv.FormatFloat(s.BusyHourShare, 'f', -1, 64))
+					v.Set(p+".busy_hour", planner.DisplayInput(s.BusyHourShare))
 				}
 			}
 		}

@@ -341,7 +341,7 @@ func TestPlannerTextIsMarked(t *testing.T) {
 		texts = append(texts, q.PerRequestBasis)
 	}
 	for _, x := range res.Crossovers {
-		texts = append(texts, x.Text, x.Formula)
+		texts = append(texts, x.Text, x.FormulaRounded)
 	}
 	for _, o := range res.Scenarios[1].Options {
 		texts = append(texts, o.Basis)

@@ -165,7 +165,7 @@ func (b *book) crossoverSheet() {
 			fx(b.st.int, fmt.Sprintf(`IF(%[1]s="","",ROUNDUP(%[1]s,0))`, F), nr),
 			fx(b.st.int, `IF(Capacity_Per_Box_Rate="","",IF(Sizing_Busy_Share<=0,"",Capacity_Per_Box_Rate*3600/Sizing_Busy_Share))`, perBox),
 			fx(0, fmt.Sprintf(`IF(OR(%s="",%s=""),"",%s<=%s)`, F, H, F, H), within),
-			v(b.st.int, sd), v(b.st.int, sb), v(b.st.wrap, x.Formula), v(b.st.wrap, x.Text))
+			v(b.st.int, sd), v(b.st.int, sb), v(b.st.wrap, x.FormulaRounded), v(b.st.wrap, x.Text))
 		b.name(p+"Crossover_N", s, 6, r)
 		b.name(p+"Crossover_N_Rounded", s, 7, r)
 		if x.Reason != "" && x.Reason != x.Text {

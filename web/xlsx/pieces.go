@@ -195,7 +195,7 @@ func (b *book) piecesTable(s *sheet, p string, q planner.Quote, qc planner.Quote
 		minF, neverF, H, L, usage(L), usage(H), usage("("+L+"+1000000)"))
 	keys = append(keys, dstar)
 	s.add("usage reaches the minimum commitment", fx(b.st.demand, dF, dstar), nil, nil, nil, fx(b.st.demand, fmt.Sprintf(`IF(%s<=0,%s,%s)`, minF, neverF, rel(2, minRow)), dstar))
-	s.add("pieces start above (the minimum's end, or zero)", fx(b.st.num, fmt.Sprintf(`IF(%s<=0,0,%s)`, minF, rel(2, minRow)), cut))
+	s.add("pieces start above (the minimum's end, or zero)", fx(b.st.demand, fmt.Sprintf(`IF(%s<=0,0,%s)`, minF, rel(2, minRow)), cut))
 	s.add("last start at or below the minimum, first above it", fx(b.st.demand, loF, lo), fx(b.st.demand, hiF, hi))
 	keyRange := fmt.Sprintf("%s:%s", abs(6, first), abs(6, minRow))
 	nKeys := len(keys)
@@ -256,7 +256,7 @@ func (b *book) piecesTable(s *sheet, p string, q planner.Quote, qc planner.Quote
 				picked = k
 			}
 		}
-		s.add(fmt.Sprintf("piece %d", k+1), fx(b.st.demand, fromF, from), fx(b.st.demand, toF, to), fx(b.st.money, costF, cost),
+		s.add(fmt.Sprintf("piece %d", k+1), fx(b.st.demand, fromF, from), fx(b.st.demandEnd, toF, to), fx(b.st.money, costF, cost),
 			fx(b.st.perReq, slopeF, slope), fx(b.st.money, icptF, icpt), fx(0, flagF, flag))
 	}
 	pLast := s.next() - 1

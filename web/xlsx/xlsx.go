@@ -249,8 +249,9 @@ type styles struct {
 	pct, pctIn, secs, secsIn            int
 	num, numIn, int, intIn, rate, plain int
 	// demand is a demand in the pieces table, where 9E+99 stands for
-	// "never" and -1 for "none".
-	demand int
+	// "never" and -1 for "none"; demandEnd the end of a piece, where 9E+99
+	// reads "no end" (the last piece is open-ended).
+	demand, demandEnd int
 }
 
 func (b *book) newStyles() error {
@@ -292,9 +293,10 @@ func (b *book) newStyles() error {
 		secs: num(fmtSecs, false), secsIn: num(fmtSecs, true),
 		num: num(fmtNum, false), numIn: num(fmtNum, true),
 		int: num(fmtInt, false), intIn: num(fmtInt, true),
-		rate:   num(fmtRate, false),
-		demand: num(`[>=1000000000000000000]"never";[<0]"none";#,##0.00`, false),
-		plain:  mk(&excelize.Style{Fill: input}),
+		rate:      num(fmtRate, false),
+		demand:    num(`[>=1000000000000000000]"never";[<0]"none";#,##0.00`, false),
+		demandEnd: num(`[>=1000000000000000000]"no end";[<0]"none";#,##0.00`, false),
+		plain:     mk(&excelize.Style{Fill: input}),
 	}
 	cur = b.currency()
 	for _, st := range []int{b.st.money, b.st.perReq} {

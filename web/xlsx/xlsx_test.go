@@ -274,3 +274,47 @@ func TestWriteBuildsBeforeWriting(t *testing.T) {
 		t.Fatalf("%d bytes written before the failure", w.n)
 	}
 }
+
+// TestOpenEndedPieceReadsNoEnd: the last piece of a quote's price has no
+// end; its To cell holds the stand-in 9E+99 under a number format that
+// reads "no end", never the number itself.
+func TestOpenEndedPieceReadsNoEnd(t *testing.T) {
+	data := writeBook(t, testReport(bandsInputs()))
+	f := openBook(t, data)
+	rows, err := f.GetRows(shCrossover)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for i, row := range rows {
+		if len(row) < 3 || !strings.HasPrefix(row[0], "piece ") {
+			continue
+		}
+		c := cell{shCrossover, 3, i + 1}
+		if v, err := strconv.ParseFloat(raw(t, f, c), 64); err != nil || v < 1e18 {
+			continue
+		}
+		found++
+		id, err := f.GetCellStyle(shCrossover, c.name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := f.GetStyle(id)
+		if err != nil || st.CustomNumFmt == nil || !strings.Contains(*st.CustomNumFmt, `"no end"`) {
+			t.Errorf("%s: open-ended piece's To has format %v", c.name(), st.CustomNumFmt)
+		}
+	}
+	if found != 1 {
+		t.Fatalf("%d open-ended pieces, want 1", found)
+	}
+	for _, sh := range SheetNames {
+		rows, _ := f.GetRows(sh)
+		for _, row := range rows {
+			for _, v := range row {
+				if strings.Contains(strings.ToUpper(v), "E+99") || strings.Contains(strings.ToUpper(v), "E+099") {
+					t.Errorf("%s shows %q", sh, v)
+				}
+			}
+		}
+	}
+}
