@@ -51,9 +51,13 @@ type CandidateResult struct {
 	LoadedMemoryGiB *float64 `json:"loaded_memory_gib"`
 	// PeakMemoryGiB and Headroom are the worst (highest memory, lowest
 	// headroom) observed over the candidate's rows up to its ceiling.
-	PeakMemoryGiB *float64 `json:"peak_memory_gib"`
-	Headroom      *float64 `json:"headroom"`
-	Envelope      Envelope `json:"envelope"`
+	// Both are the rows' resolved figures (Row.Measured); HeadroomSource
+	// and PeakMemorySource name where the worst came from.
+	PeakMemoryGiB    *float64 `json:"peak_memory_gib"`
+	PeakMemorySource string   `json:"peak_memory_source,omitempty"`
+	Headroom         *float64 `json:"headroom"`
+	HeadroomSource   string   `json:"headroom_source,omitempty"`
+	Envelope         Envelope `json:"envelope"`
 	// Figures of the ceiling row (nil without a ceiling).
 	RequestRateAtCeiling     *float64 `json:"request_rate_at_ceiling"`
 	OutputTokenRateAtCeiling *float64 `json:"output_token_rate_at_ceiling"`
@@ -137,11 +141,11 @@ func fitFigures(cr *CandidateResult, m []RowResult) {
 		if inEnv && !rr.InEnvelope {
 			continue
 		}
-		if p := rr.Row.Observed.PeakMemoryGiB; p != nil && (cr.PeakMemoryGiB == nil || *p > *cr.PeakMemoryGiB) {
-			cr.PeakMemoryGiB = F(*p)
+		if p := rr.PeakMemoryGiB; p != nil && (cr.PeakMemoryGiB == nil || *p > *cr.PeakMemoryGiB) {
+			cr.PeakMemoryGiB, cr.PeakMemorySource = F(*p), rr.MemoryHeadroomSource
 		}
-		if h := rr.Row.Observed.Headroom; h != nil && (cr.Headroom == nil || *h < *cr.Headroom) {
-			cr.Headroom = F(*h)
+		if h := rr.MemoryHeadroom; h != nil && (cr.Headroom == nil || *h < *cr.Headroom) {
+			cr.Headroom, cr.HeadroomSource = F(*h), rr.MemoryHeadroomSource
 		}
 	}
 	if ok+bad > 0 {
@@ -199,6 +203,9 @@ func choose(cmp *Comparison, o Objective) {
 		through = "at least " + through
 	}
 	cmp.Decision = fmt.Sprintf("candidate %s fits with %s observed headroom and meets the objective through load %s", b.Name, head, through)
+	if b.HeadroomSource != "" {
+		cmp.Decision += " (headroom " + b.HeadroomSource + ")"
+	}
 	cmp.Explanation = append(cmp.Explanation, fmt.Sprintf("chosen: %s, the highest ceiling among gate-passing candidates (ties go to the smaller peak memory)", b.Name))
 }
 

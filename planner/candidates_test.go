@@ -26,11 +26,11 @@ func TestCompareCandidates(t *testing.T) {
 		{name: "higher ceiling wins", cs: []Candidate{
 			{Name: "bf16", Baseline: true, Gate: gate(true), Rows: withMem(matrix([]float64{1, 2, 4, 8, 10}, []float64{5, 6, 8, 12, 16.2}), 70, 0.12)},
 			{Name: "fp8", Quantization: "fp8", Gate: gate(true), Rows: withMem(matrix([]float64{1, 2, 4, 8, 10}, []float64{4, 5, 6, 9, 13}), 50, 0.35)},
-		}, wantChosen: "fp8", wantDecision: "candidate fp8 fits with 35 % observed headroom and meets the objective through load at least 10 concurrent streams"},
+		}, wantChosen: "fp8", wantDecision: "candidate fp8 fits with 35 % observed headroom and meets the objective through load at least 10 concurrent streams (headroom typed)"},
 		{name: "tie goes to smaller memory", cs: []Candidate{
 			{Name: "bf16", Baseline: true, Gate: gate(true), Rows: withMem(matrix([]float64{1, 2, 4, 8, 10}, []float64{5, 6, 8, 12, 16.2}), 70, 0.12)},
 			{Name: "awq", Quantization: "awq-int4", Gate: gate(true), Rows: withMem(matrix([]float64{1, 2, 4, 8, 10}, []float64{5, 6, 8, 12, 17}), 40, 0.45)},
-		}, wantChosen: "awq", wantDecision: "candidate awq fits with 45 % observed headroom and meets the objective through load 8 concurrent streams"},
+		}, wantChosen: "awq", wantDecision: "candidate awq fits with 45 % observed headroom and meets the objective through load 8 concurrent streams (headroom typed)"},
 		{name: "failed gate is not compared", cs: []Candidate{
 			{Name: "bf16", Baseline: true, Gate: gate(true)},
 			{Name: "int4", Quantization: "int4", Gate: gate(false), Rows: matrix([]float64{1, 2, 4, 8, 10}, []float64{1, 1, 1, 1, 1})},

@@ -32,6 +32,9 @@ type CompareColumn struct {
 	PerBoxRate   *float64 `json:"per_box_rate"`
 	TokensPerJ   *float64 `json:"output_tokens_per_joule"`
 	CeilingWatts *float64 `json:"ceiling_watts"`
+	// CeilingWattsSource is where the ceiling row's power came from
+	// (Row.Measured: "telemetry: FILE" or "typed").
+	CeilingWattsSource string `json:"ceiling_watts_source,omitempty"`
 	// CostPer1000 is self-hosting's cost per 1,000 successful in-objective
 	// requests by scenario name.
 	CostPer1000 map[string]*Money `json:"cost_per_1000"`
@@ -111,11 +114,9 @@ func column(s CompareSubject) CompareColumn {
 		Ceiling: r.Envelope.Ceiling, CeilingText: r.Envelope.Text, LoadKind: r.Envelope.LoadKind,
 		MaxInFlight: r.Admission.MaxInFlight, PerBoxRate: r.Capacity.PerBoxRate, CostPer1000: map[string]*Money{}}
 	if r.Envelope.CeilingRow != nil && *r.Envelope.CeilingRow < len(r.Matrix) {
-		row := r.Matrix[*r.Envelope.CeilingRow].Row
-		c.CeilingWatts = row.Observed.PowerWatts
-		if row.OutputTokenRate != nil && row.Observed.PowerWatts != nil && *row.Observed.PowerWatts > 0 {
-			c.TokensPerJ = F(*row.OutputTokenRate / *row.Observed.PowerWatts)
-		}
+		rr := r.Matrix[*r.Envelope.CeilingRow]
+		c.CeilingWatts, c.CeilingWattsSource = rr.PowerWattsMean, rr.PowerWattsSource
+		c.TokensPerJ = rr.Row.OutputTokensPerJoule()
 	}
 	for _, sc := range r.Scenarios {
 		for _, o := range sc.Options {

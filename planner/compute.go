@@ -120,16 +120,17 @@ func Compute(in Inputs) Result {
 	c.Objective = obj
 
 	// Matrix, envelope, admission, overload.
-	rows, derived := deriveHeadroom(applyTelemetry(in.Rows, in.Telemetry), c.DeviceMemoryGiB)
+	// Every section reads a row's power and memory through Row.Measured
+	// on these rows (docs/method.md, "Measured figures of a row").
+	rows, _ := deriveHeadroom(applyTelemetry(in.Rows, in.Telemetry), c.DeviceMemoryGiB)
 	r.Matrix, r.Envelope = JudgeMatrix(rows, c, obj, c.BaselineModel)
-	r.measuredSources(in, derived)
+	r.measuredSources(in)
 	r.ContractWarnings = append(r.ContractWarnings, matrixWarnings(r.Matrix, c)...)
 	r.Admission = ProposeAdmission(r.Matrix, r.Envelope, obj, c, in.Admission)
 	r.Overload = JudgeOverload(in.Overload)
 
 	// Candidates and residency.
-	candRows, _ := deriveHeadroom(in.Rows, c.DeviceMemoryGiB)
-	r.Candidates = CompareCandidates(in.Candidates, candRows, c, obj)
+	r.Candidates = CompareCandidates(applyCandidateTelemetry(in.Candidates, in.Telemetry), rows, c, obj)
 	r.Residency = CheckResidency(in.Routes, c.DeviceMemoryGiB, obj)
 
 	// Costs.
@@ -138,8 +139,9 @@ func Compute(in Inputs) Result {
 		ceil = &r.Matrix[*r.Envelope.CeilingRow]
 	}
 	var watts *float64
+	wattsSource := ""
 	if ceil != nil {
-		watts = ceil.Row.Observed.PowerWatts
+		watts, wattsSource = ceil.PowerWattsMean, ceil.PowerWattsSource
 	}
 	// Money in other currencies is converted with the report's dated
 	// rates; tax is counted on the report's basis.
@@ -150,6 +152,9 @@ func Compute(in Inputs) Result {
 	}
 	r.ExchangeRates = in.ExchangeRates
 	r.SelfHosted = selfHostedMonthly(in.SelfHosted, watts, conv, r.TaxBasis)
+	if watts != nil {
+		r.SelfHosted.PowerWattsSource = "measured at the ceiling row (" + wattsSource + ")"
+	}
 	inTok, outTok, basis, note := tokensPerRequest(in, ceil)
 	var compared []QuoteCost
 	for _, q := range in.Quotes {

@@ -57,7 +57,7 @@ func TestComputeDemo(t *testing.T) {
 	if *r.Admission.MaxInFlight != 8 {
 		t.Errorf("max in flight = %d", *r.Admission.MaxInFlight)
 	}
-	if r.SelfHosted.PowerWattsSource != "measured at the ceiling row" {
+	if r.SelfHosted.PowerWattsSource != "measured at the ceiling row (typed)" {
 		t.Errorf("power from %s", r.SelfHosted.PowerWattsSource)
 	}
 	// Capacity: 8 x 0.4 = 3.2 req/s at 100 % success.

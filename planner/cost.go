@@ -180,7 +180,8 @@ type SelfHostedCost struct {
 	FixedPerBox Money      `json:"fixed_per_box"`
 	PerRequest  Money      `json:"per_request"`
 	// PowerWatts is the draw used for the power line and where it came
-	// from: "measured at the ceiling row" or "typed".
+	// from: "measured at the ceiling row (SOURCE)", SOURCE being the row's
+	// (Row.Measured), or "typed".
 	PowerWatts       *float64 `json:"power_watts"`
 	PowerWattsSource string   `json:"power_watts_source"`
 	// LabourTyped is false when labour was not entered (a report error);

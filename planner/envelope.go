@@ -69,6 +69,7 @@ func JudgeMatrix(rows []Row, c Contract, o Objective, wantModel string) ([]RowRe
 		rr.SuccessRate, _ = successRate(r)
 		rr.Verdict = Evaluate(r, o)
 		rr.Warnings = mergeWarnings(r.Warnings, CheckRow(r, cc, wantModel))
+		rr.fillMeasured()
 		m[i] = rr
 	}
 	kind := envelopeKind(m, c.LoadKind)

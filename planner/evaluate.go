@@ -97,13 +97,19 @@ type RowResult struct {
 	// InEnvelope is true for the passing rows at or below the ceiling.
 	InEnvelope bool `json:"in_envelope"`
 
-	// PowerWattsMean and MemoryHeadroom are the row's measured mean power
-	// and free memory at peak, each with its source: "telemetry: FILE"
-	// when a GPU log covered the row, "typed" when the lead typed it.
+	// PowerWattsMean, MemoryHeadroom and PeakMemoryGiB are the row's
+	// resolved mean power, free memory at peak and peak memory
+	// (Row.Measured: the GPU log's over the typed), each with its source:
+	// "telemetry: FILE" when a GPU log covered the row, "typed" when the
+	// lead typed it. TelemetryPartial marks a row the log covers only in
+	// part, TelemetryCoverage over what share ("68 of ~114 samples").
 	PowerWattsMean       *float64 `json:"power_watts_mean"`
 	PowerWattsSource     string   `json:"power_watts_source,omitempty"`
 	MemoryHeadroom       *float64 `json:"memory_headroom"`
 	MemoryHeadroomSource string   `json:"memory_headroom_source,omitempty"`
+	PeakMemoryGiB        *float64 `json:"peak_memory_gib"`
+	TelemetryPartial     bool     `json:"telemetry_partial,omitempty"`
+	TelemetryCoverage    string   `json:"telemetry_coverage,omitempty"`
 	// Telemetry is what the GPU log says about the row's window, nil
 	// without one.
 	Telemetry *RowTelemetry `json:"telemetry,omitempty"`
@@ -159,8 +165,10 @@ func Evaluate(r Row, o Objective) Verdict {
 
 	if o.MinHeadroom != nil {
 		c := Check{Criterion: "headroom", Label: "memory headroom", Bound: *o.MinHeadroom, Op: ">=", Unit: "%"}
-		if h := r.Observed.Headroom; h != nil {
+		if mf := r.Measured(); mf.Headroom != nil {
+			h := mf.Headroom
 			c.Measured = h
+			c.Note = "from " + mf.MemorySource
 			c.Pass = boolp(*h >= *o.MinHeadroom)
 			c.Text = fmt.Sprintf("memory headroom %s %s %s", fmtPct(*h), opText(*c.Pass, ">="), fmtPct(*o.MinHeadroom))
 		} else {

@@ -30,8 +30,10 @@ type TelemetryInput struct {
 type TelemetrySummary struct {
 	Present bool   `json:"present"`
 	Source  string `json:"source"`
-	// RowsCovered counts the matrix rows with at least one sample.
+	// RowsCovered counts the matrix rows with at least one busy sample,
+	// RowsPartial those of them the log covers only in part.
 	RowsCovered int `json:"rows_covered"`
+	RowsPartial int `json:"rows_partial"`
 	// FlatUtilisation notes utilisation that stayed flat while power and
 	// throughput moved ("" when it did not).
 	FlatUtilisation string `json:"flat_utilisation"`
@@ -42,9 +44,10 @@ const (
 	SourceTyped = "typed"
 )
 
-// applyTelemetry returns rows with their Observed power, peak memory and
-// headroom taken from the telemetry where it has them: a measured figure
-// replaces a typed one, which stays only where no telemetry exists.
+// applyTelemetry returns rows with the GPU log's figures of their window
+// attached (Row.Telemetry), for the rows it covers with at least one busy
+// sample. The typed figures stay as typed; Row.Measured resolves which one
+// every section reads (docs/method.md, "Measured figures of a row").
 func applyTelemetry(rows []Row, t *TelemetryInput) []Row {
 	if t == nil || len(t.Rows) == 0 {
 		return rows
@@ -55,14 +58,8 @@ func applyTelemetry(rows []Row, t *TelemetryInput) []Row {
 	}
 	out := make([]Row, len(rows))
 	for i, r := range rows {
-		if tel, ok := by[RowKey(r)]; ok {
-			if tel.PowerMeanW != nil {
-				r.Observed.PowerWatts = tel.PowerMeanW
-			}
-			if tel.Headroom != nil {
-				r.Observed.Headroom = tel.Headroom
-				r.Observed.PeakMemoryGiB = tel.MemPeakGiB
-			}
+		if tel, ok := by[RowKey(r)]; ok && tel.Samples > 0 {
+			r.Telemetry = &tel
 		}
 		out[i] = r
 	}
@@ -86,6 +83,7 @@ func deriveHeadroom(rows []Row, deviceGiB *float64) (out []Row, derived map[stri
 	for i, r := range rows {
 		if o := r.Observed; o.Headroom == nil && o.PeakMemoryGiB != nil && *o.PeakMemoryGiB >= 0 && *o.PeakMemoryGiB <= *deviceGiB {
 			r.Observed.Headroom = F(1 - *o.PeakMemoryGiB / *deviceGiB)
+			r.headroomDerived = true
 			derived[RowKey(r)] = true
 		}
 		out[i] = r
@@ -93,46 +91,53 @@ func deriveHeadroom(rows []Row, deviceGiB *float64) (out []Row, derived map[stri
 	return out, derived
 }
 
-// measuredSources fills each matrix row's measured power and headroom with
-// where they came from, and the telemetry summary; derived names the rows
-// whose headroom deriveHeadroom worked out.
-func (r *Result) measuredSources(in Inputs, derived map[string]bool) {
-	by := map[string]RowTelemetry{}
+// applyCandidateTelemetry is applyTelemetry over each candidate's own rows.
+func applyCandidateTelemetry(cs []Candidate, t *TelemetryInput) []Candidate {
+	if t == nil || len(t.Rows) == 0 {
+		return cs
+	}
+	out := make([]Candidate, len(cs))
+	for i, c := range cs {
+		c.Rows = applyTelemetry(c.Rows, t)
+		out[i] = c
+	}
+	return out
+}
+
+// fillMeasured copies the row's resolved power and memory headroom, with
+// their sources, into the result, and the log's figures of its window.
+func (rr *RowResult) fillMeasured() {
+	m := rr.Row.Measured()
+	rr.PowerWattsMean, rr.PowerWattsSource = m.PowerWatts, m.PowerSource
+	rr.MemoryHeadroom, rr.MemoryHeadroomSource = m.Headroom, m.MemorySource
+	rr.PeakMemoryGiB = m.PeakMemoryGiB
+	rr.TelemetryPartial, rr.TelemetryCoverage = m.Partial, m.Coverage
+	rr.Telemetry = rr.Row.Telemetry
+	if m.Partial {
+		rr.Warnings = append(rr.Warnings, Warning{"telemetry-partial",
+			fmt.Sprintf("the GPU log covers only part of this row (%s): its power and memory are over that part", m.Coverage)})
+	}
+}
+
+// measuredSources fills the telemetry summary: the rows a log covers (in
+// whole or in part) and whether utilisation stayed flat.
+func (r *Result) measuredSources(in Inputs) {
 	if in.Telemetry != nil {
 		r.Telemetry.Present = true
 		r.Telemetry.Source = in.Telemetry.Source
-		for _, rt := range in.Telemetry.Rows {
-			by[rt.RowKey] = rt.Figs
-		}
 	}
 	var tels []RowTelemetry
 	var rates []*float64
-	for i := range r.Matrix {
-		m := &r.Matrix[i]
-		tel, ok := by[RowKey(m.Row)]
-		if ok && tel.Samples > 0 {
-			r.Telemetry.RowsCovered++
-			t := tel
-			m.Telemetry = &t
-			tels = append(tels, tel)
-			rates = append(rates, m.Row.OutputTokenRate)
+	for _, m := range r.Matrix {
+		if m.Telemetry == nil {
+			continue
 		}
-		m.PowerWattsMean = m.Row.Observed.PowerWatts
-		m.MemoryHeadroom = m.Row.Observed.Headroom
-		if m.PowerWattsMean != nil {
-			m.PowerWattsSource = SourceTyped
-			if ok && tel.PowerMeanW != nil {
-				m.PowerWattsSource = "telemetry: " + tel.Source
-			}
+		r.Telemetry.RowsCovered++
+		if m.Telemetry.Partial {
+			r.Telemetry.RowsPartial++
 		}
-		if m.MemoryHeadroom != nil {
-			m.MemoryHeadroomSource = SourceTyped
-			if ok && tel.Headroom != nil {
-				m.MemoryHeadroomSource = "telemetry: " + tel.Source
-			} else if derived[RowKey(m.Row)] {
-				m.MemoryHeadroomSource = SourceDerived
-			}
-		}
+		tels = append(tels, *m.Telemetry)
+		rates = append(rates, m.Row.OutputTokenRate)
 	}
 	r.Telemetry.FlatUtilisation = UtilisationFlatNote(tels, rates)
 }

@@ -181,7 +181,7 @@ func exitCeilingMemory(in Inputs, r *Result) ExitItem {
 	at := loadText(rr.Row.LoadKind, rr.Load)
 	var m, ok []string
 	if o.MinHeadroom != nil {
-		if h := rr.Row.Observed.Headroom; h == nil {
+		if h := rr.Row.Measured().Headroom; h == nil {
 			m = append(m, "memory headroom at "+at+" not recorded")
 		} else {
 			ok = append(ok, "headroom "+fmtPct(*h))

@@ -168,10 +168,67 @@ type Row struct {
 	// Observed is typed in by the lead after import.
 	Observed Observed `json:"observed"`
 
+	// Telemetry is what a GPU log says about the row's window, attached by
+	// Compute when a log covers the row (never stored with the row); read
+	// the row's power and memory through Measured.
+	Telemetry *RowTelemetry `json:"-"`
+	// headroomDerived is true when Observed.Headroom was worked out from
+	// the peak memory and the device's (deriveHeadroom), not typed.
+	headroomDerived bool
+
 	// Samples are the row's measured requests, one each, when the file
 	// carries per-request records; nil when it holds only aggregates. The
 	// store keeps them apart from the row's figures (they are not JSON).
 	Samples []Sample `json:"-"`
+}
+
+// MeasuredFigures are a row's server-side figures as every section reads
+// them (docs/method.md, "Measured figures of a row"): the GPU log's where
+// it covers the row, else what the lead typed. Each source is "typed" or
+// "telemetry: FILE", the latter followed by the share of the row the log
+// covers when it covers only a part ("telemetry: smi.csv, 68 of ~114
+// samples").
+type MeasuredFigures struct {
+	PowerWatts    *float64 `json:"power_watts"`
+	PowerSource   string   `json:"power_source,omitempty"`
+	Headroom      *float64 `json:"headroom"`
+	PeakMemoryGiB *float64 `json:"peak_memory_gib"`
+	MemorySource  string   `json:"memory_source,omitempty"`
+	// Partial is true when the figures from the log cover only part of
+	// the row; Coverage says over what share.
+	Partial  bool   `json:"partial,omitempty"`
+	Coverage string `json:"coverage,omitempty"`
+}
+
+// Measured resolves the row's power, headroom and peak memory: telemetry
+// over typed, each with its source.
+func (r Row) Measured() MeasuredFigures {
+	m := MeasuredFigures{PowerWatts: r.Observed.PowerWatts, Headroom: r.Observed.Headroom, PeakMemoryGiB: r.Observed.PeakMemoryGiB}
+	if m.PowerWatts != nil {
+		m.PowerSource = SourceTyped
+	}
+	if m.Headroom != nil || m.PeakMemoryGiB != nil {
+		m.MemorySource = SourceTyped
+		if r.headroomDerived {
+			m.MemorySource = SourceDerived
+		}
+	}
+	t := r.Telemetry
+	if t == nil || (t.PowerMeanW == nil && t.Headroom == nil) {
+		return m
+	}
+	src := "telemetry: " + t.Source
+	if t.Partial {
+		src += ", " + t.Coverage
+		m.Partial, m.Coverage = true, t.Coverage
+	}
+	if t.PowerMeanW != nil {
+		m.PowerWatts, m.PowerSource = t.PowerMeanW, src
+	}
+	if t.Headroom != nil {
+		m.Headroom, m.PeakMemoryGiB, m.MemorySource = t.Headroom, t.MemPeakGiB, src
+	}
+	return m
 }
 
 // LoadValue is the load level used to order rows: the level as set, or the

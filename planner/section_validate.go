@@ -21,14 +21,15 @@ func (o Observed) Validate() error {
 	return es.err()
 }
 
-// OutputTokensPerJoule is the row's output token rate divided by the
-// average power typed in for it; nil when either is unknown or the power is
-// not positive.
+// OutputTokensPerJoule is the row's output token rate divided by its
+// measured average power (Measured: telemetry over typed); nil when either
+// is unknown or the power is not positive.
 func (r Row) OutputTokensPerJoule() *float64 {
-	if r.OutputTokenRate == nil || r.Observed.PowerWatts == nil || *r.Observed.PowerWatts <= 0 {
+	w := r.Measured().PowerWatts
+	if r.OutputTokenRate == nil || w == nil || *w <= 0 {
 		return nil
 	}
-	return F(*r.OutputTokenRate / *r.Observed.PowerWatts)
+	return F(*r.OutputTokenRate / *w)
 }
 
 // Validate checks a recommendation saved from its form: it states a

@@ -55,7 +55,32 @@ type RowTelemetry struct {
 	Source string `json:"source"`
 	// Note says why a figure is missing (no samples in the window, ...).
 	Note string `json:"note,omitempty"`
+
+	// Coverage (docs/method.md, "Measured figures of a row"): Expected is
+	// about how many samples one GPU logs over the window at the log's
+	// sampling interval (0 when the interval is unknown); Busy the fewest
+	// one GPU logged there while the GPU worked; Idle the samples in the
+	// window that read an idle GPU, which are left out of every figure.
+	// Partial is true when the busy samples fall short of
+	// TelemetryFullCoverage of Expected; Coverage then says so, as
+	// "68 of ~114 samples (20 idle)".
+	Expected int    `json:"expected_samples,omitempty"`
+	Busy     int    `json:"busy_samples,omitempty"`
+	Idle     int    `json:"idle_samples,omitempty"`
+	Partial  bool   `json:"partial,omitempty"`
+	Coverage string `json:"coverage,omitempty"`
 }
+
+// TelemetryFullCoverage is the share of a row's expected samples a log
+// must hold, with the GPU busy, for the row to count as wholly covered.
+const TelemetryFullCoverage = 0.9
+
+// TelemetryIdleUtilPct is the utilisation below which a sample reads an
+// idle GPU: a row under load keeps utilisation far above it.
+const TelemetryIdleUtilPct = 5.0
+
+// telemetryGapsKept bounds the gaps kept to estimate the sampling interval.
+const telemetryGapsKept = 4096
 
 // gpuAcc sums one GPU's samples inside one window.
 type gpuAcc struct {
@@ -69,6 +94,7 @@ type gpuAcc struct {
 	utilN                   int
 	tempMax                 float64
 	tempN                   int
+	idle                    int
 	hasPeakPower, hasMemTot bool
 }
 
@@ -81,12 +107,17 @@ type TelemetryAligner struct {
 	total   int
 	first   float64
 	last    float64
+	// lastAt is each GPU's previous sample time and gaps the first
+	// telemetryGapsKept positive gaps between one GPU's samples, for the
+	// sampling interval.
+	lastAt map[string]float64
+	gaps   []float64
 }
 
 // NewTelemetryAligner starts an alignment to the given windows (one per row,
 // in row order).
 func NewTelemetryAligner(windows []Window) *TelemetryAligner {
-	a := &TelemetryAligner{windows: windows, acc: make([]map[string]*gpuAcc, len(windows))}
+	a := &TelemetryAligner{windows: windows, acc: make([]map[string]*gpuAcc, len(windows)), lastAt: map[string]float64{}}
 	for i := range a.acc {
 		a.acc[i] = map[string]*gpuAcc{}
 	}
@@ -102,6 +133,11 @@ func (a *TelemetryAligner) Add(s GPUSample) {
 		a.last = s.At
 	}
 	a.total++
+	if prev, ok := a.lastAt[s.GPU]; ok && s.At > prev && len(a.gaps) < telemetryGapsKept {
+		a.gaps = append(a.gaps, s.At-prev)
+	}
+	a.lastAt[s.GPU] = s.At
+	idle := s.UtilPct != nil && *s.UtilPct < TelemetryIdleUtilPct
 	for i, w := range a.windows {
 		if !w.Contains(s.At) {
 			continue
@@ -110,6 +146,10 @@ func (a *TelemetryAligner) Add(s GPUSample) {
 		if g == nil {
 			g = &gpuAcc{}
 			a.acc[i][s.GPU] = g
+		}
+		if idle {
+			g.idle++
+			continue
 		}
 		g.n++
 		if s.PowerW != nil {
@@ -148,24 +188,51 @@ func (a *TelemetryAligner) Span() (first, last float64, ok bool) {
 // Samples is the number of samples added so far.
 func (a *TelemetryAligner) Samples() int { return a.total }
 
+// Interval is the log's sampling interval: the median gap between one
+// GPU's consecutive samples (over the first gaps seen); 0 when no GPU has
+// two samples.
+func (a *TelemetryAligner) Interval() float64 {
+	if len(a.gaps) == 0 {
+		return 0
+	}
+	g := append([]float64(nil), a.gaps...)
+	sort.Float64s(g)
+	return g[len(g)/2]
+}
+
 // Result is the per-window figures. outputTokenRates (output tokens/s per
 // row, nil where unknown) give tokens per joule; source names the log.
 func (a *TelemetryAligner) Result(outputTokenRates []*float64, source string) []RowTelemetry {
 	out := make([]RowTelemetry, len(a.windows))
+	interval := a.Interval()
 	for i, w := range a.windows {
 		rt := RowTelemetry{Window: w, Source: source}
 		gpus := a.acc[i]
-		rt.GPUs = len(gpus)
-		if len(gpus) == 0 {
-			rt.Note = "no telemetry samples inside this row's window"
-			out[i] = rt
-			continue
-		}
 		keys := make([]string, 0, len(gpus))
 		for k := range gpus {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
+		rt.coverage(gpus, keys, interval)
+		for k, g := range gpus {
+			if g.n == 0 {
+				delete(gpus, k)
+			}
+		}
+		keys = keys[:0]
+		for k := range gpus {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		rt.GPUs = len(gpus)
+		if len(gpus) == 0 {
+			rt.Note = "no telemetry samples inside this row's window"
+			if rt.Idle > 0 {
+				rt.Note = fmt.Sprintf("only idle samples (%d) inside this row's window", rt.Idle)
+			}
+			out[i] = rt
+			continue
+		}
 		var pMean, pPeak, utilSum float64
 		var powerAll, utilN = true, 0
 		var worst *float64
@@ -209,6 +276,37 @@ func (a *TelemetryAligner) Result(outputTokenRates []*float64, source string) []
 		out[i] = rt
 	}
 	return out
+}
+
+// coverage fills Expected, Busy, Idle, Partial and Coverage for one window
+// from its GPUs' counts (keys sorted) and the sampling interval.
+func (rt *RowTelemetry) coverage(gpus map[string]*gpuAcc, keys []string, interval float64) {
+	busy := -1
+	for _, k := range keys {
+		g := gpus[k]
+		rt.Idle += g.idle
+		if busy < 0 || g.n < busy {
+			busy = g.n
+		}
+	}
+	rt.Busy = max(busy, 0)
+	if interval > 0 {
+		rt.Expected = int(math.Round((rt.Window.End - rt.Window.Start) / interval))
+	}
+	if rt.Busy == 0 {
+		return // nothing covers the row: no figures at all
+	}
+	switch {
+	case rt.Expected == 0:
+		rt.Partial = true
+		rt.Coverage = fmt.Sprintf("%d %s, sampling interval unknown", rt.Busy, plural(rt.Busy, "sample", "samples"))
+	case float64(rt.Busy) < TelemetryFullCoverage*float64(rt.Expected):
+		rt.Partial = true
+		rt.Coverage = fmt.Sprintf("%d of ~%d samples", rt.Busy, rt.Expected)
+	}
+	if rt.Partial && rt.Idle > 0 {
+		rt.Coverage += fmt.Sprintf(" (%d idle)", rt.Idle)
+	}
 }
 
 // UtilisationFlatNote says, when it is so, that GPU utilisation barely moved

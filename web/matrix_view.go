@@ -182,3 +182,25 @@ func otherWarnings(rr planner.RowResult) []planner.Warning {
 	}
 	return out
 }
+
+// sourceShort is a measured figure's source for a table cell: "typed",
+// "log" (a GPU log covers the row) or "log, part" (it covers only a part).
+func sourceShort(src string) string {
+	switch {
+	case src == planner.SourceTyped:
+		return "typed"
+	case strings.Contains(src, " samples"):
+		return "log, part"
+	case strings.HasPrefix(src, "telemetry: "):
+		return "log"
+	}
+	return src
+}
+
+// sourceClass marks a figure from part of a row's window.
+func sourceClass(src string) string {
+	if strings.Contains(src, " samples") {
+		return "partial"
+	}
+	return ""
+}

@@ -94,6 +94,12 @@ func WriteComparison(w io.Writer, c planner.SideBySide) error {
 		return &v
 	}))
 	line("Capacity per box (req/s)", pick(func(x planner.CompareColumn) *float64 { return x.PerBoxRate }))
+	line("Power at the ceiling (W)", pick(func(x planner.CompareColumn) *float64 { return x.CeilingWatts }))
+	set(1, "Power at the ceiling from")
+	for i, col := range c.Columns {
+		set(2+i, col.CeilingWattsSource)
+	}
+	row++
 	line("Output tokens per joule", pick(func(x planner.CompareColumn) *float64 { return x.TokensPerJ }))
 	for _, sc := range c.Scenarios {
 		line("Cost per 1,000 ("+sc+")", pick(func(x planner.CompareColumn) *float64 {

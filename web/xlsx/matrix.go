@@ -64,7 +64,8 @@ const (
 	colFile
 	colSHA
 	colPaths
-	colLast = colPaths
+	colMeasuredFrom
+	colLast = colMeasuredFrom
 )
 
 func (b *book) matrixSheet() {
@@ -75,7 +76,7 @@ func (b *book) matrixSheet() {
 	}
 	widths[colKind-1], widths[colModel-1] = 12, 28
 	widths[colNotCounted-1] = 40
-	widths[colSummary-1], widths[colWarnings-1], widths[colFile-1], widths[colSHA-1], widths[colPaths-1] = 40, 40, 30, 20, 40
+	widths[colSummary-1], widths[colWarnings-1], widths[colFile-1], widths[colSHA-1], widths[colPaths-1], widths[colMeasuredFrom-1] = 40, 40, 30, 20, 40, 40
 	s.cols(widths...)
 	b.headers(s, "Load", "Load kind", "Model", "Attempted", "Successful", "Errored", "Incomplete", "Duration", "Requests/s", "Achieved req/s",
 		"Achieved concurrency", "Output tokens/s", "Prompt tokens (mean)", "Output tokens (mean)",
@@ -83,7 +84,8 @@ func (b *book) matrixSheet() {
 		"TPOT p50", "TPOT p95", "TPOT p99", "ITL p50", "ITL p95", "ITL p99",
 		"Memory headroom", "Peak memory (GiB)", "Power (W)", "OOM", "Restart", "Checked: no OOM or restart", "Stopped", "Counted",
 		"Inconclusive (passed on weak evidence)", "Success rate", "Successful req/s for capacity", "Success check", "TTFT check", "End-to-end check", "TPOT check", "ITL check",
-		"Headroom check", "No-OOM check", "Verdict", "In envelope", "Planner's verdict", "Non-monotone", "Not counted because", "Warnings", "File", "sha256", "Paths in the file")
+		"Headroom check", "No-OOM check", "Verdict", "In envelope", "Planner's verdict", "Non-monotone", "Not counted because", "Warnings", "File", "sha256", "Paths in the file",
+		"Headroom, peak memory and power from")
 
 	pctl := func(c50, c95, c99, r int) string {
 		return fmt.Sprintf(`IF(Objective_Percentile=50,%s,IF(Objective_Percentile=95,%s,IF(Objective_Percentile=99,%s,"")))`, rel(c50, r), rel(c95, r), rel(c99, r))
@@ -174,12 +176,26 @@ func (b *book) matrixSheet() {
 			fx(0, fmt.Sprintf(`AND(%s,%s<>"",OR(%s,%s),%s,%s="pass",%s,OR(%s,%s))`, inEnvPrev, rel(colLoad, r), rel(colCounted, r), rel(colInconclusive, r), kindOK(r), rel(colVerdict, r), levelOK(r), levelProven(r), lowest), rr.InEnvelope),
 			v(b.st.wrap, rr.Verdict.Summary), yesNo(rr.NonMonotone), v(b.st.wrap, rr.NotCountedText()), v(b.st.wrap, warningsText(rr.Warnings)),
 			rr.Source.File, rr.Source.SHA256, v(b.st.wrap, pathsText(row.Paths)),
+			v(b.st.wrap, measuredFromText(rr)),
 		}
 		s.add(cells...)
 	}
 	if len(b.r.Result.Matrix) == 0 {
 		s.add("No rows imported.")
 	}
+}
+
+// measuredFromText names where a row's headroom and peak memory, and its
+// power, came from: "memory: typed; power: telemetry: smi.csv".
+func measuredFromText(rr planner.RowResult) string {
+	var parts []string
+	if rr.MemoryHeadroomSource != "" {
+		parts = append(parts, "memory: "+rr.MemoryHeadroomSource)
+	}
+	if rr.PowerWattsSource != "" {
+		parts = append(parts, "power: "+rr.PowerWattsSource)
+	}
+	return strings.Join(parts, "; ")
 }
 
 func optOrEmpty(p *float64) any {

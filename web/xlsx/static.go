@@ -32,11 +32,11 @@ func (b *book) overloadSheet() {
 
 func (b *book) candidatesSheet() {
 	s := b.sheets[shCandidates]
-	s.cols(24, 9, 14, 24, 8, 8, 12, 9, 30, 12, 12, 12, 11, 50, 11, 12, 14, 11, 11, 11)
+	s.cols(24, 9, 14, 24, 8, 8, 12, 9, 30, 12, 12, 12, 11, 50, 11, 12, 14, 11, 11, 11, 30)
 	cmp := b.r.Result.Candidates
 	b.headers(s, "Candidate", "Baseline", "Quantization", "Regression gate", "Cases", "Gate", "Gate date", "Compared", "Excluded because",
 		"Artifact (GiB)", "Loaded (GiB)", "Peak (GiB)", "Headroom", "Envelope", "Ceiling", "Req/s at ceiling", "Output tok/s at ceiling",
-		"TTFT at ceiling", "Error rate", "Cold start")
+		"TTFT at ceiling", "Error rate", "Cold start", "Headroom from")
 	for _, c := range cmp.Candidates {
 		var gate, gateDate, gatePass string
 		var cases any
@@ -46,7 +46,7 @@ func (b *book) candidatesSheet() {
 		s.add(c.Name, yesNo(c.Baseline), c.Quantization, gate, cases, gatePass, gateDate, yesNo(c.Compared), v(b.st.wrap, c.Excluded),
 			v(b.st.num, opt(c.ArtifactSizeGiB)), v(b.st.num, opt(c.LoadedMemoryGiB)), v(b.st.num, opt(c.PeakMemoryGiB)), v(b.st.pct, opt(c.Headroom)),
 			v(b.st.wrap, c.Envelope.Text), v(b.st.num, opt(c.Envelope.Ceiling)), v(b.st.rate, opt(c.RequestRateAtCeiling)),
-			v(b.st.num, opt(c.OutputTokenRateAtCeiling)), v(b.st.secs, opt(c.TTFTAtCeiling)), v(b.st.pct, opt(c.ErrorRate)), v(b.st.secs, opt(c.ColdStartS)))
+			v(b.st.num, opt(c.OutputTokenRateAtCeiling)), v(b.st.secs, opt(c.TTFTAtCeiling)), v(b.st.pct, opt(c.ErrorRate)), v(b.st.secs, opt(c.ColdStartS)), c.HeadroomSource)
 	}
 	if len(cmp.Candidates) == 0 {
 		s.add("No candidates recorded.")
