@@ -168,8 +168,12 @@ type Evidence struct {
 	EvidenceDate string `json:"evidence_date"`
 	// AgeDays is nil when either date is missing or malformed.
 	AgeDays *int `json:"age_days"`
-	Stale   bool `json:"stale"`
-	// Problem is set when the date is missing or malformed.
+	// Stale is true when the evidence fails the exit check's evidence
+	// item: undated, older than the staleness limit, or dated after the
+	// test date or the report date (Future).
+	Stale  bool `json:"stale"`
+	Future bool `json:"future,omitempty"`
+	// Problem says what is wrong with the date.
 	Problem string `json:"problem,omitempty"`
 }
 

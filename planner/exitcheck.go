@@ -268,11 +268,15 @@ func exitEvidenceDates(in Inputs, r *Result) ExitItem {
 		m = append(m, "no cost evidence")
 	}
 	for _, e := range r.Evidence {
-		if e.Stale {
+		switch {
+		case !e.Stale:
+		case e.EvidenceDate != "":
+			m = append(m, fmt.Sprintf("%s, dated %s: %s", e.Label, e.EvidenceDate, e.Problem))
+		default:
 			m = append(m, fmt.Sprintf("%s: %s", e.Label, e.Problem))
 		}
 	}
-	return exitItem("evidence_dates", "Evidence dates", "costs", m, fmt.Sprintf("none older than %d days", r.StaleAfterDays))
+	return exitItem("evidence_dates", "Evidence dates", "costs", m, fmt.Sprintf("none older than %d days, none after the test date", r.StaleAfterDays))
 }
 
 func exitCrossover(_ Inputs, r *Result) ExitItem {

@@ -252,7 +252,9 @@ func TestTaxNetAndGross(t *testing.T) {
 // mixedInputs is a EUR report with a USD quote, a GBP hosting bill and,
 // when jpy is set, a JPY quote that has no rate.
 func mixedInputs(jpy bool) Inputs {
-	in := Inputs{Currency: "EUR", AsOf: "2026-11-30", Contract: testContract(),
+	c := testContract()
+	c.TestDate = "2026-11-28" // the rates are of the test's day
+	in := Inputs{Currency: "EUR", AsOf: "2026-11-30", Contract: c,
 		Rows:      matrix([]float64{1, 2, 4, 8, 10}, []float64{5, 6, 8, 12, 20}),
 		Scenarios: []Scenario{{Name: "expected", MonthlyRequests: 80000, BusyHourShare: 0.1}},
 		ExchangeRates: []ExchangeRate{

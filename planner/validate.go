@@ -213,8 +213,12 @@ func checkDate(es *FieldErrors, field, v string, required bool) {
 	}
 }
 
-// ageEvidence sets the age and staleness of one piece of evidence.
-func ageEvidence(e *Evidence, asOf string, staleAfter int) {
+// ageEvidence judges one piece of evidence (docs/method.md, "Dated
+// evidence"): it fails (Stale) when it has no readable date, when it is
+// dated after the test date or after the report's date (Future: evidence
+// from after the test does not describe it), or when it is older than
+// staleAfter days on the report's date.
+func ageEvidence(e *Evidence, asOf, testDate string, staleAfter int) {
 	if e.EvidenceDate == "" {
 		e.Stale = true
 		e.Problem = "no evidence date"
@@ -226,18 +230,26 @@ func ageEvidence(e *Evidence, asOf string, staleAfter int) {
 		e.Problem = "malformed evidence date"
 		return
 	}
+	if t, err := time.Parse(DateLayout, testDate); err == nil && d.After(t) {
+		e.Stale, e.Future = true, true
+		e.Problem = "dated after the test date " + testDate
+	}
 	a, err := time.Parse(DateLayout, asOf)
 	if err != nil {
-		e.Problem = "no report date to age the evidence against"
+		if e.Problem == "" {
+			e.Problem = "no report date to age the evidence against"
+		}
 		return
 	}
 	days := int(a.Sub(d).Hours() / 24)
 	e.AgeDays = &days
-	if days > staleAfter {
+	switch {
+	case e.Future:
+	case days < 0:
+		e.Stale, e.Future = true, true
+		e.Problem = "dated after the report date " + asOf
+	case days > staleAfter:
 		e.Stale = true
 		e.Problem = fmt.Sprintf("%d days old, older than %d days", days, staleAfter)
-	}
-	if days < 0 {
-		e.Problem = "dated after the report date"
 	}
 }

@@ -254,7 +254,7 @@ func evidenceText(e planner.Evidence) string {
 // be old by.
 func evidenceStatus(e planner.Evidence) string {
 	switch {
-	case e.AgeDays == nil && e.Problem != "":
+	case e.Future, e.AgeDays == nil && e.Problem != "":
 		return e.Problem
 	case e.Problem != "":
 		return "stale: " + e.Problem

@@ -65,7 +65,7 @@ func seedReviewReport(t testing.TB, app *testApp) int64 {
 	_, err = st.AddImport(ctx, edit("import"), im, rows)
 	must(err)
 
-	date := time.Now().UTC().Format("2006-01-02")
+	date := c.TestDate // evidence of the test's day: none may be dated after it
 	fig := func(a, unit string) *planner.Figure { return planner.Fig(a, unit, "test evidence", date) }
 	must(st.SaveSection(ctx, edit("overload"), reports.SecOverload, planner.OverloadTest{Sent: "20 streams for 60 s", Outcome: planner.OverloadRejected429,
 		RetryAfter: true, WorkerHealthy: true, Recovered: true, Date: date}))
