@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Result is the computed report: every number any screen, the JSON API or
@@ -311,45 +312,78 @@ func matrixWarnings(m []RowResult, c Contract) []Warning {
 		load float64
 	}
 	var ws []Warning
-	kinds := map[LoadKind]bool{}
 	loads := map[level]int{}
 	var order []level
+	// Duplicates are a matter for the rows that count: a row left out
+	// (another model, another load kind) says why on its own. Rows of
+	// one load kind only count (JudgeMatrix), so the counted rows never
+	// mix kinds and no warning says so.
+	counted := map[level]int{}
 	for _, rr := range m {
 		k := normKind(rr.Row.LoadKind)
-		kinds[k] = true
 		if !rr.LoadKnown {
 			ws = append(ws, Warning{"load-unknown", fmt.Sprintf("row %d of %s has no known load and is left out of the envelope", rr.Row.Index, orNone(rr.Source.File))})
 			continue
 		}
 		l := level{k, rr.Load}
-		if loads[l] == 0 {
+		loads[l]++
+		if !rr.Counted {
+			continue
+		}
+		if counted[l] == 0 {
 			order = append(order, l)
 		}
-		loads[l]++
+		counted[l]++
 	}
-	if len(kinds) > 1 {
-		ws = append(ws, Warning{"mixed-load-kinds", "the matrix mixes load kinds (concurrency and rate rows): the envelope orders them on one axis"})
-	}
+	// Every planned load no row has, in one warning.
+	var missing []float64
 	for _, l := range c.Loads {
 		found := false
 		for lv, n := range loads {
 			found = found || (n > 0 && lv.load == l && (c.LoadKind == "" || lv.kind == normKind(c.LoadKind)))
 		}
 		if !found {
-			what := fmtNum(l)
-			if c.LoadKind != "" {
-				what = loadText(c.LoadKind, l)
-			}
-			ws = append(ws, Warning{"planned-row-missing", fmt.Sprintf("the contract plans load %s but no row has it", what)})
+			missing = append(missing, l)
 		}
 	}
+	if len(missing) > 0 {
+		ws = append(ws, Warning{"planned-row-missing", plannedMissingText(c.LoadKind, missing)})
+	}
 	for _, l := range order {
-		if n := loads[l]; n > 1 {
+		if n := counted[l]; n > 1 {
 			ws = append(ws, Warning{"duplicate-load", fmt.Sprintf("%d rows at load %s", n, loadText(l.kind, l.load))})
 		}
 	}
 	sort.SliceStable(ws, func(i, j int) bool { return ws[i].Code < ws[j].Code })
 	return ws
+}
+
+// plannedMissingText says which planned loads no row has: "the contract
+// plans load 4 concurrent streams but no row has it", or for several
+// "the contract plans loads 12, 16 and 24 concurrent streams but no row
+// has them".
+func plannedMissingText(kind LoadKind, loads []float64) string {
+	if len(loads) == 1 {
+		what := fmtNum(loads[0])
+		if kind != "" {
+			what = loadText(kind, loads[0])
+		}
+		return fmt.Sprintf("the contract plans load %s but no row has it", what)
+	}
+	nums := make([]string, len(loads))
+	for i, l := range loads {
+		nums[i] = fmtNum(l)
+	}
+	list := strings.Join(nums[:len(nums)-1], ", ") + " and " + nums[len(nums)-1]
+	switch normKind(kind) {
+	case LoadRate:
+		list += " req/s"
+	case LoadConcurrency:
+		if kind != "" {
+			list += " concurrent streams"
+		}
+	}
+	return fmt.Sprintf("the contract plans loads %s but no row has them", list)
 }
 
 // tokensPerRequest chooses the tokens priced for API quotes.

@@ -198,28 +198,36 @@ func TestMatrixWarningsLoadKinds(t *testing.T) {
 	}
 	sync := concRow(1, 5)
 	sync.LoadKind = LoadSynchronous
+	// A contract of no load kind counts rows of every kind; the test
+	// contract's (concurrency) leaves rate rows out.
 	tests := []struct {
-		name  string
-		rows  []Row
-		loads []float64
-		want  []string // "code: message" of every warning, in order
+		name    string
+		rows    []Row
+		loads   []float64
+		anyKind bool
+		want    []string // "code: message" of every warning, in order
 	}{
-		{"rate 10 and concurrency 10 are not duplicates", []Row{concRow(10, 5), rate(10)}, []float64{10},
-			[]string{"mixed-load-kinds: the matrix mixes load kinds (concurrency and rate rows): the envelope orders them on one axis"}},
-		{"two concurrency rows at 10", []Row{concRow(10, 5), concRow(10, 6)}, []float64{10},
+		{"rate 10 and concurrency 10 are not duplicates", []Row{concRow(10, 5), rate(10)}, []float64{10}, true, nil},
+		{"rows of another kind do not count, and mix nothing", []Row{concRow(10, 5), rate(10)}, []float64{10}, false, nil},
+		{"two concurrency rows at 10", []Row{concRow(10, 5), concRow(10, 6)}, []float64{10}, false,
 			[]string{"duplicate-load: 2 rows at load 10 concurrent streams"}},
-		{"two rate rows at 2.5", []Row{rate(2.5), rate(2.5), rate(2.5)}, nil,
+		{"two rate rows at 2.5", []Row{rate(2.5), rate(2.5), rate(2.5)}, nil, true,
 			[]string{"duplicate-load: 3 rows at load 2.5 req/s"}},
-		{"synchronous is concurrency 1", []Row{sync, concRow(1, 5)}, []float64{1},
+		{"rows that do not count are no duplicates", []Row{rate(2.5), rate(2.5), rate(2.5)}, nil, false, nil},
+		{"synchronous is concurrency 1", []Row{sync, concRow(1, 5)}, []float64{1}, false,
 			[]string{"duplicate-load: 2 rows at load 1 concurrent stream"}},
-		{"a rate row does not fill a planned concurrency row", []Row{concRow(2, 5), rate(4)}, []float64{2, 4}, []string{
-			"mixed-load-kinds: the matrix mixes load kinds (concurrency and rate rows): the envelope orders them on one axis",
+		{"a rate row does not fill a planned concurrency row", []Row{concRow(2, 5), rate(4)}, []float64{2, 4}, false, []string{
 			"planned-row-missing: the contract plans load 4 concurrent streams but no row has it"}},
+		{"every missing planned row in one warning", []Row{concRow(2, 5)}, []float64{1, 2, 4, 8}, false, []string{
+			"planned-row-missing: the contract plans loads 1, 4 and 8 concurrent streams but no row has them"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := testContract()
 			c.Loads = tt.loads
+			if tt.anyKind {
+				c.LoadKind = ""
+			}
 			m, _ := JudgeMatrix(tt.rows, c, c.Objective, c.BaselineModel)
 			var got []string
 			for _, w := range matrixWarnings(m, c) {

@@ -262,7 +262,7 @@ func FindEnvelope(m []RowResult, kind LoadKind) Envelope {
 		}
 	}
 	for _, c := range whyOrder {
-		notCounted = append(notCounted, fmt.Sprintf("%d %s %s", why[c], plural(why[c], "row", "rows"), notCountedLabel(c)))
+		notCounted = append(notCounted, fmt.Sprintf("%d %s %s", why[c], plural(why[c], "row", "rows"), NotCountedLabel(c)))
 	}
 	switch {
 	case e.Ceiling == nil && e.FirstFailure == nil:
@@ -343,9 +343,10 @@ func evidenceNote(weak []Warning, c Contract) string {
 		strings.Join(missed, "; "), strings.Join(fix, " and "))
 }
 
-// notCountedLabel names a reason a row does not count, for the envelope's
-// sentence.
-func notCountedLabel(code string) string {
+// NotCountedLabel names a reason a row does not count (the code of its
+// first NotCounted warning), for the envelope's sentence and the matrix's
+// fold of rows not counted: "of another model".
+func NotCountedLabel(code string) string {
 	switch code {
 	case "model-mismatch":
 		return "of another model"

@@ -116,8 +116,12 @@ func TestBrowserTrustJourney(t *testing.T) {
 		{"a file off the contract is shown not counted, the ceiling stays", []chromedp.Action[chromedp.Void]{
 			chromedp.SetUploadFiles(css(`[data-testid="upload-input"]`), []string{qwen}),
 			browsertest.WaitText(`[data-testid="import-result"]`, "Added 1 row"),
+			// Folded under the counted rows: one line, the reasons on demand.
+			browsertest.WaitText(`[data-testid="matrix-not-counted"] > summary`, "1 row not counted: 1 of another model"),
+			chromedp.Click(css(`[data-testid="matrix-not-counted"] > summary`)),
 			browsertest.WaitText(`#matrix tr[data-counted="false"] [data-testid="not-counted"]`, "not counted"),
-			browsertest.WaitText(`#matrix tr[data-counted="false"] [data-testid="not-counted-reasons"]`, "not the contract's meta-llama/Llama-3.1-8B-Instruct"),
+			browsertest.WaitText(`#matrix tr[data-counted="false"] [data-testid="not-counted-reason"]`, "not the contract's meta-llama/Llama-3.1-8B-Instruct"),
+			chromedp.Click(css(`#matrix tr[data-counted="false"] details.not-counted-all > summary`)),
 			browsertest.WaitText(`#matrix tr[data-counted="false"] [data-testid="not-counted-reasons"]`, "a p95 needs at least 100"),
 			browsertest.WaitText(`[data-testid="ceiling"]`, "Demonstrated ceiling: 8"),
 			notReloaded,
