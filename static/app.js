@@ -84,10 +84,33 @@
         return;
       }
       var chart = echarts.init(el, null, { renderer: "canvas" });
+      fitWidth(option, el);
       chart.setOption(option);
       chart.capplanSource = src;
       live.add(chart);
     });
+  }
+
+  // fitWidth adapts an option to the chart's width: the title wraps
+  // within it (smaller on a phone) instead of being clipped, axis labels
+  // that would run together are dropped, and on a narrow chart numbers
+  // are written short (20K, 1.5M).
+  var compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
+  function fitWidth(option, el) {
+    var w = el.clientWidth || 600;
+    var narrow = w < 560;
+    [].concat(option.title || []).forEach(function (t) {
+      t.textStyle = Object.assign({}, t.textStyle, { width: Math.max(120, w - 24), overflow: "break", fontSize: narrow ? 14 : 18 });
+    });
+    [].concat(option.xAxis || [], option.yAxis || []).forEach(function (ax) {
+      ax.axisLabel = Object.assign({}, ax.axisLabel, { hideOverlap: true });
+      if (narrow && ax.type === "value") {
+        ax.axisLabel.formatter = function (v) {
+          return compact.format(v);
+        };
+      }
+    });
+    return option;
   }
 
   function disposeCharts(root) {
@@ -107,6 +130,9 @@
         live.delete(c);
       } else {
         c.resize();
+        var el = c.getDom();
+        var opt = c.getOption();
+        c.setOption(fitWidth({ title: opt.title, xAxis: opt.xAxis, yAxis: opt.yAxis }, el));
       }
     });
   }

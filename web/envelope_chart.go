@@ -1,6 +1,8 @@
 package web
 
 import (
+	"fmt"
+
 	"github.com/a-h/templ"
 
 	"capplan/planner"
@@ -31,7 +33,7 @@ func envelopeChart(res planner.Result) templ.Component {
 	lat := map[string][]*float64{}
 	bounds := map[string]float64{}
 	for _, rr := range res.Matrix {
-		if !rr.LoadKnown || rr.Row.OutputTokenRate == nil {
+		if !drawn(rr) {
 			continue
 		}
 		loads = append(loads, rr.Load)
@@ -50,13 +52,36 @@ func envelopeChart(res planner.Result) templ.Component {
 	return charts.LoadChart("Throughput and latency against load", loads, tput, lat, bounds, res.Envelope.Ceiling)
 }
 
-// chartRows counts the rows the chart can draw.
+// drawn: the chart draws a row when it counts and has a known load and
+// output throughput. A row that does not count is left out, not joined to
+// the counted ones as if it were one more load level (envelopeChartNote
+// says so).
+func drawn(rr planner.RowResult) bool {
+	return rr.Counted && rr.LoadKnown && rr.Row.OutputTokenRate != nil
+}
+
+// chartRows counts the rows the chart draws.
 func chartRows(res planner.Result) int {
 	n := 0
 	for _, rr := range res.Matrix {
-		if rr.LoadKnown && rr.Row.OutputTokenRate != nil {
+		if drawn(rr) {
 			n++
 		}
 	}
 	return n
+}
+
+// envelopeChartNote says which rows the chart leaves out, "" when none.
+func envelopeChartNote(res planner.Result) string {
+	left := 0
+	for _, rr := range res.Matrix {
+		if !rr.Counted {
+			left++
+		}
+	}
+	if left == 0 {
+		return ""
+	}
+	return fmt.Sprintf("The chart draws the %s that count; %s not counted %s left out (see the matrix).",
+		plural(chartRows(res), "row", "rows"), plural(left, "row", "rows"), map[bool]string{true: "is", false: "are"}[left == 1])
 }

@@ -140,3 +140,24 @@ func TestBrowserMessyMatrixFits(t *testing.T) {
 	}
 	browsertest.NoHorizontalScroll(ctx, t, "messy-matrix")
 }
+
+// TestEnvelopeChartDrawsCountedRows: the envelope chart joins only the
+// counted rows (another model's 8,706 tok/s is not one more point of our
+// line) and says which rows it leaves out.
+func TestEnvelopeChartDrawsCountedRows(t *testing.T) {
+	app := newTestApp(t)
+	id := seedMessyMatrix(t, app)
+	_, page := do(t, app.client("reviewer"), http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	env := sectionOf(page, "envelope")
+	if strings.Contains(env, "8706") {
+		t.Error("the envelope chart draws the other model's throughput")
+	}
+	if !strings.Contains(env, "The chart draws the 5 rows that count; 4 rows not counted are left out") {
+		t.Errorf("the chart does not say which rows it leaves out")
+	}
+	// The other model's 600 s end-to-end is not drawn, so the latency
+	// axis stays linear and reaches the 15 s bound.
+	if strings.Contains(env, "log scale") {
+		t.Error("a log latency axis for rows that are not drawn")
+	}
+}

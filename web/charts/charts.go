@@ -74,7 +74,8 @@ func base(title string) []charts.GlobalOpts {
 		charts.WithInitializationOpts(opts.Initialization{AssetsHost: AssetsHost}),
 		charts.WithTitleOpts(opts.Title{Title: title}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Bottom: "0"}),
+		// A legend longer than the chart is wide pages, never cut.
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Bottom: "0", Type: "scroll"}),
 		charts.WithGridOpts(opts.Grid{Left: "60", Right: "70", Top: "60", Bottom: "80"}),
 		// Charts are swapped in often; animation only delays them.
 		charts.WithAnimation(false),
@@ -96,6 +97,9 @@ type markLine struct {
 // insideEnd keeps a horizontal line's label above its right end, inside
 // the plot, where the second y-axis would otherwise clip it.
 var insideEnd = &opts.Label{Show: opts.Bool(true), Position: "insideEndTop", Formatter: "{b}"}
+
+// insideStart keeps a horizontal line's label above its left end.
+var insideStart = &opts.Label{Show: opts.Bool(true), Position: "insideStartTop", Formatter: "{b}"}
 
 // withMarkLines attaches dashed, labelled lines to a series.
 func withMarkLines(lines ...markLine) charts.SeriesOpts {

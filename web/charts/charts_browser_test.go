@@ -113,3 +113,32 @@ func TestChartSurvivesTwoHTMXSwaps(t *testing.T) {
 }
 
 func ptr(v float64) *float64 { return &v }
+
+// TestChartFitsAPhone: at 375 px a chart's title wraps within the chart
+// instead of being clipped, its legend pages instead of being cut, and
+// axis labels that would run together are dropped and written short.
+func TestChartFitsAPhone(t *testing.T) {
+	srv := chartServer(t)
+	ctx := browsertest.New(t)
+	if err := chromedp.Do(ctx,
+		chromedp.EmulateViewport(375, 800),
+		chromedp.Navigate(srv.URL+"/"),
+		chromedp.Click(chromedp.CSS("#swap")),
+		chromedp.WaitVisible(chromedp.CSS("#slot .chart canvas")),
+	); err != nil {
+		t.Fatal(err)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]any](`(() => {
+		const el = document.querySelector("#slot .chart");
+		const o = echarts.getInstanceByDom(el).getOption();
+		const x = o.xAxis[0].axisLabel;
+		return [el.clientWidth, o.title[0].textStyle.width, o.title[0].textStyle.overflow, o.legend[0].type,
+			x.hideOverlap, typeof x.formatter === "function" ? x.formatter(20000) : "none"];
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 6 || got[1].(float64) > got[0].(float64) || got[2] != "break" || got[3] != "scroll" || got[4] != true || got[5] != "20K" {
+		t.Errorf("at 375 px [chart width, title width, overflow, legend, hideOverlap, 20000 as] = %v", got)
+	}
+}

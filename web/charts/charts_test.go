@@ -209,3 +209,43 @@ func TestCostLinesChart(t *testing.T) {
 		t.Errorf("x axis = %v", x)
 	}
 }
+
+// TestLatencyAxisShowsTheBounds: latencies far above every bound (600 s
+// against bounds of 2 s and 15 s) make the latency axis logarithmic, so
+// the bounds are not flattened to its floor; latencies near the bounds
+// keep a linear axis that reaches the highest bound. The two bounds'
+// labels sit at opposite ends.
+func TestLatencyAxisShowsTheBounds(t *testing.T) {
+	bounds := map[string]float64{"TTFT p95": 2, "end-to-end p95": 15}
+	for _, tc := range []struct {
+		name    string
+		e2e     float64
+		wantLog bool
+	}{{"far above", 600, true}, {"near", 12, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			opt := option(t, LoadChart("t", []float64{1, 2}, []float64{10, 20},
+				map[string][]*float64{"TTFT p95": {ptr(0.2), ptr(0.4)}, "end-to-end p95": {ptr(6), ptr(tc.e2e)}}, bounds, nil))
+			ys := opt["yAxis"].([]any)
+			lat := ys[1].(map[string]any)
+			if got := lat["type"] == "log"; got != tc.wantLog {
+				t.Errorf("latency axis %v, want log %v", lat, tc.wantLog)
+			}
+			if !tc.wantLog && (lat["max"] == nil || lat["max"].(float64) < 15) {
+				t.Errorf("linear latency axis ends at %v, below the 15 s bound", lat["max"])
+			}
+			var pos []string
+			for _, s := range opt["series"].([]any) {
+				if ml, ok := s.(map[string]any)["markLine"].(map[string]any); ok {
+					for _, d := range ml["data"].([]any) {
+						if l, ok := d.(map[string]any)["label"].(map[string]any); ok {
+							pos = append(pos, l["position"].(string))
+						}
+					}
+				}
+			}
+			if len(pos) != 2 || pos[0] == pos[1] {
+				t.Errorf("bound labels at %q, want two different ends", pos)
+			}
+		})
+	}
+}

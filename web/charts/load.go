@@ -3,6 +3,7 @@ package charts
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 
 	"github.com/a-h/templ"
@@ -32,8 +33,7 @@ func LoadChart(title string, loads, throughput []float64, latencies map[string][
 		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: "load", NameLocation: "middle", NameGap: 30, Scale: opts.Bool(true), Max: loadMax}),
 		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: "output tok/s", Position: "left"}),
 	)...)
-	line.ExtendYAxis(opts.YAxis{Type: "value", Name: "latency (s)", Position: "right",
-		Max: axisMax(measured, slices.Collect(maps.Values(bounds))...), SplitLine: &opts.SplitLine{Show: opts.Bool(false)}})
+	line.ExtendYAxis(latencyAxis(measured, slices.Collect(maps.Values(bounds))))
 	line.SetXAxis(nil)
 
 	tput := []charts.SeriesOpts{charts.WithLineChartOpts(opts.LineChart{YAxisIndex: 0})}
@@ -42,10 +42,16 @@ func LoadChart(title string, loads, throughput []float64, latencies map[string][
 	}
 	line.AddSeries("output tok/s", xy(loads, ptrs(throughput)), tput...)
 
-	for _, name := range slices.Sorted(maps.Keys(latencies)) {
+	for i, name := range slices.Sorted(maps.Keys(latencies)) {
 		so := []charts.SeriesOpts{charts.WithLineChartOpts(opts.LineChart{YAxisIndex: 1})}
 		if b, ok := bounds[name]; ok {
-			so = append(so, withMarkLines(markLine{Name: fmt.Sprintf("%s bound %g s", name, b), YAxis: &b, Label: insideEnd}))
+			// Labels alternate ends, so two bounds close together do
+			// not print over each other.
+			label := insideEnd
+			if i%2 == 1 {
+				label = insideStart
+			}
+			so = append(so, withMarkLines(markLine{Name: fmt.Sprintf("%s bound %g s", name, b), YAxis: &b, Label: label}))
 		}
 		line.AddSeries(name, xy(loads, latencies[name]), so...)
 	}
@@ -64,4 +70,38 @@ func LoadChart(title string, loads, throughput []float64, latencies map[string][
 		)
 	}
 	return Component(line)
+}
+
+// logAbove: when the highest latency is more than this many times the
+// highest bound, the latency axis is logarithmic, so the bounds are not
+// flattened to its floor.
+const logAbove = 4
+
+// latencyAxis is the right-hand axis: linear, reaching the highest bound,
+// unless a latency lies far above every bound; then logarithmic, so both
+// the bounds and that latency are readable.
+func latencyAxis(measured []*float64, bounds []float64) opts.YAxis {
+	ax := opts.YAxis{Type: "value", Name: "latency (s)", Position: "right", SplitLine: &opts.SplitLine{Show: opts.Bool(false)}}
+	top, bound, low := 0.0, 0.0, math.Inf(1)
+	for _, v := range measured {
+		if v != nil {
+			top = max(top, *v)
+			if *v > 0 {
+				low = min(low, *v)
+			}
+		}
+	}
+	for _, b := range bounds {
+		bound = max(bound, b)
+		if b > 0 {
+			low = min(low, b)
+		}
+	}
+	if bound > 0 && top > logAbove*bound && !math.IsInf(low, 0) {
+		ax.Type, ax.Name = "log", "latency (s, log scale)"
+		ax.Min = math.Pow(10, math.Floor(math.Log10(low)))
+		return ax
+	}
+	ax.Max = axisMax(measured, bounds...)
+	return ax
 }
