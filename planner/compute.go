@@ -72,6 +72,9 @@ type Result struct {
 	// Headline is the three answers and the decision, made from the rest
 	// of the result (BuildHeadline).
 	Headline Headline `json:"headline"`
+	// Path is the steps of writing the report, each done or not, and the
+	// next one (BuildPath).
+	Path Path `json:"path"`
 
 	// Operations evidence (evidence.go): the GPU log, the soak, the
 	// showback meters of a shared box (each meter's tenant shares as
@@ -203,6 +206,7 @@ func Compute(in Inputs) Result {
 	}
 	r.emptyLists()
 	r.Headline = BuildHeadline(in, &r)
+	r.Path = BuildPath(in, &r)
 	return r
 }
 

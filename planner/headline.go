@@ -180,7 +180,7 @@ func headlineAdmit(in Inputs, r *Result) HeadlineAnswer {
 	a := HeadlineAnswer{Question: QuestionAdmit, Evidence: "admission"}
 	ad := r.Admission
 	if ad.MaxInFlight == nil {
-		a.Missing = resultsMissing(in, r)
+		a.Missing = firstOnly(resultsMissing(in, r))
 		if len(a.Missing) == 0 {
 			a.Missing = append(a.Missing, Missing{What: "no demonstrated ceiling to size the limit from: " + r.Envelope.Text, Section: "matrix"})
 		}
@@ -210,7 +210,7 @@ func headlineAdmit(in Inputs, r *Result) HeadlineAnswer {
 func headlineOwn(in Inputs, r *Result) HeadlineAnswer {
 	a := HeadlineAnswer{Question: QuestionOwn, Evidence: "scenarios"}
 	if r.Capacity.PerBoxRate == nil {
-		m := resultsMissing(in, r)
+		m := firstOnly(resultsMissing(in, r))
 		if len(m) == 0 {
 			m = append(m, Missing{What: "capacity per box unknown, so the boxes to pay for are not known", Section: "matrix"})
 		}
@@ -279,7 +279,10 @@ func headlineOwn(in Inputs, r *Result) HeadlineAnswer {
 	for _, x := range r.Crossovers {
 		if x.Quote == cheapestQuote || (cheapestQuote == "" && len(r.Crossovers) == 1) {
 			if t := firstNonEmpty(x.Text, x.Reason); t != "" {
-				a.Details = append(a.Details, "Crossover: "+t+".")
+				if !strings.HasPrefix(t, "the crossover") {
+					t = "crossover: " + t
+				}
+				a.Details = append(a.Details, upperFirst(t)+".")
 			}
 		}
 	}
@@ -408,6 +411,15 @@ func headlineLine(h Headline, r *Result) string {
 		parts = append(parts, "no recommendation")
 	}
 	return upperFirst(strings.Join(parts, " · "))
+}
+
+// firstOnly keeps the first of what the results need: the first answer
+// lists them all, the others the one that comes first.
+func firstOnly(m []Missing) []Missing {
+	if len(m) > 1 {
+		return m[:1]
+	}
+	return m
 }
 
 // firstMissing is the first missing thing's words, or def.

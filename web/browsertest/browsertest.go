@@ -270,6 +270,24 @@ func Screenshot(ctx context.Context, t testing.TB, name string) string {
 	return p
 }
 
+// ScreenshotView is Screenshot of what the viewport shows (the top of the
+// page unless it was scrolled), as a first-time reader sees it.
+func ScreenshotView(ctx context.Context, t testing.TB, name string) string {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Logf("screenshot %s: %v", name, err)
+		return ""
+	}
+	p, err := writeArtifact(sessionOf(ctx), t, name+".png", png)
+	if err != nil {
+		t.Logf("screenshot %s: %v", name, err)
+		return ""
+	}
+	t.Logf("screenshot: %s", p)
+	return p
+}
+
 // saveArtifacts keeps a failed test's page: a full-page screenshot and the
 // HTML as it stands, plus the console errors in the log.
 func (s *session) saveArtifacts() {
