@@ -131,6 +131,7 @@ var changedOnPurpose = []struct{ path, why string }{
 	{`\.verdict\.checks\[\d+\]\.pass$`, "an OOM or restart nobody recorded is unknown (null), never a pass"},
 	{`\.exit_check$`, "the exit check guards the method with more items (counted rows, loosening accepted, gates, justification, ceiling memory, currency)"},
 	{`\.exit_pass$`, "an unrecorded OOM/restart at the ceiling now fails the exit check"},
+	{`\.result\.contract_warnings$`, "the planned loads no row has are one warning, not one each, and mixed load kinds (which only rows that do not count could raise) no longer warn"},
 	{`\.envelope\.first_failure(_reason)?$`, "rows off the contract (too few requests, too short, another model or workload) no longer count toward the envelope"},
 }
 
