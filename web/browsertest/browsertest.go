@@ -257,17 +257,7 @@ func waitText(selector, text string, timeout time.Duration) chromedp.Action[chro
 func Screenshot(ctx context.Context, t testing.TB, name string) string {
 	t.Helper()
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Logf("screenshot %s: %v", name, err)
-		return ""
-	}
-	p, err := writeArtifact(sessionOf(ctx), t, name+".png", png)
-	if err != nil {
-		t.Logf("screenshot %s: %v", name, err)
-		return ""
-	}
-	t.Logf("screenshot: %s", p)
-	return p
+	return keepScreenshot(ctx, t, name, png, err)
 }
 
 // ScreenshotView is Screenshot of what the viewport shows (the top of the
@@ -275,6 +265,13 @@ func Screenshot(ctx context.Context, t testing.TB, name string) string {
 func ScreenshotView(ctx context.Context, t testing.TB, name string) string {
 	t.Helper()
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	return keepScreenshot(ctx, t, name, png, err)
+}
+
+// keepScreenshot writes a screenshot taken by Screenshot or ScreenshotView
+// to the artifacts folder and logs its path; a failure is logged, not fatal.
+func keepScreenshot(ctx context.Context, t testing.TB, name string, png []byte, err error) string {
+	t.Helper()
 	if err != nil {
 		t.Logf("screenshot %s: %v", name, err)
 		return ""
