@@ -3,6 +3,8 @@ package planner
 import (
 	"fmt"
 	"math"
+	"sort"
+	"strings"
 )
 
 // SoakHour is one line of an hour-by-hour soak table: what was sent in that
@@ -196,7 +198,30 @@ func soakDrift(hours []SoakHour) ([]DriftFinding, bool, string) {
 	case compared == 0:
 		return out, false, fmt.Sprintf("no later hour ran within %.0f %% of the first hour's load, so drift could not be checked", SoakSimilarLoad*100)
 	case flagged:
-		return out, true, fmt.Sprintf("a later hour's p99 is more than %.0f %% worse than the first hour's at a similar load", SoakDriftFactor*100)
+		return out, true, driftNote(out)
 	}
 	return out, false, fmt.Sprintf("no drift: %d later hour(s) at a similar load stayed within %.0f %% of the first hour's p99", compared, SoakDriftFactor*100)
 }
+
+// driftNote names each flagged finding, worst first: the hour, the figure,
+// both values and the change, "hour 6's TTFT p99 is 340 ms against the
+// first hour's 271 ms, 25.5 % worse, at a similar load (more than 25 %
+// worse is drift)".
+func driftNote(fs []DriftFinding) string {
+	var flagged []DriftFinding
+	for _, f := range fs {
+		if f.Flagged {
+			flagged = append(flagged, f)
+		}
+	}
+	sort.SliceStable(flagged, func(i, j int) bool { return flagged[i].Worse > flagged[j].Worse })
+	parts := make([]string, len(flagged))
+	for i, f := range flagged {
+		parts[i] = fmt.Sprintf("hour %d's %s is %s against the first hour's %s, %s worse",
+			f.Hour, f.Metric, driftMS(f.Later), driftMS(f.First), DisplayPercent(f.Worse, 0))
+	}
+	return strings.Join(parts, "; ") + fmt.Sprintf(", at a similar load (more than %.0f %% worse than the first hour is drift)", SoakDriftFactor*100)
+}
+
+// driftMS writes a p99 in seconds as milliseconds by the display rule.
+func driftMS(s float64) string { return DisplayNumber(s*1000, 0) + " ms" }

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -76,6 +77,17 @@ func TestSoakDrift(t *testing.T) {
 	if !r.DriftFlagged || !r.Drift[0].Flagged || math.Abs(r.Drift[0].Worse-(0.340/0.271-1)) > 1e-12 {
 		t.Errorf("drift = %+v, want hour 6 TTFT flagged", r.Drift)
 	}
+	// The note names the hour, the figure, both values and the change.
+	if want := "hour 6's TTFT p99 is 340 ms against the first hour's 271 ms, 25.5 % worse, at a similar load (more than 25 % worse than the first hour is drift)"; r.DriftNote != want {
+		t.Errorf("drift note = %q, want %q", r.DriftNote, want)
+	}
+	// Two flagged: the worse first.
+	hours[5].TPOTP99 = F(*hours[0].TPOTP99 * 1.5)
+	r = JudgeSoak(&Soak{Hours: hours})
+	if !strings.HasPrefix(r.DriftNote, "hour 6's TPOT p99 is ") || !strings.Contains(r.DriftNote, "against the first hour's 37.5 ms, 50") || !strings.Contains(r.DriftNote, "% worse; hour 6's TTFT p99 is 340 ms") {
+		t.Errorf("drift note with two findings = %q", r.DriftNote)
+	}
+	hours[5].TPOTP99 = soakHours()[5].TPOTP99
 	// Exactly 25 % worse is not more than 25 %.
 	hours[5].TTFTP99 = F(0.271 * 1.25)
 	if r = JudgeSoak(&Soak{Hours: hours}); r.DriftFlagged {
