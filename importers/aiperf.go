@@ -129,6 +129,9 @@ func parseAIPerf(f *File, d doc) error {
 	}
 	var okF *float64
 	if avg(&okF, "successful", "request_count", 1) == nil || okF == nil {
+		if bd.err != nil {
+			return bd.err // given but not a count: named, not taken for absent
+		}
 		if firstErr != nil {
 			return firstErr
 		}
@@ -144,7 +147,9 @@ func parseAIPerf(f *File, d doc) error {
 	}
 	if isAI {
 		var errF *float64
-		if avg(&errF, "errored", "error_request_count", 1) != nil && errF != nil {
+		if avg(&errF, "errored", "error_request_count", 1) != nil && bd.err != nil {
+			return bd.err
+		} else if errF != nil {
 			bd.count(&r.Errored, "errored", mp+mkey("error_request_count")+".avg", num{v: *errF, set: true})
 		} else if n, ok := errorSummary(o, p, bd); ok {
 			bd.countInt(&r.Errored, "errored", p+"error_summary (sum of count)", n)

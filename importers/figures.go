@@ -51,6 +51,41 @@ func (b *builder) check(name, path string, v float64) bool {
 	return false
 }
 
+// countsAgree refuses request counts that contradict each other: more
+// successes, or more successes, errors and incomplete requests together,
+// than the requests the file says were attempted. Such a file is damaged
+// or hand-edited; no count of it can be trusted.
+func (b *builder) countsAgree() error {
+	r := b.row
+	if r.Attempted == nil {
+		return nil
+	}
+	att := *r.Attempted
+	where := func(name string) string {
+		if p := r.Paths[name]; p != "" {
+			return p
+		}
+		return name
+	}
+	if r.Successful != nil && *r.Successful > att {
+		return fmt.Errorf("%s (%d successful) is more than %s (%d attempted): the request counts contradict each other", where("successful"), *r.Successful, where("attempted"), att)
+	}
+	sum, parts := 0, []string{}
+	for _, c := range []struct {
+		name string
+		n    *int
+	}{{"successful", r.Successful}, {"errored", r.Errored}, {"incomplete", r.Incomplete}} {
+		if c.n != nil {
+			sum += *c.n
+			parts = append(parts, fmt.Sprintf("%d %s", *c.n, c.name))
+		}
+	}
+	if sum > att {
+		return fmt.Errorf("%s says %d requests were attempted but the file counts %s (%d): the request counts contradict each other", where("attempted"), att, strings.Join(parts, " + "), sum)
+	}
+	return nil
+}
+
 // fig sets *dst to n×scale when n is present, recording path under name.
 func (b *builder) fig(dst **float64, name, path string, n num, scale float64) {
 	if !n.set || !b.check(name, path, n.v) {
@@ -180,6 +215,9 @@ func (b *builder) finish() (planner.Row, error) {
 	r := b.row
 	if r.Attempted != nil && *r.Attempted == 0 && r.Successful != nil && *r.Successful == 0 {
 		return planner.Row{}, fmt.Errorf("zero requests in this load level")
+	}
+	if err := b.countsAgree(); err != nil {
+		return planner.Row{}, err
 	}
 	b.noTokens()
 	att, ok := intv(r.Attempted), intv(r.Successful)

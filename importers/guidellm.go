@@ -654,6 +654,9 @@ func (b *gBench) row(fam string) (planner.Row, error) {
 	if r.Attempted == nil && r.Successful != nil && r.Errored != nil && r.Incomplete != nil {
 		bd.countInt(&r.Attempted, "attempted", tp+".successful+errored+incomplete", *r.Successful+*r.Errored+*r.Incomplete)
 	}
+	if bd.err != nil {
+		return planner.Row{}, bd.err // a count given but not usable is named, not "missing"
+	}
 	if r.Successful == nil {
 		return planner.Row{}, fmt.Errorf("%s.successful: missing", tp)
 	}
