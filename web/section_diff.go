@@ -1,9 +1,25 @@
 package web
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strings"
+)
+
+// The history records what a save changed, not the section as it was: a
+// table printed longer than maxDiffValue (a soak's hours, a telemetry
+// log's rows) is summarised by its entry count and a hash of its content,
+// a text longer than maxDiffText by its start, length and hash, and at
+// most maxDiffFields changed fields are listed, so an entry's size does
+// not grow with the evidence file's (docs/ARCHITECTURE.md, "Saving a
+// section").
+const (
+	maxDiffValue  = 1000
+	maxDiffText   = 4000
+	maxDiffFields = 40
 )
 
 // diffJSON describes what changed between two values as "field: value"
@@ -24,15 +40,24 @@ func diffJSON(a, b any) (before, after string) {
 		}
 	}
 	sort.Strings(ks)
+	more := 0
+	if len(ks) > maxDiffFields {
+		ks, more = ks[:maxDiffFields], len(ks)-maxDiffFields
+	}
 	var bl, al []string
 	for _, k := range ks {
 		bl = append(bl, fieldLabel(k)+": "+fa[k])
 		al = append(al, fieldLabel(k)+": "+fb[k])
 	}
+	if more > 0 {
+		line := fmt.Sprintf("… and %d more changed fields", more)
+		bl, al = append(bl, line), append(al, line)
+	}
 	return strings.Join(bl, "\n"), strings.Join(al, "\n")
 }
 
-// flatten turns a value's JSON into dotted paths and printed leaves.
+// flatten turns a value's JSON into dotted paths and printed leaves; a
+// leaf printed longer than maxDiffValue is summarised.
 func flatten(v any) map[string]string {
 	out := map[string]string{}
 	b, _ := json.Marshal(v)
@@ -53,9 +78,40 @@ func flatten(v any) map[string]string {
 			out[prefix] = ""
 		default:
 			b, _ := json.Marshal(t)
-			out[prefix] = strings.Trim(string(b), `"`)
+			out[prefix] = summarise(t, strings.Trim(string(b), `"`))
 		}
 	}
 	walk("", x)
 	return out
+}
+
+// summarise is a leaf as the history shows it: printed whole when short,
+// else its size and the start of the sha256 of its JSON, which tells two
+// versions apart without holding either.
+func summarise(v any, printed string) string {
+	limit := maxDiffValue
+	if _, ok := v.(string); ok {
+		limit = maxDiffText
+	}
+	if len(printed) <= limit {
+		return printed
+	}
+	sum := sha256.Sum256([]byte(printed))
+	h := hex.EncodeToString(sum[:6])
+	switch t := v.(type) {
+	case []any:
+		return fmt.Sprintf("%d entries (sha256 %s…)", len(t), h)
+	case string:
+		return fmt.Sprintf("%s… (%d characters, sha256 %s…)", clipRunes(t, 60), len([]rune(t)), h)
+	}
+	return fmt.Sprintf("%d bytes (sha256 %s…)", len(printed), h)
+}
+
+// clipRunes is the first n characters of s.
+func clipRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n])
 }

@@ -2,12 +2,15 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"capplan/planner"
 )
@@ -398,9 +401,29 @@ func queryChanges(ctx context.Context, q querier, where string, args ...any) ([]
 	return out, rows.Err()
 }
 
+// MaxHistoryText bounds each side (before, after) of a history entry, and
+// its action: the callers summarise what changed (web's diffJSON), and
+// what is longer still is cut here with its size and hash, so no entry,
+// and no page that lists entries, grows with an imported file.
+const MaxHistoryText = 16 << 10
+
+// boundHistory is s, or its start with how much was cut and the sha256 of
+// the whole when s is longer than MaxHistoryText.
+func boundHistory(s string) string {
+	if len(s) <= MaxHistoryText {
+		return s
+	}
+	cut := MaxHistoryText - 128
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	sum := sha256.Sum256([]byte(s))
+	return fmt.Sprintf("%s\n… (%d bytes more; sha256 of the whole %s…)", s[:cut], len(s)-cut, hex.EncodeToString(sum[:6]))
+}
+
 func addHistory(ctx context.Context, tx *sql.Tx, reportID int64, version int, userID int64, at, action, section, before, after string) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO history (report_id, version, user_id, at, action, section, before, after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		reportID, version, userID, at, action, section, before, after)
+		reportID, version, userID, at, boundHistory(action), section, boundHistory(before), boundHistory(after))
 	if err != nil {
 		return fmt.Errorf("store: history: %w", err)
 	}

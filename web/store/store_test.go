@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	_ "modernc.org/sqlite"
 )
@@ -129,5 +131,18 @@ func TestViewReadsOneSnapshot(t *testing.T) {
 	}
 	if r, _ := st.Report(ctx, id); r.Title != "After" {
 		t.Errorf("after the view: %q", r.Title)
+	}
+}
+
+// A history side longer than MaxHistoryText is cut with its size and hash,
+// on a character boundary; a shorter one is kept as it is.
+func TestBoundHistory(t *testing.T) {
+	if s := "short: 1 → 2"; boundHistory(s) != s {
+		t.Errorf("a short text changed: %q", boundHistory(s))
+	}
+	long := strings.Repeat("é", MaxHistoryText) // 2 bytes each
+	got := boundHistory(long)
+	if len(got) > MaxHistoryText || !utf8.ValidString(got) || !strings.Contains(got, "bytes more; sha256 of the whole ") {
+		t.Errorf("bounded to %d bytes (valid UTF-8 %v): %q", len(got), utf8.ValidString(got), got[len(got)-80:])
 	}
 }
