@@ -24,6 +24,7 @@ type gReport struct {
 	keys    []string          // the top-level keys, in file order
 	dups    []string          // duplicate-key notes, in file order
 	short   map[string]string // metadata, args and config, shortened for those notes
+	yaml    bool              // converted from YAML, which has no end of its own
 }
 
 // dup notes a key that appears twice.
@@ -37,6 +38,7 @@ func dupNote(path, old, last string) string {
 // gBench is what one benchmarks[i] holds.
 type gBench struct {
 	path          string
+	keys          []string // its keys, in file order
 	args          *gBenchArgs
 	config        *gBenchConfig
 	workerModel   string
@@ -73,6 +75,134 @@ func parseGuideLLM(w *lexer) (*File, error) {
 		return nil, err
 	}
 	return rep.finishFrom(w)
+}
+
+// parseGuideLLMYAML reads a GuideLLM report converted from YAML. A JSON
+// document ends where its brackets close, so a cut one is refused by the
+// lexer; a YAML document cut at a line's end is still valid YAML, so the
+// report is held to the structure GuideLLM writes (yamlComplete).
+func parseGuideLLMYAML(w *lexer) (*File, error) {
+	rep := &gReport{yaml: true}
+	if err := w.object("", func(k string) error { return rep.key(w, k) }); err != nil {
+		return nil, err
+	}
+	return rep.finishFrom(w)
+}
+
+// gBenchKeys are the keys GuideLLM writes for every benchmark, by report
+// generation (families B to E; its YAML lists them sorted).
+var gBenchKeys = map[string][]string{
+	"B": {"args", "duration", "end_time", "metrics", "request_totals", "requests", "run_stats", "start_time", "type_", "worker"},
+	"C": {"config", "cooldown_duration", "duration", "end_time", "metrics", "requests", "scheduler_metrics", "scheduler_state", "start_time", "type_", "warmup_duration"},
+}
+
+func init() { gBenchKeys["D"], gBenchKeys["E"] = gBenchKeys["C"], gBenchKeys["C"] }
+
+// yamlCut is the refusal of a YAML report that ends before its structure
+// does.
+func yamlCut(where, why string) error {
+	return fmt.Errorf("the file is cut off (truncated) inside %s: %s: export it again", where, why)
+}
+
+// yamlMetadataComplete refuses a YAML report whose metadata ends before its
+// version (GuideLLM writes metadata last and sorted, version last in it):
+// without it the report would be read as another generation.
+func (rep *gReport) yamlMetadataComplete() error {
+	if !rep.yaml {
+		return nil
+	}
+	if slices.Contains(rep.keys, "metadata") && (rep.meta == nil || !rep.meta.Version.set) {
+		return yamlCut("metadata", "it ends before metadata.version, which every GuideLLM report with metadata has")
+	}
+	if slices.Contains(rep.keys, "config") && !slices.Contains(rep.keys, "metadata") {
+		return yamlCut("the report", "a report with a top-level config is GuideLLM 0.7 or later, which writes metadata after it, and this one ends before metadata")
+	}
+	return nil
+}
+
+// gExpectedLevels is how many benchmarks a run's profile and rate ask for
+// (args in GuideLLM 0.4-0.6, config.spec.profile in 0.7+), false when the
+// profile does not say.
+func gExpectedLevels(profile string, rate json.RawMessage) (int, bool) {
+	var list []float64
+	var one float64
+	isList := json.Unmarshal(rate, &list) == nil
+	isOne := !isList && json.Unmarshal(rate, &one) == nil
+	switch profile {
+	case "synchronous", "throughput":
+		return 1, true
+	case "concurrent", "constant", "poisson", "async":
+		switch {
+		case isList && len(list) > 0:
+			return len(list), true
+		case isOne:
+			return 1, true
+		}
+	case "sweep":
+		if isList && len(list) == 1 {
+			one, isOne = list[0], true
+		}
+		if isOne && one >= 1 && one <= maxRows && one == math.Trunc(one) {
+			return int(one), true
+		}
+	}
+	return 0, false
+}
+
+// yamlLevelsComplete refuses a YAML report that holds fewer benchmarks
+// than its profile asks for: a list that ends at a benchmark's end is
+// still valid YAML. A report from GuideLLM 0.4 or later names its run
+// (args, or config in 0.7+); one that names neither ends before it.
+func (rep *gReport) yamlLevelsComplete(fam string) error {
+	if !rep.yaml || fam == "A" || fam == "B" {
+		return nil
+	}
+	var profile string
+	var rate json.RawMessage
+	switch {
+	case rep.args != nil:
+		profile, rate = string(rep.args.Profile), rep.args.Rate
+	case rep.config != nil && rep.config.Spec != nil && rep.config.Spec.Profile != nil:
+		profile, rate = string(rep.config.Spec.Profile.Kind), rep.config.Spec.Profile.Rate
+	case !slices.Contains(rep.keys, "args") && !slices.Contains(rep.keys, "config"):
+		return yamlCut("the report", "it ends after benchmarks without the run's args (GuideLLM 0.4-0.6) or config (0.7+), which GuideLLM writes in every report")
+	}
+	if n, ok := gExpectedLevels(profile, rate); ok && len(rep.benches) < n {
+		return yamlCut("benchmarks", fmt.Sprintf("the run's profile (%s, rate %s) asks for %d load levels and the file holds %d", profile, clip(rate), n, len(rep.benches)))
+	}
+	return nil
+}
+
+// yamlBenchesComplete refuses a YAML report whose benchmarks lack a key
+// their generation writes for every benchmark, or one another benchmark of
+// the file has: the file ends inside the last of them.
+func (rep *gReport) yamlBenchesComplete(fam string) error {
+	if !rep.yaml || fam == "A" {
+		return nil
+	}
+	want := slices.Clone(gBenchKeys[fam])
+	for _, b := range rep.benches {
+		for _, k := range b.keys {
+			if !slices.Contains(want, k) {
+				want = append(want, k)
+			}
+		}
+	}
+	for _, b := range rep.benches {
+		var lack []string
+		for _, k := range want {
+			if !slices.Contains(b.keys, k) {
+				lack = append(lack, k)
+			}
+		}
+		if len(lack) > 0 {
+			if len(lack) > 6 {
+				lack = append(lack[:6], "...")
+			}
+			return yamlCut(b.path, "it lacks "+strings.Join(lack, ", ")+", which GuideLLM writes for every benchmark")
+		}
+	}
+	return nil
 }
 
 // key reads the value of one top-level key of the report.
@@ -201,6 +331,7 @@ func readGBench(w *lexer, p string, dup func(string)) (*gBench, error) {
 	}
 	err := w.object(p, func(k string) error {
 		w.recognized = true
+		b.keys = append(b.keys, k)
 		kp := p + "." + k
 		switch k {
 		case "args":
@@ -560,8 +691,17 @@ var gFamilyLabel = map[string]string{
 
 // build turns the collected report into rows.
 func (rep *gReport) build() (*File, error) {
+	if err := rep.yamlMetadataComplete(); err != nil {
+		return nil, err
+	}
 	fam, err := rep.family()
 	if err != nil {
+		return nil, err
+	}
+	if err := rep.yamlBenchesComplete(fam); err != nil {
+		return nil, err
+	}
+	if err := rep.yamlLevelsComplete(fam); err != nil {
 		return nil, err
 	}
 	if len(rep.benches) == 0 {

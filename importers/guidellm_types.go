@@ -1,5 +1,7 @@
 package importers
 
+import "encoding/json"
+
 // Decode targets for the parts of a GuideLLM report that are read whole.
 // Only the fields the importer uses are listed.
 
@@ -94,7 +96,9 @@ type gMetadata struct {
 
 // gRunArgs is the top-level args of families C and D.
 type gRunArgs struct {
-	Model         lstr `json:"model"`
+	Model         lstr            `json:"model"`
+	Profile       lstr            `json:"profile"`
+	Rate          json.RawMessage `json:"rate"`
 	BackendKwargs *struct {
 		Model lstr `json:"model"`
 	} `json:"backend_kwargs"`
@@ -106,6 +110,10 @@ type gRunConfig struct {
 		Backend *struct {
 			Model lstr `json:"model"`
 		} `json:"backend"`
+		Profile *struct {
+			Kind lstr            `json:"kind"`
+			Rate json.RawMessage `json:"rate"`
+		} `json:"profile"`
 	} `json:"spec"`
 }
 

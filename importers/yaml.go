@@ -39,6 +39,9 @@ func yamlRecognize(head []byte) error {
 // with the same tree as the JSON (keys sorted); it is converted to JSON and
 // read by the GuideLLM parser. Other YAML files are refused with advice.
 func parseYAMLDoc(data []byte) (f *File, err error) {
+	if last := data[bytes.LastIndexByte(data, '\n')+1:]; len(bytes.TrimSpace(last)) > 0 && bytes.TrimSpace(last)[0] != '#' {
+		return nil, yamlCutMidLine(bytes.Count(data, []byte("\n")) + 1)
+	}
 	var tree any
 	func() {
 		defer func() {
@@ -67,7 +70,7 @@ func parseYAMLDoc(data []byte) (f *File, err error) {
 		}
 		w := newLexer(bytes.NewReader(buf))
 		w.recognizeBy = 0
-		return parseGuideLLM(w)
+		return parseGuideLLMYAML(w)
 	}
 	if _, ok := top["load"]; ok {
 		if _, ok := top["server"]; ok {
@@ -75,6 +78,13 @@ func parseYAMLDoc(data []byte) (f *File, err error) {
 		}
 	}
 	return nil, fmt.Errorf("not a recognised benchmark result: a YAML file without a top-level benchmarks list (only GuideLLM reports are read as YAML)")
+}
+
+// yamlCutMidLine is the refusal of a YAML report whose last line has no
+// line break: PyYAML, which GuideLLM writes its YAML with, ends every line
+// with one, so the file stops where it was cut.
+func yamlCutMidLine(line int) error {
+	return fmt.Errorf("the file is cut off (truncated) in line %d: a YAML report ends with a line break and this one stops inside a line: export it again", line)
 }
 
 // yamlToJSON makes a decoded YAML tree encodable as JSON: keys become

@@ -45,7 +45,7 @@ func parseYAMLStream(r io.Reader) (*File, error) {
 	}()
 	w := newLexer(pr)
 	w.recognizeBy = 0
-	f, err := parseGuideLLM(w)
+	f, err := parseGuideLLMYAML(w)
 	pr.CloseWithError(errYAMLParserDone)
 	<-done
 	if convErr != nil && !errors.Is(convErr, errYAMLParserDone) {
@@ -69,6 +69,9 @@ type yamlLines struct {
 	have bool
 	err  error // sticky; io.EOF at the end
 	no   int
+	// open is set when the last line read had no line break: the file
+	// ends inside it
+	open bool
 	long []byte // a line longer than br's buffer
 }
 
@@ -115,6 +118,7 @@ func (y *yamlLines) read() {
 		}
 	}
 	y.no++
+	y.open = line[len(line)-1] != '\n'
 	text := bytes.TrimRight(line, "\r\n")
 	ind := 0
 	for ind < len(text) && text[ind] == ' ' {
@@ -181,6 +185,11 @@ func (c *yamlConv) run() (err error) {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("invalid YAML: %v", p)
 		}
+		// A block that fails to decode at the end of a file whose last
+		// line has no line break was cut there, not written wrong.
+		if err != nil && c.y.err == io.EOF && c.y.open {
+			err = yamlCutMidLine(c.y.no)
+		}
 	}()
 	l, ok := c.y.content()
 	if ok && isMarker(l, "---") {
@@ -201,6 +210,9 @@ func (c *yamlConv) run() (err error) {
 	}
 	if err := c.readErr(); err != nil {
 		return err
+	}
+	if c.y.open && !c.y.cur.blank {
+		return yamlCutMidLine(c.y.no)
 	}
 	return c.out.Flush()
 }

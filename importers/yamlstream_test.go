@@ -8,8 +8,11 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"capplan/planner"
 
 	"gopkg.in/yaml.v3"
 )
@@ -155,4 +158,87 @@ func TestYAMLStreamRefusals(t *testing.T) {
 			t.Errorf("err = %v, want context.Canceled", err)
 		}
 	})
+}
+
+// TestYAMLTruncatedRefused cuts GuideLLM's YAML report at 30 to 90 % of
+// its bytes and at line ends (where a cut file is still valid YAML): every
+// cut is refused as cut off, decoded whole and converted as a stream,
+// never imported with rows, samples or percentiles missing. The one cut
+// that cannot be told from a whole report, between the last benchmark and
+// metadata, loses nothing: its rows equal the whole file's.
+func TestYAMLTruncatedRefused(t *testing.T) {
+	data := mustRead(t, "testdata/guidellm_d_0.5.yaml")
+	whole, err := Parse("g.yaml", bytes.NewReader(data), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	type cut struct {
+		name string
+		at   int
+	}
+	var cuts []cut
+	for pct := 30; pct <= 90; pct += 10 {
+		cuts = append(cuts, cut{fmt.Sprintf("%d %% of the bytes", pct), len(data) * pct / 100})
+	}
+	at := 0
+	for i, l := range lines[:len(lines)-1] {
+		at += len(l)
+		next := lines[i+1]
+		// the end of a benchmark, of a top-level key, of a request
+		// record, of the last key of a benchmark, and every 97th line
+		if strings.HasPrefix(next, "- ") || (next != "" && next[0] != ' ') || strings.HasPrefix(next, "    - ") || strings.HasPrefix(strings.TrimSpace(l), "warmup_duration:") || i%97 == 0 {
+			cuts = append(cuts, cut{fmt.Sprintf("after line %d (%.40q)", i+1, strings.TrimSpace(l)), at})
+		}
+	}
+	beforeMetadata := strings.Index(string(data), "\nmetadata:") + 1
+	for _, c := range cuts {
+		if c.at <= strings.Index(string(data), "\n- config:")+1 {
+			continue // before the first benchmark: refused as holding none
+		}
+		for _, stream := range []bool{false, true} {
+			yamlStreamAll = stream
+			f, err := Parse("g.yaml", bytes.NewReader(data[:c.at]), Options{})
+			yamlStreamAll = false
+			switch {
+			case c.at == beforeMetadata:
+				if err != nil || !reflect.DeepEqual(sourceless(f.Rows), sourceless(whole.Rows)) {
+					t.Errorf("cut %s (stream %v): err %v; want every row as in the whole file", c.name, stream, err)
+				}
+			case err == nil:
+				t.Errorf("cut %s (stream %v): imported %d rows, want a refusal as cut off", c.name, stream, len(f.Rows))
+			case !strings.Contains(err.Error(), "the file is cut off (truncated)") || !strings.HasPrefix(err.Error(), "g.yaml: "):
+				t.Errorf("cut %s (stream %v): %v; want it to say the file is cut off", c.name, stream, err)
+			}
+		}
+	}
+	if len(cuts) < 20 {
+		t.Fatalf("only %d cuts: the fixture changed", len(cuts))
+	}
+}
+
+// TestYAMLLevelsRefused refuses a YAML report that holds fewer benchmarks
+// than its profile asks for; a JSON report is whole by its brackets.
+func TestYAMLLevelsRefused(t *testing.T) {
+	data := string(mustRead(t, "testdata/guidellm_d_0.5.yaml"))
+	three := strings.Replace(data, "  rate:\n  - 1.0\n  - 2.0\n", "  rate:\n  - 1.0\n  - 2.0\n  - 4.0\n", 1)
+	if three == data {
+		t.Fatal("fixture text not found")
+	}
+	_, err := Parse("g.yaml", strings.NewReader(three), Options{})
+	if err == nil || !strings.Contains(err.Error(), "asks for 3 load levels and the file holds 2") {
+		t.Errorf("err = %v", err)
+	}
+	if n, ok := gExpectedLevels("sweep", []byte("10")); !ok || n != 10 {
+		t.Errorf("sweep of 10: %d %v", n, ok)
+	}
+}
+
+// sourceless is rows without their source (file hash, generation label).
+func sourceless(rows []planner.Row) []planner.Row {
+	out := slices.Clone(rows)
+	for i := range out {
+		out[i].Source = planner.Source{}
+	}
+	return out
 }
