@@ -149,6 +149,7 @@ func TestLookAlikes(t *testing.T) {
 		{"aiperf per-request, keys in another order", `{"error": null, "metrics": {}, "metadata": {}}` + "\n" + `{"error": null, "metrics": {}, "metadata": {}}`, "import profile_export_aiperf.json"},
 		{"aiperf time slices json", `{"timeslices": [{"timeslice_index": 0, "time_to_first_token": {"unit": "ms", "avg": 4}}], "input_config": {}}`, "AIPerf's time-slice export"},
 		{"aiperf time slices csv", "Timeslice,Metric,Unit,Stat,Value\n0,Time to First Token,ms,avg,45.23\n", "AIPerf's time-slice export"},
+		{"aiperf gpu telemetry", aiperfTelemetryRecord(1795874400_000000000, 0, `"gpu_power_usage":512.5`) + "\n", "AIPerf's GPU telemetry export (gpu_telemetry_export.jsonl"},
 		{"aiperf inputs", `{"data": [{"session_id": "x", "payloads": [{"messages": []}]}]}`, "AIPerf's inputs.json"},
 		{"prometheus dump", "# HELP vllm:num_requests_running Number\n# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running{model_name=\"m\"} 3\n", "Prometheus metrics dump"},
 		{"prometheus samples only", "vllm:num_requests_waiting{model_name=\"m\"} 0\n", "Prometheus metrics dump"},

@@ -296,10 +296,11 @@ func fuzzEvidence(t *testing.T, err error, kept any) {
 	}
 }
 
-// FuzzTelemetry fuzzes the nvidia-smi and DCGM readers: every sample
+// FuzzTelemetry fuzzes the nvidia-smi, DCGM and AIPerf telemetry readers: every sample
 // handed on holds finite, non-negative readings.
 func FuzzTelemetry(f *testing.F) {
 	evidenceSeeds(f, "nvidia_smi_h100.csv", "dcgm_scrapes.prom")
+	f.Add([]byte(aiperfTelemetryRecord(1795874400_000000000, 0, `"gpu_power_usage":512.5,"gpu_memory_used":71.2,"gpu_utilization":97,"gpu_temperature":NaN`) + "\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var bad error
 		_, err := ParseTelemetry("f", bytes.NewReader(b), EvidenceOptions{}, func(s planner.GPUSample) error {

@@ -20,6 +20,8 @@ func lookAlikeHead(t []byte) error {
 	switch {
 	case t[0] == '{' && isAIPerfPerRequest(line):
 		return errAIPerfPerRequest
+	case t[0] == '{' && isAIPerfGPUTelemetry(line):
+		return errAIPerfGPUTelemetry
 	case bytes.HasPrefix(line, []byte("Timeslice,Metric,")):
 		return errAIPerfTimeslices
 	case isPrometheusText(t):
@@ -43,9 +45,16 @@ func isAIPerfPerRequest(line []byte) bool {
 	return false
 }
 
+// isAIPerfGPUTelemetry tells AIPerf's gpu_telemetry_export.jsonl from its
+// first line: a GPU's identity, a scrape time and its readings.
+func isAIPerfGPUTelemetry(line []byte) bool {
+	return bytes.Contains(line, []byte(`"telemetry_data"`)) && bytes.Contains(line, []byte(`"timestamp_ns"`))
+}
+
 var (
-	errAIPerfPerRequest = fmt.Errorf("this is AIPerf's per-request export (profile_export.jsonl, one line per request), not a summary; import profile_export_aiperf.json from the same folder instead")
-	errAIPerfTimeslices = fmt.Errorf("this is AIPerf's time-slice export (profile_export_aiperf_timeslices, the run cut into windows), not a load level; import profile_export_aiperf.json from the same folder instead")
+	errAIPerfGPUTelemetry = fmt.Errorf("this is AIPerf's GPU telemetry export (gpu_telemetry_export.jsonl, the GPU samples of the run), not a result; import profile_export_aiperf.json here, and this file as the report's GPU log on the evidence page, where it gives each row its power and memory")
+	errAIPerfPerRequest   = fmt.Errorf("this is AIPerf's per-request export (profile_export.jsonl, one line per request), not a summary; import profile_export_aiperf.json from the same folder instead")
+	errAIPerfTimeslices   = fmt.Errorf("this is AIPerf's time-slice export (profile_export_aiperf_timeslices, the run cut into windows), not a load level; import profile_export_aiperf.json from the same folder instead")
 )
 
 // isPrometheusText tells the Prometheus text exposition format: its first

@@ -14,7 +14,7 @@ import (
 )
 
 // ParseTelemetry reads a GPU log and hands every sample to emit, in file
-// order. Two formats are recognised from the content:
+// order. Three formats are recognised from the content:
 //
 //   - nvidia-smi CSV, as written by
 //     nvidia-smi --query-gpu=timestamp,power.draw,memory.used,memory.total,utilization.gpu,temperature.gpu --format=csv -l 1
@@ -28,6 +28,8 @@ import (
 //     (DCGM_FI_DEV_POWER_USAGE, DCGM_FI_DEV_FB_USED / _FREE / _RESERVED,
 //     DCGM_FI_DEV_GPU_UTIL, DCGM_FI_DEV_GPU_TEMP; the gpu or UUID label names
 //     the GPU).
+//   - AIPerf's GPU telemetry export, gpu_telemetry_export.jsonl (one JSON
+//     object per GPU per scrape; see aiperf_telemetry.go).
 //
 // An error from emit stops the import and is returned.
 func ParseTelemetry(name string, r io.Reader, opt EvidenceOptions, emit func(planner.GPUSample) error) (f *EvidenceFile, err error) {
@@ -45,6 +47,9 @@ func ParseTelemetry(name string, r io.Reader, opt EvidenceOptions, emit func(pla
 		return nil, &Error{File: name, Msg: "the file is empty"}
 	case perr != nil:
 		return nil, wrapErr(name, perr)
+	case c == '{':
+		f.Format = "aiperf-gpu-telemetry"
+		err = parseAIPerfTelemetry(name, br, f, emit)
 	case c == '#' || c == 'D':
 		f.Format = "dcgm"
 		err = parseDCGM(name, br, f, emit)

@@ -389,7 +389,7 @@ func telemetryPart(v reportView, f sectionForm) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if !v.Result.Telemetry.Present {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "<p class=\"muted\">No GPU log imported: memory headroom and watts are typed per row. Import an nvidia-smi CSV log or DCGM exporter scrapes covering the rows to measure them.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "<p class=\"muted\">No GPU log imported: memory headroom and watts are typed per row. Import an nvidia-smi CSV log, DCGM exporter scrapes or AIPerf's gpu_telemetry_export.jsonl covering the rows to measure them.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -243,3 +243,41 @@ func TestEvidenceDCGMNaN(t *testing.T) {
 		t.Errorf("telemetry = %+v", tel)
 	}
 }
+
+// AIPerf's GPU telemetry export, gpu_telemetry_export.jsonl, is a GPU log
+// like nvidia-smi's: uploaded on the evidence page, its samples give the
+// demo's rows their measured power, said where shown.
+func TestEvidenceAIPerfGPUTelemetry(t *testing.T) {
+	app := newTestApp(t)
+	r := demoReport(t, app)
+	lead := app.client("admin")
+	var b strings.Builder
+	for i := range 600 {
+		at := DemoTelemetryStart.Add(time.Duration(i) * time.Second)
+		fmt.Fprintf(&b, `{"timestamp_ns":%d,"dcgm_url":"http://localhost:9401/metrics","gpu_index":0,"gpu_uuid":"GPU-5e1f","gpu_model_name":"NVIDIA H100 80GB HBM3","hostname":"gpu-01","telemetry_data":{"gpu_power_usage":612.5,"energy_consumption":%d.0,"gpu_utilization":96.0,"gpu_memory_used":70.5,"gpu_temperature":61.0}}`+"\n", at.UnixNano(), i)
+	}
+	base := fmt.Sprintf("%s/reports/%d/evidence/", app.srv.URL, r.ID)
+	res, body := postEvidence(t, lead, base+"telemetry", map[string]string{"version": fmt.Sprint(r.Version), "start": DemoTelemetryStart.Format("2006-01-02T15:04:05")}, "gpu_telemetry_export.jsonl", []byte(b.String()))
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("AIPerf GPU telemetry: %d\n%s", res.StatusCode, body)
+	}
+	got := apiResult(t, app, r.ID)
+	if got.Telemetry.Source != "gpu_telemetry_export.jsonl" || got.Telemetry.RowsCovered == 0 {
+		t.Fatalf("telemetry = %+v", got.Telemetry)
+	}
+	measured := 0
+	for _, m := range got.Matrix {
+		if pw := m.Row.Measured(); pw.PowerWatts != nil && *pw.PowerWatts == 612.5 && pw.PowerSource != planner.SourceTyped {
+			measured++
+		}
+	}
+	if measured == 0 {
+		t.Errorf("no row took its power from the AIPerf log: %+v", got.Telemetry)
+	}
+	// Uploaded as a result instead, it is refused with where it belongs.
+	r, _ = app.store.Report(context.Background(), r.ID)
+	res, body = postFiles(t, lead, fmt.Sprintf("%s/reports/%d/imports", app.srv.URL, r.ID), r.Version, false, upload{"gpu_telemetry_export.jsonl", []byte(b.String())})
+	if res.StatusCode == http.StatusSeeOther || !strings.Contains(body, "AIPerf&#39;s GPU telemetry export") {
+		t.Errorf("as a result: %d %s", res.StatusCode, body)
+	}
+}
