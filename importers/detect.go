@@ -38,6 +38,9 @@ func parseInput(in *input) (*File, error) {
 	}
 	switch t[0] {
 	case '{':
+		if isLLMDHead(t) {
+			return parseLLMD(in.lexer())
+		}
 		if guidellmTopKeys[firstKey(t)] {
 			return parseGuideLLM(in.lexer())
 		}
@@ -101,7 +104,11 @@ func parseText(in *input, head []byte) (*File, error) {
 		return nil, err
 	}
 	if buf.Len() > maxYAML || yamlStreamAll {
-		return parseYAMLStream(io.MultiReader(bytes.NewReader(buf.Bytes()), in.br))
+		read := parseGuideLLMYAML
+		if isLLMDYAML(buf.Bytes()) {
+			read = parseLLMDYAML
+		}
+		return parseYAMLStream(io.MultiReader(bytes.NewReader(buf.Bytes()), in.br), read)
 	}
 	return parseYAMLDoc(buf.Bytes())
 }

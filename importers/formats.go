@@ -35,6 +35,8 @@ var Formats = []FormatInfo{
 		modelHint: "genai-bench names it in the experiment's experiment_metadata.json; upload it with the run files"},
 	{Name: "inference-perf", Label: "inference-perf", Files: "stage_<N>_lifecycle_metrics.json",
 		modelHint: "inference-perf reports do not name the model; it is in the run's config.yaml, server.model_name"},
+	{Name: "llm-d", Label: "llm-d benchmark report", Files: "a benchmark report v0.2 or v0.2.1 (YAML or JSON), one file per stage, as llm-d-benchmark converts GuideLLM, inference-perf, vllm bench or InferenceMAX runs",
+		modelHint: "llm-d benchmark reports name it in scenario.stack[*].standardized.model.name"},
 }
 
 // FormatNames returns the Name of every format, in list order.

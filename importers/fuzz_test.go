@@ -118,3 +118,15 @@ func FuzzParseRefusals(f *testing.F) {
 	seed(f, "testdata/*.csv", "testdata/*.html")
 	f.Fuzz(fuzzOne)
 }
+
+// FuzzParseLLMD fuzzes llm-d benchmark reports, JSON and YAML, the YAML
+// both decoded whole and converted as a stream.
+func FuzzParseLLMD(f *testing.F) {
+	seed(f, "testdata/llmd_*")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzOne(t, data)
+		yamlStreamAll = true
+		defer func() { yamlStreamAll = false }()
+		fuzzOne(t, data)
+	})
+}

@@ -25,7 +25,7 @@ func yamlRecognize(head []byte) error {
 		return bytes.HasPrefix(head, []byte(key+":")) || bytes.Contains(head, []byte("\n"+key+":"))
 	}
 	switch {
-	case top("benchmarks"):
+	case top("benchmarks"), isLLMDYAML(head):
 		return nil
 	case top("load") && top("server"):
 		return fmt.Errorf("this is an inference-perf run configuration (config.yaml), not a result; import its stage_<N>_lifecycle_metrics.json files instead (enter the model from server.model_name by hand)")
@@ -71,6 +71,19 @@ func parseYAMLDoc(data []byte) (f *File, err error) {
 		w := newLexer(bytes.NewReader(buf))
 		w.recognizeBy = 0
 		return parseGuideLLMYAML(w)
+	}
+	if isLLMDYAML(data) {
+		j, err := yamlToJSON(tree, 0)
+		if err != nil {
+			return nil, err
+		}
+		buf, err := json.Marshal(j)
+		if err != nil {
+			return nil, fmt.Errorf("YAML report cannot be converted: %w", err)
+		}
+		w := newLexer(bytes.NewReader(buf))
+		w.recognizeBy = 0
+		return parseLLMDYAML(w)
 	}
 	if _, ok := top["load"]; ok {
 		if _, ok := top["server"]; ok {

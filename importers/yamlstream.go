@@ -32,8 +32,9 @@ var yamlStreamAll = false
 // errYAMLParserDone stops the converter when the reader has ended first.
 var errYAMLParserDone = errors.New("the reader stopped")
 
-// parseYAMLStream reads a GuideLLM YAML report from r as a stream.
-func parseYAMLStream(r io.Reader) (*File, error) {
+// parseYAMLStream reads a YAML report from r as a stream, with read (the
+// GuideLLM or the llm-d reader) reading its JSON form.
+func parseYAMLStream(r io.Reader, read func(*lexer) (*File, error)) (*File, error) {
 	pr, pw := io.Pipe()
 	var convErr error
 	done := make(chan struct{})
@@ -45,7 +46,7 @@ func parseYAMLStream(r io.Reader) (*File, error) {
 	}()
 	w := newLexer(pr)
 	w.recognizeBy = 0
-	f, err := parseGuideLLMYAML(w)
+	f, err := read(w)
 	pr.CloseWithError(errYAMLParserDone)
 	<-done
 	if convErr != nil && !errors.Is(convErr, errYAMLParserDone) {
