@@ -2,9 +2,11 @@ package importers
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -123,6 +125,55 @@ type brReport struct {
 	metrics    []brMetric
 	hasResults bool
 	yaml       bool // converted from YAML
+	// secrets are where the native configurations record a credential
+	// (none of which is read)
+	secrets []string
+}
+
+// decodeNoting decodes the value at path into v and notes where the
+// value records a credential: a key named like one with a value, or a
+// string that holds one (an --api-key in a command line).
+func (br *brReport) decodeNoting(w *lexer, path string, v any) error {
+	raw, err := w.capture(path)
+	if err != nil {
+		return err
+	}
+	if bytes.IndexByte(raw, 'N') >= 0 || bytes.IndexByte(raw, 'I') >= 0 {
+		raw = sanitizeAll(raw)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return tokenErr(path, err)
+	}
+	var tree any
+	if json.Unmarshal(raw, &tree) == nil {
+		br.noteSecrets(path, tree)
+	}
+	return nil
+}
+
+func (br *brReport) noteSecrets(path string, x any) {
+	if len(br.secrets) >= 8 {
+		return
+	}
+	switch t := x.(type) {
+	case map[string]any:
+		for k, v := range t {
+			kp := path + "." + k
+			if s, ok := v.(string); ok && isSecretKey(strings.TrimLeft(k, "-")) && s != "" && s != Masked {
+				br.secrets = append(br.secrets, kp)
+				continue
+			}
+			br.noteSecrets(kp, v)
+		}
+	case []any:
+		for i, v := range t {
+			br.noteSecrets(fmt.Sprintf("%s[%d]", path, i), v)
+		}
+	case string:
+		if _, n := MaskSecrets(t); n > 0 {
+			br.secrets = append(br.secrets, path)
+		}
+	}
 }
 
 // isLLMDHead tells an llm-d benchmark report from the start of a JSON
@@ -170,12 +221,13 @@ func readLLMD(w *lexer, yaml bool) (*File, error) {
 							return fmt.Errorf("%s: more than %d components: not one stack", p, maxBRStack)
 						}
 						var c brComponent
-						err := w.decode(fmt.Sprintf("%s[%d]", p, i), &c)
+						cp := fmt.Sprintf("%s[%d]", p, i)
+						err := br.decodeNoting(w, cp, &c)
 						br.stack = append(br.stack, c)
 						return err
 					})
 				case "load":
-					return w.decode(p, &br.load)
+					return br.decodeNoting(w, p, &br.load)
 				}
 				return w.skip(p)
 			})
@@ -410,6 +462,12 @@ func (br *brReport) build() (*File, error) {
 		}
 	}
 
+	if len(br.secrets) > 0 {
+		slices.Sort(br.secrets)
+		f.Warnings = append(f.Warnings, planner.Warning{Code: "credential-in-file", Message: fmt.Sprintf(
+			"the file records a credential in its native configuration (%s): none is imported or shown, but the raw file is kept as uploaded and the report's readers can download it; remove the credential from the file and import it again",
+			strings.Join(br.secrets, ", "))})
+	}
 	br.stack2Row(f, bd)
 	br.observed(bd)
 	row, err := bd.finish()

@@ -34,6 +34,16 @@ func parseLLMDFixture(t *testing.T, path string) *File {
 	return f
 }
 
+// warningMsg is the message of the warning with the code, "" if none.
+func warningMsg(ws []planner.Warning, code string) string {
+	for _, w := range ws {
+		if w.Code == code {
+			return w.Message
+		}
+	}
+	return ""
+}
+
 func hasWarning(ws []planner.Warning, code string) bool {
 	for _, w := range ws {
 		if w.Code == code {
@@ -86,7 +96,7 @@ func TestLLMDYAMLStage(t *testing.T) {
 	if hasWarning(r.Warnings, "multi-replica-stack") {
 		t.Errorf("one replica on one GPU is one box: %v", r.Warnings)
 	}
-	if !hasWarning(f.Warnings, "stack") || !strings.Contains(f.Warnings[0].Message, "1 × NVIDIA-H100-80GB-HBM3 (TP 1, DP 1, EP 1)") {
+	if !strings.Contains(warningMsg(f.Warnings, "stack"), "1 × NVIDIA-H100-80GB-HBM3 (TP 1, DP 1, EP 1)") {
 		t.Errorf("file warnings %v", f.Warnings)
 	}
 	for name, want := range map[string]string{
@@ -115,7 +125,7 @@ func TestLLMDJSONStage(t *testing.T) {
 	checkF(t, "request rate", r.RequestRate, 12)
 	checkF(t, "ttft p99", r.TTFT.P99, 0.95)
 	checkF(t, "tpot p95", r.TPOT.P95, 0.038)
-	if !hasWarning(r.Warnings, "multi-replica-stack") || !strings.Contains(f.Warnings[0].Message, "8 × NVIDIA-H100-80GB-HBM3 (TP 4, DP 1, EP 1), roles 1 prefill, 1 decode") {
+	if !hasWarning(r.Warnings, "multi-replica-stack") || !strings.Contains(warningMsg(f.Warnings, "stack"), "8 × NVIDIA-H100-80GB-HBM3 (TP 4, DP 1, EP 1), roles 1 prefill, 1 decode") {
 		t.Errorf("warnings %v / %v", r.Warnings, f.Warnings)
 	}
 }
@@ -126,10 +136,13 @@ func TestLLMDSecretsStayOut(t *testing.T) {
 	for _, path := range []string{"testdata/llmd_br_v0.2.1_stage.yaml", "testdata/llmd_br_v0.2_stage.json"} {
 		f := parseLLMDFixture(t, path)
 		b, _ := json.Marshal(f)
-		for _, secret := range []string{"sk-live", "sk-never", "hf_"} {
+		for _, secret := range []string{"sk-live", "sk-never", "hf_", "doNotStore"} {
 			if bytes.Contains(b, []byte(secret)) {
 				t.Errorf("%s: %q reached the import: %s", path, secret, b)
 			}
+		}
+		if !hasWarning(f.Warnings, "credential-in-file") {
+			t.Errorf("%s: no warning that the raw file holds a credential: %v", path, f.Warnings)
 		}
 	}
 }
@@ -219,4 +232,26 @@ func BenchmarkParseLLMD(b *testing.B) {
 		}
 	}
 	_ = fmt.Sprint
+}
+
+// The warning names where each credential is, and a report without one
+// has no such warning.
+func TestLLMDCredentialWarning(t *testing.T) {
+	f := parseLLMDFixture(t, "testdata/llmd_br_v0.2.1_stage.yaml")
+	msg := warningMsg(f.Warnings, "credential-in-file")
+	for _, where := range []string{"scenario.stack[0].native.args.--api-key", "scenario.stack[0].native.envars.HF_TOKEN"} {
+		if !strings.Contains(msg, where) {
+			t.Errorf("the warning does not name %s: %q", where, msg)
+		}
+	}
+	js := string(mustRead(t, "testdata/llmd_br_v0.2_stage.json"))
+	js = strings.Replace(js, `"HF_TOKEN": "hf_secretNeverKept"`, `"HF_HOME": "/cache"`, 1)
+	js = strings.Replace(js, `"api_key": "sk-neverKeptEither"`, `"api_key": null`, 1)
+	g, err := Parse("r.json", strings.NewReader(js), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hasWarning(g.Warnings, "credential-in-file") {
+		t.Errorf("a report without a credential is warned: %v", g.Warnings)
+	}
 }
