@@ -23,7 +23,7 @@ func Amend(prev, next Contract, resultsExisted bool, reason string) ([]Amendment
 		out[len(out)-1].Loosened, _ = Loosened(prev.Objective, next.Objective)
 	}
 	if prev.Workload != next.Workload {
-		add("workload", prev.Workload.String(), next.Workload.String())
+		add("workload", prev.Workload.Terms(), next.Workload.Terms())
 	}
 	if prev.LoadKind != next.LoadKind || FormatLoads(prev.Loads) != FormatLoads(next.Loads) {
 		add("rows", string(prev.LoadKind)+" "+FormatLoads(prev.Loads), string(next.LoadKind)+" "+FormatLoads(next.Loads))
@@ -55,6 +55,17 @@ func (w Workload) String() string {
 		s += ", " + w.Prompts + " prompts"
 	}
 	return s
+}
+
+// Terms is the workload with the tolerance its rows are held to, as the
+// contract shows it and an amendment records it: "512 prompt tokens → 256
+// output tokens, synthetic, varied prompts, mean tokens within ±10 %". A
+// change of the tolerance alone is a change of the workload.
+func (w Workload) Terms() string {
+	if w == (Workload{}) {
+		return w.String()
+	}
+	return w.String() + ", mean tokens within ±" + DisplayInput(w.ToleranceOrDefault()*100) + " %"
 }
 
 // FormatLoads lists load levels as typed: "1, 2, 4, 8, 10".

@@ -23,9 +23,17 @@ type Result struct {
 	ObjectiveText string    `json:"objective_text"`
 	// ObjectiveLoosened is true when an amendment loosened the objective
 	// after results existed; Loosening names each loosened term.
-	ObjectiveLoosened bool              `json:"objective_loosened"`
-	Loosening         []string          `json:"loosening"`
-	Amendments        []AmendmentResult `json:"amendments"`
+	ObjectiveLoosened bool     `json:"objective_loosened"`
+	Loosening         []string `json:"loosening"`
+	// AmendedAfterResults names each change of the workload, or of the
+	// objective short of a loosening (which ObjectiveLoosened covers), from
+	// what was in force when results first existed to what is in force
+	// now; AmendedTerms is the workload and objective in force, the text a
+	// reviewer's acceptance names. Empty when nothing differs (restoring
+	// the terms clears it).
+	AmendedAfterResults []string          `json:"amended_after_results"`
+	AmendedTerms        string            `json:"amended_terms,omitempty"`
+	Amendments          []AmendmentResult `json:"amendments"`
 
 	// Matrix is the rows ordered by load, each with its verdict.
 	Matrix []RowResult `json:"matrix"`
@@ -120,6 +128,7 @@ func Compute(in Inputs) Result {
 
 	// The objective in force, and whether it was loosened after results.
 	obj := r.objectiveInForce(in)
+	r.workloadAmended(in)
 	c := in.Contract
 	c.Objective = obj
 
@@ -217,6 +226,7 @@ func (r *Result) emptyLists() {
 		r.Problems = FieldErrors{}
 	}
 	r.Loosening = nonNil(r.Loosening)
+	r.AmendedAfterResults = nonNil(r.AmendedAfterResults)
 	r.Amendments = nonNil(r.Amendments)
 	r.Matrix = nonNil(r.Matrix)
 	r.ContractWarnings = nonNil(r.ContractWarnings)
@@ -298,6 +308,9 @@ func (r *Result) objectiveInForce(in Inputs) Objective {
 			}
 		}
 	}
+	if atResults != nil && !r.ObjectiveLoosened && atResults.String() != cur.String() {
+		r.AmendedAfterResults = append(r.AmendedAfterResults, fmt.Sprintf("objective: changed from %s to %s%s", atResults.String(), cur.String(), lastBy(in.Amendments, "objective")))
+	}
 	r.Objective = cur
 	r.ObjectiveText = cur.String()
 	if last != "" && last != r.ObjectiveText {
@@ -305,6 +318,45 @@ func (r *Result) objectiveInForce(in Inputs) Objective {
 			fmt.Sprintf("the contract's objective %q is not the last amendment's %q: the contract's is in force", r.ObjectiveText, last)})
 	}
 	return cur
+}
+
+// workloadAmended records, in AmendedAfterResults, a workload in force
+// other than the one in force when results first existed (the old value of
+// the first workload amendment made after results), and sets
+// AmendedTerms when anything was amended after results. Amendments record
+// the workload with its tolerance (Workload.Terms); one recorded before
+// they did holds it without, and is compared so.
+func (r *Result) workloadAmended(in Inputs) {
+	w := in.Contract.Workload
+	for _, a := range in.Amendments {
+		if a.Field != "workload" || !a.ResultsExisted {
+			continue
+		}
+		if a.OldValue != w.Terms() && a.OldValue != w.String() {
+			r.AmendedAfterResults = append(r.AmendedAfterResults, fmt.Sprintf("workload: changed from %s to %s%s", a.OldValue, w.Terms(), lastBy(in.Amendments, "workload")))
+		}
+		break
+	}
+	if len(r.AmendedAfterResults) > 0 {
+		r.AmendedTerms = AmendedTerms(in.Contract.Workload, r.ObjectiveText)
+	}
+}
+
+// AmendedTerms is the text a reviewer's acceptance of an amendment after
+// results names: the workload and the objective in force.
+func AmendedTerms(w Workload, objective string) string {
+	return "workload " + w.Terms() + "; objective " + objective
+}
+
+// lastBy attributes the last amendment of a field made after results: "
+// (by A. Lead on 2026-11-20: reason)".
+func lastBy(as []Amendment, field string) string {
+	for i := len(as) - 1; i >= 0; i-- {
+		if a := as[i]; a.Field == field && a.ResultsExisted {
+			return fmt.Sprintf(" (by %s on %s: %s)", orNone(a.Who), orNone(a.When), orNone(a.Reason))
+		}
+	}
+	return ""
 }
 
 // matrixWarnings are findings about the matrix as a whole. Loads are

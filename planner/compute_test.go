@@ -15,6 +15,7 @@ func demoInputs() Inputs {
 	rows[3].Observed.PowerWatts = F(700)
 	for i := range rows {
 		rows[i].Observed.OOMChecked = true
+		rows[i].Index = i
 	}
 	self := flatSelf("2000", "0")
 	self.LabourHoursPerMonth, self.LabourRate = Fig("10", "h/month", "ops plan", evDate), Fig("80", "EUR/h", "HR", evDate)

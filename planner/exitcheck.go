@@ -33,6 +33,7 @@ var exitItems = []func(in Inputs, r *Result) ExitItem{
 	exitStopLimits,
 	exitObjective,
 	exitObjectiveLoosened,
+	exitAmendedAfterResults,
 	exitCountedRows,
 	exitWeakCeiling,
 	exitRowFigures,
@@ -160,17 +161,42 @@ func exitObjective(_ Inputs, r *Result) ExitItem {
 	return exitItem("objective", "Objective", "contract", m, r.ObjectiveText)
 }
 
+// exitRowFigures fails while a counted row lacks a figure the objective
+// needs. Rows that do not count are never judged here: they move nothing.
 func exitRowFigures(_ Inputs, r *Result) ExitItem {
 	var m []string
+	counted := 0
 	for _, rr := range r.Matrix {
+		if !rr.Counted {
+			continue
+		}
+		counted++
 		if rr.Verdict.State == VerdictNotJudged {
-			m = append(m, fmt.Sprintf("row %s: %s", fmtNum(rr.Load), rr.Verdict.Summary))
+			m = append(m, rowName(rr)+": "+rr.Verdict.Summary)
 		}
 	}
-	if len(r.Matrix) == 0 {
+	switch {
+	case len(r.Matrix) == 0:
 		m = append(m, "no rows")
+	case counted == 0:
+		m = append(m, "no counted rows")
 	}
-	return exitItem("row_figures", "Per-row figures", "matrix", m, "every row has the figures the objective needs")
+	return exitItem("row_figures", "Per-row figures", "matrix", m, "every counted row has the figures the objective needs")
+}
+
+// rowName names a row in the exit check by its load, its file and its
+// place in the file, as the matrix lists it, so a counted row and a row
+// that does not count at one load are told apart: "row 2 concurrent
+// streams (sweep.json row 1)".
+func rowName(rr RowResult) string {
+	load := "of unknown load"
+	if rr.LoadKnown {
+		load = loadText(rr.Row.LoadKind, rr.Load)
+	}
+	if f := rr.Source.File; f != "" {
+		return fmt.Sprintf("row %s (%s row %d)", load, f, rr.Row.Index)
+	}
+	return "row " + load
 }
 
 func exitOverload(_ Inputs, r *Result) ExitItem {
@@ -189,7 +215,10 @@ func exitAdmission(_ Inputs, r *Result) ExitItem {
 	return exitItem("admission", "Admission limit", "admission", m, admissionText(r.Admission))
 }
 
-func exitScenarios(in Inputs, _ *Result) ExitItem {
+// exitScenarios fails while a scenario is missing, or while a scenario's
+// busy hour needs more boxes than the plan allows and the recommendation
+// neither changes the plan (change, stop) nor says why it stands.
+func exitScenarios(in Inputs, r *Result) ExitItem {
 	var m []string
 	byName := map[string]bool{}
 	for _, s := range in.Scenarios {
@@ -200,7 +229,26 @@ func exitScenarios(in Inputs, _ *Result) ExitItem {
 			m = append(m, n+" scenario missing")
 		}
 	}
-	return exitItem("scenarios", "Demand scenarios", "scenarios", m, "low, expected and peak with busy-hour shares")
+	ok := "low, expected and peak with busy-hour shares"
+	var beyond []string
+	for _, s := range r.Scenarios {
+		if s.BoxesNeeded != nil && *s.BoxesNeeded > max(1, r.Capacity.MaxBoxes) {
+			beyond = append(beyond, s.Scenario.Name+": "+s.ExceedsReason)
+		}
+	}
+	rec := in.Recommendation
+	switch {
+	case len(beyond) == 0:
+	case rec != nil && (rec.Decision == "change" || rec.Decision == "stop"):
+		ok += fmt.Sprintf("; %s, and the recommendation is to %s", strings.Join(beyond, "; "), rec.Decision)
+	case rec != nil && strings.TrimSpace(rec.BeyondPlan) != "":
+		ok += fmt.Sprintf("; %s: the plan stands because %s", strings.Join(beyond, "; "), rec.BeyondPlan)
+	default:
+		for _, b := range beyond {
+			m = append(m, b+": change the plan, or say in the recommendation why it stands")
+		}
+	}
+	return exitItem("scenarios", "Demand scenarios", "scenarios", m, ok)
 }
 
 func exitCostCategories(in Inputs, r *Result) ExitItem {

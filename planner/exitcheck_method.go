@@ -46,7 +46,7 @@ func exitCountedRows(_ Inputs, r *Result) ExitItem {
 		}
 		counted++
 		for _, p := range blockingProblems(rr) {
-			m = append(m, fmt.Sprintf("row %s: %s", loadText(rr.Row.LoadKind, rr.Load), p))
+			m = append(m, rowName(rr)+": "+p)
 		}
 	}
 	detail := fmt.Sprintf("%d counted %s, none with a blocking problem", counted, plural(counted, "row", "rows"))
@@ -87,6 +87,42 @@ func exitObjectiveLoosened(in Inputs, r *Result) ExitItem {
 	default:
 		it.Pass = true
 		it.Detail = fmt.Sprintf("accepted by %s on %s: %s (loosened: %s)", orNone(a.By), orNone(a.At), a.Text, loose)
+	}
+	return it
+}
+
+// AmendmentAcceptance is a reviewer's written acceptance of the workload
+// and objective in force after an amendment made once results existed. It
+// holds for the terms it names only: amending them again needs a new
+// acceptance.
+type AmendmentAcceptance struct {
+	// Terms is the workload and objective accepted (AmendedTerms).
+	Terms string `json:"terms"`
+	By    string `json:"by"`
+	At    string `json:"at"`
+	// Text is the reviewer's reason, in words.
+	Text string `json:"text"`
+}
+
+// exitAmendedAfterResults fails while the workload or the objective in
+// force differs from what results were first judged against, unless a
+// reviewer accepted these very terms in writing (a loosened objective has
+// its own item). It does not appear when nothing differs.
+func exitAmendedAfterResults(in Inputs, r *Result) ExitItem {
+	if len(r.AmendedAfterResults) == 0 {
+		return ExitItem{}
+	}
+	it := ExitItem{ID: "amended_after_results", Label: "Contract amended after results: accepted by a reviewer", Section: "contract"}
+	what := strings.Join(r.AmendedAfterResults, "; ")
+	a := in.AmendmentAccepted
+	switch {
+	case a == nil || strings.TrimSpace(a.Text) == "":
+		it.Detail = "amended after results (" + what + "): a reviewer must accept it in writing before approval"
+	case a.Terms != r.AmendedTerms:
+		it.Detail = fmt.Sprintf("a reviewer accepted %q, but the contract is now %q: accept the terms in force", a.Terms, r.AmendedTerms)
+	default:
+		it.Pass = true
+		it.Detail = fmt.Sprintf("accepted by %s on %s: %s (amended: %s)", orNone(a.By), orNone(a.At), a.Text, what)
 	}
 	return it
 }

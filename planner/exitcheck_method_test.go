@@ -151,13 +151,13 @@ func TestExitMixedCurrencies(t *testing.T) {
 func TestExitCountedRowWithABlockingProblem(t *testing.T) {
 	in := demoInputs()
 	in.Rows[3].Warnings = append(in.Rows[3].Warnings, Warning{Code: "rate-mismatch", Message: "requested 8 req/s but achieved 5 req/s"})
-	mustItem(t, Compute(in), "counted_rows", false, "row 8 concurrent streams: requested 8 req/s but achieved 5 req/s")
+	mustItem(t, Compute(in), "counted_rows", false, "row 8 concurrent streams (c.json row 3): requested 8 req/s but achieved 5 req/s")
 	// What a run says of itself blocks as well: not valid for submission,
 	// requests over the context window.
 	for _, code := range []string{"submission-invalid", "context-overflow"} {
 		in = demoInputs()
 		in.Rows[3].Warnings = append(in.Rows[3].Warnings, Warning{Code: code, Message: "flagged " + code})
-		mustItem(t, Compute(in), "counted_rows", false, "row 8 concurrent streams: flagged "+code)
+		mustItem(t, Compute(in), "counted_rows", false, "row 8 concurrent streams (c.json row 3): flagged "+code)
 	}
 	// The same problem on a row that does not count blocks nothing.
 	in = demoInputs()
@@ -165,4 +165,142 @@ func TestExitCountedRowWithABlockingProblem(t *testing.T) {
 	q.Warnings = []Warning{{Code: "cancelled", Message: "the run was cancelled"}}
 	in.Rows = append(in.Rows, q)
 	mustItem(t, Compute(in), "counted_rows", true, "1 row off the contract shown and not counted")
+}
+
+// Per-row figures are judged on counted rows only, and a row is named by
+// its load, its file and its place in it: a not-judged row at load 2 that
+// does not count blocks nothing, and the counted row 2 of the same file is
+// told apart from it.
+func TestExitRowFiguresOnCountedRows(t *testing.T) {
+	in := demoInputs()
+	off := concRow(2, 6)
+	off.Index = 5
+	off.Model = "qwen-2.5-7b"
+	off.Observed.Headroom, off.Observed.PeakMemoryGiB = nil, nil // not judged, but it does not count
+	in.Rows = append(in.Rows, off)
+	r := Compute(in)
+	mustItem(t, r, "row_figures", true, "every counted row has the figures the objective needs")
+
+	in.Rows[1].Observed.Headroom, in.Rows[1].Observed.PeakMemoryGiB = nil, nil // the counted row 2 of c.json
+	it, _ := exitItemOf(Compute(in), "row_figures")
+	if it.Pass || !strings.Contains(it.Detail, "row 2 concurrent streams (c.json row 1): not judged") || strings.Contains(it.Detail, "row 5") {
+		t.Errorf("row_figures = %+v, want the counted row 2 (c.json row 1) only", it)
+	}
+
+	// Rows exist but none counts: nothing is judged, and that fails.
+	in = demoInputs()
+	for i := range in.Rows {
+		in.Rows[i].Model = "qwen-2.5-7b"
+	}
+	mustItem(t, Compute(in), "row_figures", false, "no counted rows")
+}
+
+// amendAfterResults amends in's contract to next as the contract form
+// does (Amend, results existing), by A. Lead on 2026-11-21. The test
+// contract leaves out owners and rollback, which Amend asks of a frozen
+// contract; the amendments it lists are what matters here.
+func amendAfterResults(t *testing.T, in *Inputs, next Contract, reason string) {
+	t.Helper()
+	as, _ := Amend(in.Contract, next, true, reason)
+	if len(as) == 0 {
+		t.Fatal("Amend lists no amendment")
+	}
+	for i := range as {
+		as[i].Who, as[i].When = "A. Lead", "2026-11-21"
+	}
+	in.Contract = next
+	in.Amendments = append(in.Amendments, as...)
+}
+
+func TestExitAmendmentAfterResultsNeedsAReviewersAcceptance(t *testing.T) {
+	// Results exist, then the workload's output tokens go from 128 to
+	// 135 (within tolerance, so every row still counts).
+	in := demoInputs()
+	if it, ok := exitItemOf(Compute(in), "amended_after_results"); ok {
+		t.Fatalf("nothing amended, yet %+v", it)
+	}
+	next := in.Contract
+	next.Workload.OutputTokens = 135
+	amendAfterResults(t, &in, next, "the prompts file was trimmed")
+	r := Compute(in)
+	want := "workload: changed from 256 prompt tokens → 128 output tokens, synthetic, varied prompts, mean tokens within ±10 % to 256 prompt tokens → 135 output tokens"
+	if len(r.AmendedAfterResults) != 1 || !strings.HasPrefix(r.AmendedAfterResults[0], want) {
+		t.Fatalf("amended = %q, want %q", r.AmendedAfterResults, want)
+	}
+	mustItem(t, r, "amended_after_results", false, "(by A. Lead on 2026-11-21: the prompts file was trimmed)): a reviewer must accept it in writing before approval")
+
+	in.AmendmentAccepted = &AmendmentAcceptance{Terms: r.AmendedTerms, By: "B. Reviewer", At: "2026-11-22", Text: "135 tokens is what production sends"}
+	r = Compute(in)
+	mustItem(t, r, "amended_after_results", true, "accepted by B. Reviewer on 2026-11-22: 135 tokens is what production sends")
+	if !r.ExitPass {
+		t.Errorf("exit check fails: %+v", r.ExitCheck)
+	}
+
+	// Amended again: the acceptance names other terms.
+	next = in.Contract
+	next.Workload.OutputTokens = 138
+	amendAfterResults(t, &in, next, "again")
+	mustItem(t, Compute(in), "amended_after_results", false, "accept the terms in force")
+
+	// Restored to the workload results were judged against: nothing to accept.
+	next = in.Contract
+	next.Workload.OutputTokens = 128
+	amendAfterResults(t, &in, next, "back to the original")
+	if it, ok := exitItemOf(Compute(in), "amended_after_results"); ok {
+		t.Errorf("restored workload still shows %+v", it)
+	}
+
+	// Widening the tolerance alone changes what counts: it is an amendment.
+	in = demoInputs()
+	next = in.Contract
+	next.Workload.Tolerance = 0.25
+	amendAfterResults(t, &in, next, "the dataset's lengths vary")
+	mustItem(t, Compute(in), "amended_after_results", false, "mean tokens within ±10 % to 256 prompt tokens → 128 output tokens, synthetic, varied prompts, mean tokens within ±25 %")
+
+	// An amendment recorded before amendments held the tolerance still
+	// compares: its old value is the workload without it.
+	in = demoInputs()
+	in.Amendments = []Amendment{{Field: "workload", OldValue: in.Contract.Workload.String(), NewValue: in.Contract.Workload.String(), ResultsExisted: true}}
+	if it, ok := exitItemOf(Compute(in), "amended_after_results"); ok {
+		t.Errorf("an old amendment of an unchanged workload shows %+v", it)
+	}
+
+	// A workload amended before results needs nothing.
+	in = demoInputs()
+	next = in.Contract
+	next.Workload.OutputTokens = 135
+	as, _ := Amend(in.Contract, next, false, "before the run")
+	in.Contract, in.Amendments = next, as
+	if it, ok := exitItemOf(Compute(in), "amended_after_results"); ok {
+		t.Errorf("an amendment before results shows %+v", it)
+	}
+
+	// A tightened objective after results needs the acceptance too; a
+	// loosened one has its own item and not this one.
+	in = demoInputs()
+	old := in.Contract.Objective.String()
+	next = in.Contract
+	next.Objective.E2EMax = F(13)
+	amendAfterResults(t, &in, next, "support wants faster")
+	mustItem(t, Compute(in), "amended_after_results", false, "objective: changed from "+old+" to ")
+	if it, ok := exitItemOf(Compute(loosenedInputs()), "amended_after_results"); ok {
+		t.Errorf("a loosening shows the amendment item too: %+v", it)
+	}
+}
+
+// A scenario whose busy hour needs more boxes than the plan allows fails
+// "Demand scenarios" unless the recommendation changes the plan or says
+// why it stands.
+func TestExitScenarioBeyondThePlan(t *testing.T) {
+	in := demoInputs()
+	in.Scenarios[2].MonthlyRequests = 2_000_000 // 27.8 req/s in the busy hour, one box serves 3.2
+	r := Compute(in)
+	mustItem(t, r, "scenarios", false, "peak: the busy hour needs 9 boxes (27.78 req/s at 3.2 req/s per box), more than the plan's 1: change the plan, or say in the recommendation why it stands")
+	in.Recommendation.BeyondPlan = "the peak is a yearly campaign served by the API fallback"
+	mustItem(t, Compute(in), "scenarios", true, "the plan stands because the peak is a yearly campaign served by the API fallback")
+	in.Recommendation.BeyondPlan, in.Recommendation.Decision = "", "change"
+	mustItem(t, Compute(in), "scenarios", true, "and the recommendation is to change")
+	in.MaxBoxes = 9
+	in.Recommendation.Decision = "keep"
+	mustItem(t, Compute(in), "scenarios", true, "low, expected and peak with busy-hour shares")
 }

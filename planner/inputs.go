@@ -78,6 +78,10 @@ type Inputs struct {
 	// Workflow is whether the contract is frozen and where the review
 	// stands; nil when not known. It moves no figure (see Headline).
 	Workflow *Workflow `json:"workflow,omitempty"`
+	// AmendmentAccepted is a reviewer's written acceptance of the workload
+	// and objective in force after they were amended once results existed
+	// (docs/method.md, "Exit check").
+	AmendmentAccepted *AmendmentAcceptance `json:"amendment_accepted,omitempty"`
 }
 
 // Amendment is one change to the frozen contract, kept with its reason. An
@@ -134,7 +138,11 @@ type Recommendation struct {
 	// that costs more per 1,000 in the expected scenario; the exit check
 	// requires it then.
 	Justification string `json:"justification,omitempty"`
-	Notes         string `json:"notes,omitempty"`
+	// BeyondPlan says, in writing, why the plan's boxes stand although a
+	// demand scenario's busy hour needs more; the exit check requires it
+	// then, unless the decision changes or stops the plan.
+	BeyondPlan string `json:"beyond_plan,omitempty"`
+	Notes      string `json:"notes,omitempty"`
 }
 
 // NonFinancialGate is a requirement price cannot settle (data location,

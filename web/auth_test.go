@@ -49,6 +49,7 @@ var routeAccess = map[string]string{
 	"POST /reports/:id/submit":                 "admin lead",
 	"POST /reports/:id/approve":                "admin reviewer",
 	"POST /reports/:id/loosening/accept":       "admin reviewer",
+	"POST /reports/:id/amendment/accept":       "admin reviewer",
 	"POST /reports/:id/send-back":              "admin reviewer",
 	"POST /reports/:id/revise":                 "admin lead",
 	"POST /reports/:id/comments":               "*",

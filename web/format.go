@@ -126,13 +126,6 @@ func optPctField(v *float64) string {
 	return planner.DisplayInput(*v * 100)
 }
 
-func workloadText(w planner.Workload) string {
-	if w == (planner.Workload{}) {
-		return w.String()
-	}
-	return w.String() + ", mean tokens within ±" + pctField(w.ToleranceOrDefault()) + " %"
-}
-
 // toleranceField is the workload tolerance for its form field: empty for
 // the default.
 func toleranceField(t float64) string {

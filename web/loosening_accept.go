@@ -56,3 +56,62 @@ func (s *Server) reportAcceptLoosening(c echo.Context) error {
 	}
 	return reviewDone(c, v.R.ID, "Loosened objective accepted in writing.")
 }
+
+// amendedChange is the change of one term ("workload", "objective") made
+// after results, as the planner words it, or "".
+func amendedChange(amended []string, field string) string {
+	for _, a := range amended {
+		if strings.HasPrefix(a, field+":") {
+			return a
+		}
+	}
+	return ""
+}
+
+// amendmentUnaccepted reports whether the workload or objective was
+// amended after results and no reviewer has accepted the terms in force.
+func amendmentUnaccepted(res planner.Result) bool {
+	for _, it := range res.ExitCheck {
+		if it.ID == "amended_after_results" {
+			return !it.Pass
+		}
+	}
+	return false
+}
+
+// reportAcceptAmendment records a reviewer's written acceptance of the
+// workload and objective in force after an amendment made once results
+// existed (reviewers, admins), as reportAcceptLoosening does for a
+// loosened objective: it names the terms accepted, so a later amendment
+// needs a new acceptance.
+func (s *Server) reportAcceptAmendment(c echo.Context) error {
+	v, err := s.loadReport(c)
+	if err != nil {
+		return err
+	}
+	f := reviewForm{Action: "accept-amendment"}
+	if v.Review.Approved() {
+		return s.reviewRefused(c, f, s.svc.ReadOnly(c.Request().Context(), v.R.ID))
+	}
+	text := strings.TrimSpace(c.FormValue("text"))
+	switch {
+	case len(v.Result.AmendedAfterResults) == 0:
+		f.Err = "Nothing was amended after results: there is nothing to accept."
+	case c.FormValue("terms") != v.Result.AmendedTerms:
+		f.Err = "The contract changed while you read it: read the terms now in force and accept those."
+	case text == "":
+		f.Err = "Write why the amended contract is acceptable: the acceptance is kept in the history."
+	}
+	if f.Err != "" {
+		return s.showReview(c, http.StatusUnprocessableEntity, f)
+	}
+	u := currentUser(c)
+	a := planner.AmendmentAcceptance{Terms: v.Result.AmendedTerms, By: u.Display(), At: s.cfg.Now().UTC().Format("2006-01-02"), Text: text}
+	e := s.edit(c, v.R, "amendment after results accepted", "contract")
+	e.Review = true // a reviewer's step, taken while the report is in review
+	e.Before, e.After = strings.Join(v.Result.AmendedAfterResults, "; "), a.Terms+": "+text
+	if err := s.store.SaveSection(c.Request().Context(), e, reports.SecAmendment, a); err != nil {
+		return s.reviewRefused(c, f, err)
+	}
+	return reviewDone(c, v.R.ID, "Amendment after results accepted in writing.")
+}

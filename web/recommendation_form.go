@@ -27,7 +27,7 @@ func readRecommendationForm(f url.Values) (planner.Recommendation, formErrors) {
 	str := func(name string) string { return strings.TrimSpace(f.Get(name)) }
 	r := planner.Recommendation{
 		Decision: str("decision"), Owner: str("owner"), ReviewDate: str("review_date"), Expiry: str("expiry"), Notes: str("notes"),
-		Justification: str("justification"),
+		Justification: str("justification"), BeyondPlan: str("beyond_plan"),
 	}
 	for _, t := range f["trigger"] {
 		if slices.Contains(standardTriggers, t) {
@@ -77,6 +77,7 @@ func recommendationValues(v url.Values, r *planner.Recommendation) {
 	v.Set("expiry", r.Expiry)
 	v.Set("notes", r.Notes)
 	v.Set("justification", r.Justification)
+	v.Set("beyond_plan", r.BeyondPlan)
 	var other []string
 	for _, t := range r.Triggers {
 		if slices.Contains(standardTriggers, t) {

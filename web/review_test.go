@@ -81,7 +81,10 @@ func seedReviewReport(t testing.TB, app *testApp) int64 {
 		{Name: "expected", MonthlyRequests: 80_000, BusyHourShare: 0.1},
 		{Name: "peak", MonthlyRequests: 200_000, BusyHourShare: 0.1},
 	}))
+	// The peak's busy hour needs a second box: the recommendation says why
+	// the one-box plan stands.
 	must(st.SaveSection(ctx, edit("recommendation"), reports.SecRecommendation, planner.Recommendation{Decision: "keep", ReviewDate: time.Now().AddDate(0, 3, 0).Format("2006-01-02"),
+		BeyondPlan: "the peak month is served by the API fallback",
 		Gates: []planner.NonFinancialGate{{Name: "data location", Pass: true}, {Name: "capability", Pass: true}, {Name: "contract", Pass: true},
 			{Name: "recovery", Pass: true}, {Name: "exit", Pass: true}}}))
 	_, err = st.SaveCandidate(ctx, edit("candidate"), 0, planner.Candidate{Name: "baseline", Baseline: true, Model: c.BaselineModel,

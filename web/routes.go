@@ -95,6 +95,7 @@ func (s *Server) routes(e *echo.Echo) {
 	g.POST("/reports/:id/submit", s.reportSubmit, requireRole(lead, admin))
 	g.POST("/reports/:id/approve", s.reportApprove, requireRole(reviewer, admin))
 	g.POST("/reports/:id/loosening/accept", s.reportAcceptLoosening, requireRole(reviewer, admin))
+	g.POST("/reports/:id/amendment/accept", s.reportAcceptAmendment, requireRole(reviewer, admin))
 	g.POST("/reports/:id/send-back", s.reportSendBack, requireRole(reviewer, admin))
 	g.POST("/reports/:id/revise", s.reportRevise, requireRole(lead, admin))
 	g.POST("/reports/:id/comments", s.reportComment, anyone)

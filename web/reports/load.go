@@ -279,6 +279,7 @@ func (rep *Report) compute(ctx context.Context, st *store.Store, asOf string, kn
 		SecShowback:       &in.Showback,
 		SecDemand:         &in.Demand,
 		SecLoosening:      &in.LooseningAccepted,
+		SecAmendment:      &in.AmendmentAccepted,
 		SecProvider:       &in.Provider,
 	})
 	if err != nil {

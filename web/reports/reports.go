@@ -62,6 +62,7 @@ const (
 	SecShowback       = "showback"             // planner.ShowbackUsage
 	SecDemand         = "demand"               // planner.Demand
 	SecLoosening      = "loosening_acceptance" // planner.LooseningAcceptance
+	SecAmendment      = "amendment_acceptance" // planner.AmendmentAcceptance
 	SecProvider       = "provider"             // *planner.ProviderInputs
 )
 

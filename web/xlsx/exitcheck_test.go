@@ -61,3 +61,43 @@ func TestAmendmentFieldLabels(t *testing.T) {
 	}
 	t.Fatal("no amendment row")
 }
+
+// A workload amended after results is marked on the Contract sheet, as on
+// the page; the recommendation's reason for keeping the plan's boxes is on
+// the Recommendation sheet.
+func TestAmendedAfterResultsMarked(t *testing.T) {
+	in := workedInputs()
+	old := in.Contract.Workload.Terms()
+	in.Contract.Workload.OutputTokens += 10
+	in.Amendments = append(in.Amendments, planner.Amendment{Field: "workload", OldValue: old, NewValue: in.Contract.Workload.Terms(),
+		Reason: "production answers run longer", Who: "A. Lead", When: "2026-11-20", ResultsExisted: true})
+	if in.Recommendation != nil {
+		in.Recommendation.BeyondPlan = "the peak month is served by the API fallback"
+	}
+	r := testReport(in)
+	if len(r.Result.AmendedAfterResults) == 0 {
+		t.Fatal("the amendment is not seen as made after results")
+	}
+	f := openBook(t, writeBook(t, r))
+	find := func(sheet, label string) string {
+		t.Helper()
+		rows, err := f.GetRows(sheet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, row := range rows {
+			if len(row) > 1 && row[0] == label {
+				return strings.TrimSpace(strings.Join(row[1:], " "))
+			}
+		}
+		return ""
+	}
+	if got := find(shContract, "AMENDED after results existed"); !strings.Contains(got, "workload: changed from "+old) {
+		t.Errorf("Contract sheet's mark = %q", got)
+	}
+	if in.Recommendation != nil {
+		if got := find(shRecommendation, "Why the plan's boxes stand"); got != in.Recommendation.BeyondPlan {
+			t.Errorf("Recommendation sheet's reason = %q", got)
+		}
+	}
+}

@@ -69,6 +69,9 @@ func (b *book) contractSheet() {
 	} else {
 		kv("Loosened after results existed", "no")
 	}
+	if len(res.AmendedAfterResults) > 0 {
+		kv("AMENDED after results existed", strings.Join(res.AmendedAfterResults, "; "))
+	}
 	kv("Admission proposal", c.AdmissionProposal)
 	kv("Rollback", c.Rollback)
 	kv("Test owner", c.Owners.TestOwner)

@@ -101,6 +101,12 @@ func (b *book) recommendationSheet() {
 	for _, t := range rec.Triggers {
 		s.add("Reopens when", nil, v(b.st.wrap, t))
 	}
+	if rec.Justification != "" {
+		s.add("Why this decision", nil, v(b.st.wrap, rec.Justification))
+	}
+	if rec.BeyondPlan != "" {
+		s.add("Why the plan's boxes stand", nil, v(b.st.wrap, rec.BeyondPlan))
+	}
 	s.add("Notes", nil, v(b.st.wrap, rec.Notes))
 	s.add()
 	b.headers(s, "Non-financial gate", "Verdict", "Note")
