@@ -24,7 +24,7 @@ func TestCompareDeltasAndDifferences(t *testing.T) {
 	base := compareSubject("baseline", 8, 8, 3.2, 3000, 600, "25", "varied")
 	fp8 := compareSubject("FP8", 10, 10, 4.0, 4500, 625, "20", "varied")
 	fp8.Contract.VLLMVersion = "0.32.0"
-	got, err := Compare([]CompareSubject{base, fp8})
+	got, err := Compare([]CompareSubject{base, fp8}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestCompareDeltasAndDifferences(t *testing.T) {
 func TestCompareIdenticalPromptsNamed(t *testing.T) {
 	def := compareSubject("default", 16, 16, 0.4, 100, 500, "90", "varied")
 	opt := compareSubject("optimized", 64, 64, 3.6, 900, 600, "10", "identical")
-	got, _ := Compare([]CompareSubject{def, opt})
+	got, _ := Compare([]CompareSubject{def, opt}, 0)
 	if len(got.UpperBound) != 1 || got.UpperBound[0] != "optimized" {
 		t.Errorf("upper bound = %v", got.UpperBound)
 	}
@@ -62,7 +62,84 @@ func TestCompareIdenticalPromptsNamed(t *testing.T) {
 	if !found {
 		t.Errorf("prompt variety not named: %+v", got.Differences)
 	}
-	if _, err := Compare([]CompareSubject{def}); err == nil {
+	if _, err := Compare([]CompareSubject{def}, 0); err == nil {
 		t.Error("a comparison of one accepted")
+	}
+}
+
+// The user's reference, not the list's first, is what the deltas are
+// against.
+func TestCompareAgainstTheChosenReference(t *testing.T) {
+	base := compareSubject("baseline", 8, 8, 3.2, 3000, 600, "25", "varied")
+	fp8 := compareSubject("FP8", 10, 10, 4.0, 4500, 625, "20", "varied")
+	got, err := Compare([]CompareSubject{fp8, base}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Reference != 1 || !got.Columns[1].Reference || got.Columns[0].Reference || got.ReferenceName() != "baseline" {
+		t.Fatalf("reference = %d %+v", got.Reference, got.Columns)
+	}
+	if got.Columns[1].CeilingDelta != nil || got.Columns[0].CeilingDelta == nil || !near(*got.Columns[0].CeilingDelta, 0.25) {
+		t.Errorf("FP8's ceiling against the baseline = %v, want +25 %%", got.Columns[0].CeilingDelta)
+	}
+	if d := got.Columns[0].CostPer1000Delta["expected"]; d == nil || !near(*d, -0.2) {
+		t.Errorf("cost delta = %v", d)
+	}
+	// Out of range: the first.
+	if got, _ = Compare([]CompareSubject{fp8, base}, 7); got.Reference != 0 {
+		t.Errorf("reference out of range = %d", got.Reference)
+	}
+}
+
+// Every difference that moves a figure is named, each value under its
+// subject: the demand of a scenario, measured against typed power, the
+// box's price and the currency.
+func TestCompareNamesWhatMovesAFigure(t *testing.T) {
+	a := compareSubject("A", 8, 8, 3.2, 3000, 600, "25", "varied")
+	b := compareSubject("B", 8, 8, 3.2, 3000, 600, "30", "varied")
+	a.Result.Currency, b.Result.Currency = "EUR", "EUR"
+	a.Result.Scenarios[0].Scenario.MonthlyRequests, a.Result.Scenarios[0].BusyHourRate = 670931, 0.8
+	b.Result.Scenarios[0].Scenario.MonthlyRequests, b.Result.Scenarios[0].BusyHourRate = 1000000, 1.2
+	a.Result.Matrix[0].PowerWattsSource = "telemetry: smi.csv"
+	b.Result.Matrix[0].PowerWattsSource = SourceTyped
+	a.Result.SelfHosted.FixedPerBox = NewMoney(decimal.RequireFromString("2000"))
+	b.Result.SelfHosted.FixedPerBox = NewMoney(decimal.RequireFromString("2410.868"))
+	got, err := Compare([]CompareSubject{a, b}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := map[string]CompareDifference{}
+	for _, d := range got.Differences {
+		by[d.What] = d
+	}
+	if d := by["demand (expected)"]; len(d.Values) != 2 || d.Values[0] != "670,931 requests a month, busiest hour 0.800 req/s" || d.Values[1] != "1,000,000 requests a month, busiest hour 1.20 req/s" || len(d.Moves) == 0 {
+		t.Errorf("demand difference = %+v", d)
+	}
+	if !got.DemandDiffers["expected"] {
+		t.Error("the expected scenario's demand is not marked as differing")
+	}
+	if d := by["power"]; len(d.Values) != 2 || d.Values[0] != "measured (telemetry: smi.csv)" || d.Values[1] != "typed at the ceiling row" {
+		t.Errorf("power difference = %+v", d)
+	}
+	if d := by["self-hosted cost a month per box"]; len(d.Values) != 2 || d.Values[0] != "2,000.00 EUR" || d.Values[1] != "2,410.87 EUR" {
+		t.Errorf("price difference = %+v", d)
+	}
+	if _, ok := by["currency"]; ok {
+		t.Error("the same currency named as a difference")
+	}
+	// Alike: none of these.
+	got, _ = Compare([]CompareSubject{a, a}, 0)
+	if len(got.Differences) != 0 || got.DemandDiffers["expected"] {
+		t.Errorf("identical subjects differ: %+v", got.Differences)
+	}
+	// Two logs are both measured: not a difference.
+	c := a
+	c.Result.Matrix = []RowResult{a.Result.Matrix[0]}
+	c.Result.Matrix[0].PowerWattsSource = "telemetry: other.csv"
+	got, _ = Compare([]CompareSubject{a, c}, 0)
+	for _, d := range got.Differences {
+		if d.What == "power" {
+			t.Errorf("two measured powers named as a difference: %+v", d)
+		}
 	}
 }

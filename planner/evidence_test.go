@@ -180,7 +180,7 @@ func TestOneSourcePerRowFigure(t *testing.T) {
 	if *ceil.PowerWattsMean != 631 || *r.SelfHosted.PowerWatts != 631 || r.SelfHosted.PowerWattsSource != "measured at the ceiling row (telemetry: smi.csv)" {
 		t.Errorf("power: matrix %v, costs %v (%s)", *ceil.PowerWattsMean, *r.SelfHosted.PowerWatts, r.SelfHosted.PowerWattsSource)
 	}
-	sbs, err := Compare([]CompareSubject{{Name: "a", Contract: in.Contract, Result: r}, {Name: "b", Contract: in.Contract, Result: Compute(noLog)}})
+	sbs, err := Compare([]CompareSubject{{Name: "a", Contract: in.Contract, Result: r}, {Name: "b", Contract: in.Contract, Result: Compute(noLog)}}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

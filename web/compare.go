@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,11 +20,27 @@ import (
 // compareView is the comparison page: the picks, what can be picked, and
 // the side-by-side figures.
 type compareView struct {
-	Picks   []string
+	Picks []string
+	// Ref is the pick the deltas are against, the user's choice (the
+	// first pick when none was made).
+	Ref     string
 	Choices []compareChoice
 	Result  *planner.SideBySide
 	Err     string
 	Query   string
+}
+
+// refQuery is the comparison's address with key as its reference.
+func (v compareView) refQuery(key string) string {
+	return url.Values{"s": v.Picks, "ref": {key}}.Encode()
+}
+
+// pickName is the name of the column of pick i.
+func (v compareView) pickName(i int) string {
+	if v.Result == nil || i >= len(v.Result.Columns) {
+		return ""
+	}
+	return v.Result.Columns[i].Name
 }
 
 // compareChoice is one report or candidate that can be compared.
@@ -76,7 +93,7 @@ func (s *Server) compareXLSX(c echo.Context) error {
 // comparison reads the picks and computes them.
 func (s *Server) comparison(c echo.Context) (compareView, error) {
 	ctx := c.Request().Context()
-	v := compareView{Picks: c.QueryParams()["s"]}
+	v := compareView{Picks: c.QueryParams()["s"], Ref: c.QueryParam("ref")}
 	reports, err := s.store.Reports(ctx)
 	if err != nil {
 		return v, err
@@ -97,8 +114,16 @@ func (s *Server) comparison(c echo.Context) (compareView, error) {
 	if len(v.Picks) == 0 {
 		return v, nil
 	}
-	q := url.Values{"s": v.Picks}
-	v.Query = q.Encode()
+	// The reference is the user's choice; one chosen but not ticked is
+	// compared too.
+	ref := slices.Index(v.Picks, v.Ref)
+	switch {
+	case v.Ref == "":
+		v.Ref, ref = v.Picks[0], 0
+	case ref < 0:
+		v.Picks, ref = append([]string{v.Ref}, v.Picks...), 0
+	}
+	v.Query = url.Values{"s": v.Picks, "ref": {v.Ref}}.Encode()
 	var subjects []planner.CompareSubject
 	for _, key := range v.Picks {
 		sub, msg, err := s.compareSubject(c, key)
@@ -111,7 +136,7 @@ func (s *Server) comparison(c echo.Context) (compareView, error) {
 		}
 		subjects = append(subjects, sub)
 	}
-	sbs, err := planner.Compare(subjects)
+	sbs, err := planner.Compare(subjects, ref)
 	if err != nil {
 		v.Err = err.Error()
 		return v, nil

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -143,7 +144,7 @@ func TestBrowserCompareCandidates(t *testing.T) {
 		chromedp.Click(css(fmt.Sprintf(`[data-testid="compare-pick-%d.c%d"]`, demo.ID, fp8))),
 		chromedp.Click(css(`[data-testid="compare-submit"]`)),
 		chromedp.WaitVisible(css(`[data-testid="compare-table"]`)),
-		browsertest.WaitText(`[data-testid="compare-differences"]`, "model differs"),
+		browsertest.WaitText(`[data-testid="compare-differences"]`, "model\tmeta-llama/Llama-3.1-8B-Instruct\tmeta-llama/Llama-3.1-8B-Instruct-FP8"),
 		browsertest.WaitText(`[data-testid="compare-ceiling"]`, "(+25 %)"),
 	)...)
 	if err != nil {
@@ -155,5 +156,44 @@ func TestBrowserCompareCandidates(t *testing.T) {
 	}
 	if want := fmt.Sprintf("s=%d&s=%d.c%d", demo.ID, demo.ID, fp8); !strings.Contains(loc, want) {
 		t.Errorf("comparison URL %q lacks %q", loc, want)
+	}
+
+	// Four subjects fit 1,280 px without scrolling, even their table's box;
+	// the reviewer makes the candidate the reference from its column.
+	lead, err := app.store.UserByEmail(context.Background(), app.users["lead"].Email)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{fmt.Sprint(demo.ID), fmt.Sprintf("%d.c%d", demo.ID, fp8)}
+	for _, title := range []string{"Support assistant on two H200s with a longer context window", "Batch summarisation overnight on the shared H100 box"} {
+		id, err := app.store.CreateReport(context.Background(), lead, title)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, fmt.Sprint(id))
+	}
+	four := url.Values{"s": keys}.Encode()
+	err = chromedp.Do(bctx,
+		chromedp.EmulateViewport(1280, 900),
+		chromedp.Navigate(app.srv.URL+"/compare?"+four),
+		chromedp.WaitVisible(css(`[data-testid="compare-table"]`)),
+		chromedp.Click(css(`[data-testid="compare-make-ref-1"]`)),
+		browsertest.WaitText(`[data-testid="compare-reference"]`, "against "+demo.Title+": fp8, the reference"),
+		chromedp.WaitVisible(css(`[data-testid="compare-col-1"] [data-testid="compare-is-reference"]`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	browsertest.NoHorizontalScroll(bctx, t, "compare-four", 1280)
+	box, err := chromedp.Run(bctx, chromedp.Evaluate[[]int](`(() => {
+		const b = document.querySelector('[data-testid="compare-table"]').parentElement;
+		return [b.scrollWidth, b.clientWidth];
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if box[0] > box[1] {
+		browsertest.Screenshot(bctx, t, "compare-four-box")
+		t.Errorf("four subjects at 1280 px: the table is %d px wide in a %d px box, so it scrolls", box[0], box[1])
 	}
 }
