@@ -121,21 +121,36 @@ func (hr *hashedReader) finish(f *EvidenceFile) error {
 
 // lineReader yields lines without their end, numbered from 1; a line longer
 // than maxLine is an error rather than a memory hazard.
+//
+// A file cut off mid-line would give its last reading cut short (a power
+// of 50 W for 500 W, a timestamp missing digits): every tool ends its
+// lines with a line break, so a last line without one is refused as cut
+// off, unless its own ends show it whole (a Markdown row's pipes, a JSON
+// line's braces).
 type lineReader struct {
-	sc *bufio.Scanner
-	no int
+	sc   *bufio.Scanner
+	no   int
+	open bool // the line last scanned had no line break: the file ends in it
+	cut  bool // that line was refused as cut off
 }
 
 const maxLine = 1 << 20
 
 func newLineReader(r io.Reader) *lineReader {
+	l := &lineReader{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxLine)
-	return &lineReader{sc: sc}
+	sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+		adv, tok, err := bufio.ScanLines(data, atEOF)
+		l.open = tok != nil && atEOF && adv == len(data) && (len(data) == 0 || data[len(data)-1] != '\n')
+		return adv, tok, err
+	})
+	l.sc = sc
+	return l
 }
 
 func (l *lineReader) next() (string, bool) {
-	if !l.sc.Scan() {
+	if l.cut || !l.sc.Scan() {
 		return "", false
 	}
 	l.no++
@@ -143,10 +158,18 @@ func (l *lineReader) next() (string, bool) {
 	if l.no == 1 {
 		s = strings.TrimPrefix(s, "\ufeff")
 	}
-	return strings.TrimRight(s, "\r"), true
+	s = strings.TrimRight(s, "\r")
+	if t := strings.TrimSpace(s); l.open && t != "" && !(strings.HasPrefix(t, "|") && strings.HasSuffix(t, "|")) && !(strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}")) {
+		l.cut = true
+		return "", false
+	}
+	return s, true
 }
 
 func (l *lineReader) err() error {
+	if l.cut {
+		return fmt.Errorf("line %d: the file is cut off (truncated): its last line has no line break, so its last reading may be cut short; export it again", l.no)
+	}
 	if err := l.sc.Err(); err != nil {
 		if err == bufio.ErrTooLong {
 			what := ""
