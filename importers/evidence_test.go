@@ -368,3 +368,70 @@ func FuzzTraffic(f *testing.F) {
 		fuzzEvidence(t, err, nil)
 	})
 }
+
+// seedSoakReport is a soak written up as Markdown: the run's summary, the
+// hour-by-hour table, the drains and the energy summary, prose between.
+func seedSoakReport() string {
+	return `Results
+
+| Requests | 162,040 |
+| Succeeded | 147,434 |
+| Availability (excluding 429s) | 99.994% |
+| Time to first token, p50 / p99 | 100 ms / 310 ms |
+| Output tokens served | 63.0 million (2,906 tok/s average) |
+
+Hour by hour:
+
+| Hour | Requests | 429 | Failed | In SLO | TTFT p99 | TPOT p99 | Tok/s | GPU W | °C max |
+|---|---|---|---|---|---|---|---|---|---|
+| 1 | 17,422 | 2,164 | 1 | 99.99% | 271 ms | 37.5 ms | 1,825 | 444 | 58 |
+| 2 | 26,748 | 2,444 | 3 | 100.00% | 286 ms | 37.3 ms | 2,861 | 518 | 58 |
+| 3 | 36,421 | 3,108 | 2 | 99.95% | 326 ms | 38.6 ms | 3,943 | 592 | 59 |
+| 4 | 36,480 | 2,834 | 1 | 99.95% | 338 ms | 39.5 ms | 3,953 | 598 | 60 |
+| 5 | 27,347 | 2,216 | 2 | 99.96% | 295 ms | 36.6 ms | 2,994 | 527 | 57 |
+| 6 | 17,622 | 1,831 | 0 | 99.97% | 279 ms | 38.0 ms | 1,863 | 447 | 59 |
+
+| Drain | Running at drain | Finished | Lost | New requests rejected | GPU empty after |
+|---|---|---|---|---|---|
+| 1 | 26 | 26 | 0 | 561 / 561 | 12 s |
+| 2 | 60 | 60 | 0 | 962 / 962 | 14 s |
+
+Energy and economics
+
+| Average GPU board power | 520 W |
+| Energy over 6 hours (board) | 11.3 MJ (3.1 kWh) |
+| GPU rent for the six hours | $25.74 |
+`
+}
+
+// A soak's run summary gives the mean power and the output tokens; its
+// other lines are read past, and the hours and drains are read as ever.
+func TestSoakRunSummary(t *testing.T) {
+	s, _, err := ParseSoak("soak.md", strings.NewReader(seedSoakReport()), EvidenceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Hours) != 6 || len(s.Drains) != 2 || s.MeanPowerW == nil || *s.MeanPowerW != 520 || s.OutputTokens == nil || *s.OutputTokens != 63e6 {
+		t.Fatalf("%d hours, %d drains, power %v, tokens %v", len(s.Hours), len(s.Drains), s.MeanPowerW, s.OutputTokens)
+	}
+	r := planner.JudgeSoak(s)
+	if !approx(*r.EnergyMJ, 11.232) || !approx(*r.TokensPerJoule, 63e6/11.232e6) {
+		t.Errorf("energy %v MJ, %v tok/J", *r.EnergyMJ, *r.TokensPerJoule)
+	}
+
+	j := `{"hours": [{"hour": 1, "requests": 10}], "mean_power_w": "0.52 kW", "output_tokens": 1200000}`
+	s, _, err = ParseSoak("soak.json", strings.NewReader(j), EvidenceOptions{})
+	if err != nil || *s.MeanPowerW != 520 || *s.OutputTokens != 1.2e6 {
+		t.Fatalf("json summary: %+v %v", s, err)
+	}
+	for name, in := range map[string]string{
+		"power unit":  "| Average GPU board power | 52 % |\n\n| Hour | Requests |\n|---|---|\n| 1 | 10 |\n",
+		"token unit":  "| Output tokens served | 63 parsecs |\n\n| Hour | Requests |\n|---|---|\n| 1 | 10 |\n",
+		"json power":  `{"hours": [{"hour": 1, "requests": 10}], "mean_power_w": "lots"}`,
+		"json tokens": `{"hours": [{"hour": 1, "requests": 10}], "output_tokens": "9 furlongs"}`,
+	} {
+		if _, _, err := ParseSoak(name, strings.NewReader(in), EvidenceOptions{}); err == nil || !strings.HasPrefix(err.Error(), name+": ") {
+			t.Errorf("%s: err = %v", name, err)
+		}
+	}
+}

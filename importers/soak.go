@@ -24,6 +24,11 @@ import (
 // Drains columns: drain, running at drain, finished, lost, new requests
 // rejected ("561" or "561 / 561": rejected of arrivals), GPU empty after
 // ("12 s").
+//
+// A run summary outside the tables, two cells a line ("| Average GPU board
+// power | 520 W |", "| Output tokens served | 63.0 million |"), or the JSON
+// object's mean_power_w and output_tokens, gives the run's mean power and
+// output tokens; the summary's other lines are read past.
 func ParseSoak(name string, r io.Reader, opt EvidenceOptions) (s *planner.Soak, f *EvidenceFile, err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -110,6 +115,18 @@ func soakTables(name string, br *bufio.Reader, s *planner.Soak) error {
 		if header == nil && !strings.HasPrefix(strings.TrimSpace(line), "|") && !strings.Contains(line, ",") {
 			continue // prose around Markdown tables
 		}
+		if header == nil && len(cells) == 2 {
+			// A run summary: a figure and its value a line, between or
+			// before the tables ("| Average GPU board power | 520 W |").
+			if _, k := soakHeader(cells); k == "" {
+				if _, ok, err := parseQuantity(strings.TrimLeft(cells[1], "$€£¥ ")); ok && err == nil {
+					if err := addSoakSummary(s, cells); err != nil {
+						return evidenceErr(name, lr.no, "%v", err)
+					}
+					continue
+				}
+			}
+		}
 		if header == nil {
 			header, kind = soakHeader(cells)
 			if kind == "" {
@@ -180,6 +197,59 @@ func (st *soakState) add(kind string, rec map[string]string, header []string) er
 		return fmt.Errorf("drain %d is listed twice", n)
 	}
 	st.drains[n] = true
+	return nil
+}
+
+// soakSummaryKey names the run-summary figure a first cell names
+// ("Average GPU board power", "Output tokens served"), "" for another.
+func soakSummaryKey(cell string) string {
+	switch normKey(cell) {
+	case "averagegpuboardpower", "averagegpupower", "averageboardpower", "averagepower",
+		"meangpuboardpower", "meangpupower", "meanboardpower", "meanpower", "meanpowerw":
+		return "power"
+	case "outputtokensserved", "outputtokens", "totaloutputtokens":
+		return "tokens"
+	}
+	return ""
+}
+
+// addSoakSummary reads one line of a run summary: the run's mean power
+// ("520 W", "0.52 kW") or its output tokens ("63.0 million (2,906 tok/s
+// average)"). The summary's other figures (requests, availability, the
+// energy it states) are not read: capplan derives its own from the
+// hours and these two.
+func addSoakSummary(s *planner.Soak, cells []string) error {
+	key := soakSummaryKey(cells[0])
+	if key == "" {
+		return nil
+	}
+	what := strings.TrimSpace(cells[0])
+	q, _, _ := parseQuantity(cells[1])
+	if q.v < 0 {
+		return fmt.Errorf("%s: %q is negative", what, cells[1])
+	}
+	unit := ""
+	if u := strings.Fields(strings.NewReplacer("(", " ", ",", " ").Replace(q.unit)); len(u) > 0 {
+		unit = u[0]
+	}
+	switch key {
+	case "power":
+		switch unit {
+		case "", "w", "watts":
+		case "kw":
+			q.v *= 1000
+		default:
+			return fmt.Errorf("%s: %q is not in W or kW", what, cells[1])
+		}
+		s.MeanPowerW = planner.F(q.v)
+	case "tokens":
+		x := map[string]float64{"": 1, "tokens": 1, "thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "b": 1e9}
+		m, ok := x[unit]
+		if !ok {
+			return fmt.Errorf("%s: %q is not a count of tokens (a number, or one with thousand, million or billion)", what, cells[1])
+		}
+		s.OutputTokens = planner.F(q.v * m)
+	}
 	return nil
 }
 
@@ -364,13 +434,24 @@ func soakJSON(name string, br *bufio.Reader, s *planner.Soak) error {
 		seen := map[string]bool{}
 		err := l.object("", func(key string) error {
 			kind := ""
-			switch normKey(key) {
+			switch nk := normKey(key); nk {
 			case "hours", "hourly":
 				kind = "hours"
 			case "drains":
 				kind = "drains"
 			default:
-				return l.skip(key)
+				if soakSummaryKey(nk) == "" {
+					return l.skip(key)
+				}
+				// The run summary's mean power or output tokens.
+				v, err := soakJSONValue(l, key)
+				if err != nil {
+					return err
+				}
+				if _, ok, err := parseQuantity(v); !ok || err != nil {
+					return fmt.Errorf("%q: %q is not a figure", key, v)
+				}
+				return addSoakSummary(s, []string{key, v})
 			}
 			if seen[kind] {
 				return fmt.Errorf("%q: a second list of %s", key, kind)

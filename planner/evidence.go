@@ -146,6 +146,9 @@ func (r *Result) measuredSources(in Inputs) {
 // admission limit.
 func (r *Result) evidence(in Inputs) {
 	r.Soak = JudgeSoak(in.Soak)
+	if r.Soak.Present && r.Envelope.CeilingRow != nil {
+		r.Soak.TokensPerJouleAtCapacity = r.Matrix[*r.Envelope.CeilingRow].Row.OutputTokensPerJoule()
+	}
 	r.Showback = []MeterShares{}
 	if in.Showback != nil {
 		var monthly *Money

@@ -29,6 +29,11 @@ type ProviderInputs struct {
 	InputTokens   *Figure `json:"input_tokens,omitempty"`
 	OutputTokens  *Figure `json:"output_tokens,omitempty"`
 	HoursPerMonth *Figure `json:"hours_per_month,omitempty"`
+	// BilledRevenue is what the box billed over its selling hours
+	// (HoursPerMonth), in the selling prices' currency: a ledger total,
+	// with the ledger as its source and its own date; nil when none is
+	// typed.
+	BilledRevenue *Figure `json:"billed_revenue,omitempty"`
 }
 
 // ProviderView is the box seen by its seller: revenue at full capacity,
@@ -80,6 +85,20 @@ type ProviderView struct {
 	MarginAtExpected    *Money   `json:"margin_monthly_at_expected_utilisation"`
 	// MarginAtExpectedUtilisation is the margin as a fraction of revenue.
 	MarginAtExpectedUtilisation *float64 `json:"margin_at_expected_utilisation"`
+
+	// BilledRevenue is the ledger's total over the selling hours
+	// (converted), BilledSource and BilledDate its evidence. BilledCost is
+	// the cost the modelled margin is taken against (the cost at the
+	// expected utilisation, else the fixed cost), so the two margins
+	// differ by their revenue only; BilledMargin is the billed revenue
+	// less it, BilledMarginShare that over the billed revenue. nil
+	// without a ledger total.
+	BilledRevenue     *Money   `json:"billed_revenue"`
+	BilledSource      string   `json:"billed_source,omitempty"`
+	BilledDate        string   `json:"billed_date,omitempty"`
+	BilledCost        *Money   `json:"billed_cost"`
+	BilledMargin      *Money   `json:"billed_margin"`
+	BilledMarginShare *float64 `json:"billed_margin_share"`
 
 	// Chart is monthly revenue, cost and margin against utilisation.
 	Chart []ProviderPoint `json:"chart"`
@@ -189,6 +208,18 @@ func providerMonthly(p ProviderInputs, self SelfHostedCost, capacity Capacity, i
 			v.MarginAtExpectedUtilisation = F(rev.Sub(cost).Div(rev).InexactFloat64())
 		}
 	}
+	if f := p.BilledRevenue; f != nil {
+		billed, cost := rate.of(f.Amount), fl
+		if v.CostAtExpected != nil {
+			cost = v.CostAtExpected.Exact
+		}
+		b, c, m := NewMoney(billed), NewMoney(cost), NewMoney(billed.Sub(cost))
+		v.BilledRevenue, v.BilledCost, v.BilledMargin = &b, &c, &m
+		v.BilledSource, v.BilledDate = f.Source, f.EvidenceDate
+		if billed.IsPositive() {
+			v.BilledMarginShare = F(billed.Sub(cost).Div(billed).InexactFloat64())
+		}
+	}
 	for i := 1; i <= 20; i++ {
 		u := decimal.NewFromInt(int64(i)).Div(decimal.NewFromInt(20))
 		rev, cost := at(u)
@@ -223,6 +254,19 @@ func providerText(v ProviderView) string {
 		fmt.Fprintf(&b, "; at the expected %s utilisation the margin is %s%s a month", DisplayShare(*v.ExpectedUtilisation), v.MarginAtExpected.Display(), cur)
 		if v.MarginAtExpectedUtilisation != nil {
 			fmt.Fprintf(&b, ", %s of revenue", DisplayShare(*v.MarginAtExpectedUtilisation))
+		}
+	}
+	if v.BilledRevenue != nil {
+		fmt.Fprintf(&b, "; the ledger billed %s%s (%s, %s) against %s%s of cost: a margin of %s%s", v.BilledRevenue.Display(), cur, orNone(v.BilledSource), orNone(v.BilledDate),
+			v.BilledCost.Display(), cur, v.BilledMargin.Display(), cur)
+		if v.BilledMarginShare != nil {
+			fmt.Fprintf(&b, ", %s of billed revenue", DisplayShare(*v.BilledMarginShare))
+		}
+		if v.RevenueAtExpected != nil {
+			fmt.Fprintf(&b, ", beside the modelled %s%s", v.RevenueAtExpected.Display(), cur)
+			if v.MarginAtExpectedUtilisation != nil {
+				fmt.Fprintf(&b, " (%s)", DisplayShare(*v.MarginAtExpectedUtilisation))
+			}
 		}
 	}
 	return b.String() + "."

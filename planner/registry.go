@@ -88,6 +88,10 @@ type Field struct {
 	// Sheet is the workbook's named range for the input cell (a quote's is
 	// prefixed "Quote1_", "Quote2_", ...).
 	Sheet string
+	// OwnEvidence marks a figure that keeps its own source and evidence
+	// date in a form whose other figures share one (a ledger total beside
+	// the selling prices); both are required with it.
+	OwnEvidence bool
 }
 
 // Key is the field's key in the forms and in FieldError.Field.
@@ -263,6 +267,9 @@ var ProviderFields = []InputField[ProviderInputs]{
 		Figure: func(p *ProviderInputs) **Figure { return &p.OutputTokens }},
 	{Field: Field{Name: "hours_per_month", Label: "Selling hours a month", Unit: "h/month", Kind: KindQuantity, Help: "blank means 730", Max: monthHours, Sheet: "Provider_Hours"},
 		Figure: func(p *ProviderInputs) **Figure { return &p.HoursPerMonth }},
+	{Field: Field{Name: "billed_revenue", Label: "Billed revenue over the selling hours (ledger total)", Short: "Billed revenue (ledger total)", Unit: "CUR", Kind: KindMoney,
+		Help: "blank: no ledger total", Sheet: "Provider_Billed_Revenue", OwnEvidence: true},
+		Figure: func(p *ProviderInputs) **Figure { return &p.BilledRevenue }},
 }
 
 func init() {
@@ -316,6 +323,14 @@ func validateFields[T any](es *FieldErrors, prefix string, rec *T, fs []InputFie
 			}
 			f.checkAmount(es, key, fig.Amount)
 			checkDate(es, key+".evidence_date", fig.EvidenceDate, false)
+			if f.OwnEvidence {
+				if strings.TrimSpace(fig.Source) == "" {
+					es.add(key+".source", "required: where this figure comes from (it has its own source)")
+				}
+				if strings.TrimSpace(fig.EvidenceDate) == "" {
+					es.add(key+".evidence_date", "required: the date of this figure (YYYY-MM-DD)")
+				}
+			}
 			checkCurrency(es, key+".currency", fig.Currency)
 		case f.Text != nil:
 			v := *f.Text(rec)

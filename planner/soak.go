@@ -49,8 +49,13 @@ type Drain struct {
 type Soak struct {
 	Hours  []SoakHour `json:"hours"`
 	Drains []Drain    `json:"drains"`
-	Source string     `json:"source"`
-	SHA256 string     `json:"sha256"`
+	// MeanPowerW and OutputTokens are the run summary's own figures when
+	// the file states them: the run's mean GPU board power and the output
+	// tokens it served. nil when it does not.
+	MeanPowerW   *float64 `json:"mean_power_w,omitempty"`
+	OutputTokens *float64 `json:"output_tokens,omitempty"`
+	Source       string   `json:"source"`
+	SHA256       string   `json:"sha256"`
 }
 
 // SoakDriftFactor is how much worse than the first hour a later hour's p99
@@ -102,9 +107,27 @@ type SoakResult struct {
 	DriftNote    string         `json:"drift_note"`
 	Drains       []DrainResult  `json:"drains"`
 	// NoInFlightLoss is true when there were drains and none lost a request.
-	NoInFlightLoss bool     `json:"no_in_flight_loss"`
-	Problems       []string `json:"problems"`
-	Source         string   `json:"source"`
+	NoInFlightLoss bool `json:"no_in_flight_loss"`
+
+	// The run's totals (docs/method.md, "Soak"), each nil when a figure it
+	// needs is missing. MeanPowerW is the run summary's mean power, else
+	// the mean of the hours' GPU watts; EnergyMJ and EnergyKWh that over
+	// the hours (W x hours x 3,600 s); OutputTokens the summary's, else
+	// the hours' tokens/s x 3,600 summed; TokensPerJoule the output
+	// tokens over the energy. TokensPerJouleAtCapacity is the ceiling
+	// row's output tokens per joule, set by Compute. The bases say where
+	// each came from.
+	MeanPowerW               *float64 `json:"mean_power_w"`
+	MeanPowerBasis           string   `json:"mean_power_basis,omitempty"`
+	EnergyMJ                 *float64 `json:"energy_mj"`
+	EnergyKWh                *float64 `json:"energy_kwh"`
+	OutputTokens             *float64 `json:"output_tokens"`
+	OutputTokensBasis        string   `json:"output_tokens_basis,omitempty"`
+	TokensPerJoule           *float64 `json:"output_tokens_per_joule"`
+	TokensPerJouleAtCapacity *float64 `json:"output_tokens_per_joule_at_capacity"`
+
+	Problems []string `json:"problems"`
+	Source   string   `json:"source"`
 }
 
 // JudgeSoak totals the hourly table, computes availability and the share of
@@ -140,6 +163,7 @@ func JudgeSoak(s *Soak) SoakResult {
 		}
 	}
 	r.Drift, r.DriftFlagged, r.DriftNote = soakDrift(s.Hours)
+	r.runTotals(s)
 
 	r.NoInFlightLoss = len(s.Drains) > 0
 	for _, d := range s.Drains {
@@ -162,6 +186,51 @@ func JudgeSoak(s *Soak) SoakResult {
 		r.Drains = append(r.Drains, dr)
 	}
 	return r
+}
+
+// runTotals derives the run's mean power, energy, output tokens and
+// output tokens per joule from the run summary's figures, else from the
+// hours (every hour must have the figure). The run lasts as many hours as
+// the table has.
+func (r *SoakResult) runTotals(s *Soak) {
+	n := len(s.Hours)
+	if n == 0 {
+		return
+	}
+	var watts, toks float64
+	allW, allT := true, true
+	for _, h := range s.Hours {
+		if h.Watts == nil {
+			allW = false
+		} else {
+			watts += *h.Watts
+		}
+		if h.TokensPerS == nil {
+			allT = false
+		} else {
+			toks += *h.TokensPerS * 3600
+		}
+	}
+	switch {
+	case s.MeanPowerW != nil:
+		r.MeanPowerW, r.MeanPowerBasis = F(*s.MeanPowerW), "the run summary's mean power"
+	case allW:
+		r.MeanPowerW, r.MeanPowerBasis = F(watts/float64(n)), fmt.Sprintf("the mean of the %d hours' GPU watts", n)
+	}
+	switch {
+	case s.OutputTokens != nil:
+		r.OutputTokens, r.OutputTokensBasis = F(*s.OutputTokens), "the run summary's output tokens"
+	case allT:
+		r.OutputTokens, r.OutputTokensBasis = F(toks), fmt.Sprintf("the %d hours' tokens/s x 3,600 s", n)
+	}
+	if r.MeanPowerW == nil {
+		return
+	}
+	j := *r.MeanPowerW * float64(n) * 3600
+	r.EnergyMJ, r.EnergyKWh = F(j/1e6), F(j/3.6e6)
+	if r.OutputTokens != nil && j > 0 {
+		r.TokensPerJoule = F(*r.OutputTokens / j)
+	}
 }
 
 // soakDrift compares every later hour whose accepted requests are within

@@ -121,3 +121,67 @@ func TestSoakRefusesImpossibleHour(t *testing.T) {
 		t.Errorf("impossible hour accepted: %+v", r)
 	}
 }
+
+// seedSoak is the six-hour soak with its hours' tokens/s and GPU watts and
+// the run summary's mean power (520 W) and output tokens (63.0 million).
+func seedSoak() *Soak {
+	hours := soakHours()
+	for i, tw := range [][2]float64{{1825, 444}, {2861, 518}, {3943, 592}, {3953, 598}, {2994, 527}, {1863, 447}} {
+		hours[i].TokensPerS, hours[i].Watts = F(tw[0]), F(tw[1])
+	}
+	return &Soak{Hours: hours, MeanPowerW: F(520), OutputTokens: F(63e6)}
+}
+
+// The run totals: 520 W over 6 hours is 11,232,000 J = 11.2 MJ, 3.12 kWh;
+// 63.0 million output tokens over it are 5.61 output tokens per joule.
+// Without the summary the hours give 521 W and 62,780,400 tokens.
+func TestSoakRunTotals(t *testing.T) {
+	r := JudgeSoak(seedSoak())
+	for _, c := range []struct {
+		what string
+		got  *float64
+		want string
+		dp   int
+	}{
+		{"mean power", r.MeanPowerW, "520", 0}, {"energy MJ", r.EnergyMJ, "11.2", 1}, {"energy kWh", r.EnergyKWh, "3.12", 2},
+		{"output tokens", r.OutputTokens, "63,000,000", 0}, {"tokens/J", r.TokensPerJoule, "5.61", 2},
+	} {
+		if c.got == nil || DisplayNumber(*c.got, c.dp) != c.want {
+			t.Errorf("%s = %v, want %s", c.what, c.got, c.want)
+		}
+	}
+	if math.Abs(*r.EnergyMJ-11.232) > 1e-9 || r.MeanPowerBasis != "the run summary's mean power" {
+		t.Errorf("energy %v MJ from %q", *r.EnergyMJ, r.MeanPowerBasis)
+	}
+
+	s := seedSoak()
+	s.MeanPowerW, s.OutputTokens = nil, nil
+	r = JudgeSoak(s)
+	if *r.MeanPowerW != 521 || *r.OutputTokens != 62780400 || math.Abs(*r.TokensPerJoule-62780400/(521*6*3600.0)) > 1e-12 {
+		t.Errorf("from the hours: %v W, %v tokens, %v tok/J", *r.MeanPowerW, *r.OutputTokens, *r.TokensPerJoule)
+	}
+	if r.MeanPowerBasis != "the mean of the 6 hours' GPU watts" || r.OutputTokensBasis != "the 6 hours' tokens/s x 3,600 s" {
+		t.Errorf("bases %q, %q", r.MeanPowerBasis, r.OutputTokensBasis)
+	}
+
+	// An hour without its watts leaves the energy unknown, never a guess.
+	s.Hours[2].Watts = nil
+	if r = JudgeSoak(s); r.MeanPowerW != nil || r.EnergyMJ != nil || r.TokensPerJoule != nil || r.OutputTokens == nil {
+		t.Errorf("an hour without watts: %v W, %v MJ, %v tok/J", r.MeanPowerW, r.EnergyMJ, r.TokensPerJoule)
+	}
+}
+
+// At capacity: the ceiling row's output tokens per joule, 4,572 tok/s at
+// 630 W = 7.26, beside the run's 5.61.
+func TestSoakTokensPerJouleAtCapacity(t *testing.T) {
+	in := demoInputs()
+	in.Soak = seedSoak()
+	in.Rows[3].OutputTokenRate, in.Rows[3].Observed.PowerWatts = F(4572), F(630)
+	r := Compute(in)
+	if c := r.Envelope.Ceiling; c == nil || *c != 8 {
+		t.Fatalf("ceiling %v", r.Envelope.Text)
+	}
+	if got := r.Soak.TokensPerJouleAtCapacity; got == nil || DisplayNumber(*got, 2) != "7.26" {
+		t.Errorf("tokens/J at capacity = %v, want 7.26", got)
+	}
+}

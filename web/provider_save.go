@@ -38,15 +38,15 @@ func (s *Server) providerSave(c echo.Context) error {
 }
 
 // readProviderForm reads the provider form, field by field from the
-// registry; the prices' source and date are those of every figure in it,
-// and planner checks the amounts.
+// registry; the prices' source and date are those of every figure in it
+// but one with its own (a ledger total), and planner checks the amounts.
 func readProviderForm(f url.Values) (*planner.ProviderInputs, formErrors) {
 	errs := formErrors{}
 	src, date := strings.TrimSpace(f.Get("provider.source")), strings.TrimSpace(f.Get("provider.evidence_date"))
 	p := &planner.ProviderInputs{Currency: strings.ToUpper(strings.TrimSpace(f.Get("provider.currency")))}
 	readFields(f, p, planner.ProviderFields, p.Currency, errs)
 	for _, fd := range planner.ProviderFields {
-		if fig := *fd.Figure(p); fig != nil {
+		if fig := *fd.Figure(p); fig != nil && !fd.OwnEvidence {
 			fig.Source, fig.EvidenceDate = src, date
 		}
 	}
@@ -68,7 +68,12 @@ func providerStored(p *planner.ProviderInputs) url.Values {
 	}
 	v.Set("provider.currency", p.Currency)
 	for _, fd := range planner.ProviderFields {
-		if fig := *fd.Figure(p); fig != nil {
+		fig := *fd.Figure(p)
+		switch {
+		case fig == nil:
+		case fd.OwnEvidence:
+			putFigure(v, fd.Key(), fig)
+		default:
 			v.Set(fd.Key(), fig.Amount.String())
 			v.Set("provider.source", fig.Source)
 			v.Set("provider.evidence_date", fig.EvidenceDate)

@@ -169,6 +169,15 @@ func (b *book) financeSheet() {
 	named("Margin at the expected utilisation (share of revenue)", fx(b.st.pct,
 		`IF(OR(Provider_Margin_Monthly="",N(Provider_Expected_Utilisation)*Provider_Revenue_Capacity_Monthly<=0),"",Provider_Margin_Monthly/(Provider_Expected_Utilisation*Provider_Revenue_Capacity_Monthly))`,
 		optOrEmpty(pv.MarginAtExpectedUtilisation)), "Provider_Margin_Share", "")
+	if p.BilledRevenue != nil && pv.BilledRevenue != nil {
+		input("billed_revenue", v(b.st.moneyIn, dec(p.BilledRevenue)), figNote(p.BilledRevenue)+"; in the selling prices' currency")
+		named("Cost the margins are taken against", fx(b.st.money,
+			`IF(Provider_Expected_Utilisation="",Provider_Monthly_Cost,Provider_Monthly_Cost+V_Local*Provider_Expected_Utilisation*Provider_Requests_At_Capacity_Exact)`,
+			money(*pv.BilledCost)), "Provider_Billed_Cost", "the cost at the expected utilisation, else the fixed cost")
+		named("Margin on billed revenue", fx(b.st.money, "Provider_Billed_Revenue*Provider_Rate-Provider_Billed_Cost", money(*pv.BilledMargin)), "Provider_Billed_Margin", "")
+		named("Margin on billed revenue (share of it)", fx(b.st.pct, `IF(Provider_Billed_Revenue<=0,"",Provider_Billed_Margin/(Provider_Billed_Revenue*Provider_Rate))`,
+			optOrEmpty(pv.BilledMarginShare)), "Provider_Billed_Margin_Share", "beside the modelled margin share above")
+	}
 	s.add()
 	s.add(excelize_bold(b, "Summary"), v(b.st.wrap, "As computed on export: "+pv.Text))
 }

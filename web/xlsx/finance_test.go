@@ -20,7 +20,7 @@ import (
 // months and 2,400 USD upfront), its hosting carries 10 % tax that is not
 // recoverable, and each request costs 0.002 USD with 20 % recoverable tax
 // (left out on the net basis). The provider view sells tokens at 12 / 45 EUR per
-// million at 60 % utilisation.
+// million at 60 % utilisation, and its ledger billed 1,900 EUR.
 func financeInputs() planner.Inputs {
 	in := workedInputs()
 	in.ExchangeRates = []planner.ExchangeRate{{Currency: "USD", Rate: planner.Fig("0.9", "EUR/USD", "ECB reference rate", "2026-11-28")}}
@@ -46,6 +46,7 @@ func financeInputs() planner.Inputs {
 	in.Provider = &planner.ProviderInputs{
 		InputPerMTokens: planner.Fig("12", "EUR/1M tokens", "price list", "2026-11-20"), OutputPerMTokens: planner.Fig("45", "EUR/1M tokens", "price list", "2026-11-20"),
 		ExpectedUtilisation: planner.Fig("0.6", "fraction", "sales plan", "2026-11-20"),
+		BilledRevenue:       planner.Fig("1900", "EUR", "billing ledger", "2026-11-21"),
 	}
 	return in
 }
@@ -54,7 +55,7 @@ func financeInputs() planner.Inputs {
 func financePromises(t *testing.T, r Report) []promise {
 	f := openBook(t, writeBook(t, r))
 	pv := r.Result.Provider
-	if pv == nil || pv.BreakEvenUtilisation == nil || pv.MarginAtExpectedUtilisation == nil {
+	if pv == nil || pv.BreakEvenUtilisation == nil || pv.MarginAtExpectedUtilisation == nil || pv.BilledMargin == nil || pv.BilledMarginShare == nil {
 		t.Fatalf("provider view = %+v", pv)
 	}
 	cent := 0.005
@@ -67,6 +68,8 @@ func financePromises(t *testing.T, r Report) []promise {
 		{"margin a month", namedCell(t, f, "Provider_Margin_Monthly"), money(*pv.MarginAtExpected), cent, (*pv.MarginAtExpected).Display()},
 		{"margin share", namedCell(t, f, "Provider_Margin_Share"), *pv.MarginAtExpectedUtilisation, 1e-6, ""},
 		{"break-even a month", namedCell(t, f, "Provider_Break_Even_Monthly"), float64(*pv.BreakEvenMonthly), 0, ""},
+		{"billed margin", namedCell(t, f, "Provider_Billed_Margin"), money(*pv.BilledMargin), cent, (*pv.BilledMargin).Display()},
+		{"billed margin share", namedCell(t, f, "Provider_Billed_Margin_Share"), *pv.BilledMarginShare, 1e-6, ""},
 	}
 }
 

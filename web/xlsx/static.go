@@ -28,6 +28,43 @@ func (b *book) overloadSheet() {
 	for _, r := range o.Reasons {
 		s.add("Reason", v(b.st.wrap, r))
 	}
+	b.soakTotals(s)
+}
+
+// soakTotals adds the soak's run totals below the overload test, as the
+// page shows them (docs/method.md, "Soak"): the energy and the output
+// tokens per joule are live formulas of the mean power, the hours and
+// the output tokens.
+func (b *book) soakTotals(s *sheet) {
+	sk := b.r.Result.Soak
+	if !sk.Present {
+		return
+	}
+	style := func(format string) int {
+		id, err := b.fitted1(format, false)
+		if err != nil {
+			return b.st.num
+		}
+		return id
+	}
+	named := func(label string, cell any, name, note string) {
+		row := s.next()
+		s.add(label, cell, v(b.st.wrap, note))
+		if name != "" {
+			b.name(name, s, 2, row)
+		}
+	}
+	s.add()
+	s.add(excelize_bold(b, "Soak at the admission limit: "+sk.Source))
+	named("Hours", v(b.st.int, sk.Hours), "Soak_Hours", "")
+	named("Availability", v(style(`0.000%`), optOrEmpty(sk.Availability)), "", "successes / (successes + failures); deliberate 429s are neither")
+	named("Accepted within the objective", v(style(`0.00%`), optOrEmpty(sk.InSLO)), "", "")
+	named("Mean power (W)", v(style(`#,##0`), optOrEmpty(sk.MeanPowerW)), "Soak_Mean_Power_W", sk.MeanPowerBasis)
+	named("Energy over the run (MJ)", fx(style(`#,##0.0`), `IF(Soak_Mean_Power_W="","",Soak_Mean_Power_W*Soak_Hours*3600/1000000)`, optOrEmpty(sk.EnergyMJ)), "Soak_Energy_MJ", "mean power x hours x 3,600 s")
+	named("Energy over the run (kWh)", fx(style(`#,##0.00`), `IF(Soak_Energy_MJ="","",Soak_Energy_MJ/3.6)`, optOrEmpty(sk.EnergyKWh)), "Soak_Energy_KWh", "")
+	named("Output tokens", v(style(`#,##0`), optOrEmpty(sk.OutputTokens)), "Soak_Output_Tokens", sk.OutputTokensBasis)
+	named("Output tokens per joule over the run", fx(style(`0.00`), `IF(OR(Soak_Energy_MJ="",Soak_Output_Tokens=""),"",Soak_Output_Tokens/(Soak_Energy_MJ*1000000))`, optOrEmpty(sk.TokensPerJoule)), "Soak_Tokens_Per_Joule", "GPU board power leaves the host out: a lower bound of the energy per token")
+	named("Output tokens per joule at capacity", v(style(`0.00`), optOrEmpty(sk.TokensPerJouleAtCapacity)), "", "the ceiling row's output tok/s over its watts")
 }
 
 func (b *book) candidatesSheet() {

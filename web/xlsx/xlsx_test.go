@@ -159,6 +159,13 @@ func promises(t *testing.T, f *excelize.File, res planner.Result) []promise {
 			add("success rate row "+strconv.Itoa(i), cell{shMatrix, colSuccessRate, i + 2}, *rr.SuccessRate, 1e-12)
 		}
 	}
+	if sk := res.Soak; sk.EnergyMJ != nil {
+		add("soak energy (MJ)", namedCell(t, f, "Soak_Energy_MJ"), *sk.EnergyMJ, 1e-9)
+		add("soak energy (kWh)", namedCell(t, f, "Soak_Energy_KWh"), *sk.EnergyKWh, 1e-9)
+		if sk.TokensPerJoule != nil {
+			add("soak output tokens per joule", namedCell(t, f, "Soak_Tokens_Per_Joule"), *sk.TokensPerJoule, 1e-9)
+		}
+	}
 	return ps
 }
 
