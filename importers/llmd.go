@@ -54,8 +54,10 @@ type brAggregate struct {
 		E2E   *brStat `json:"request_latency"`
 	} `json:"latency"`
 	Throughput *struct {
-		Output   *brStat `json:"output_token_rate"`
-		Requests *brStat `json:"requests_rate"`
+		Output *brStat `json:"output_token_rate"`
+		// request_rate in later revisions of v0.2, requests_rate in the first
+		Requests    *brStat `json:"requests_rate"`
+		RequestRate *brStat `json:"request_rate"`
 	} `json:"throughput"`
 }
 
@@ -415,11 +417,15 @@ func (br *brReport) build() (*File, error) {
 		if s := tp.Output; s != nil {
 			bd.fig(&r.OutputTokenRate, "output_token_rate", ap+"throughput.output_token_rate.mean", s.Mean, 1)
 		}
-		if s := tp.Requests; s != nil {
+		s, key := tp.RequestRate, "request_rate"
+		if s == nil {
+			s, key = tp.Requests, "requests_rate"
+		}
+		if s != nil {
 			if intv(r.Errored)+intv(r.Incomplete) == 0 {
-				bd.fig(&r.RequestRate, "request_rate", ap+"throughput.requests_rate.mean", s.Mean, 1)
+				bd.fig(&r.RequestRate, "request_rate", ap+"throughput."+key+".mean", s.Mean, 1)
 			} else {
-				bd.fig(&r.SendRate, "send_rate", ap+"throughput.requests_rate.mean (failed requests may be counted)", s.Mean, 1)
+				bd.fig(&r.SendRate, "send_rate", ap+"throughput."+key+".mean (failed requests may be counted)", s.Mean, 1)
 				if r.DurationS != nil && *r.DurationS > 0 {
 					bd.setF(&r.RequestRate, "request_rate", "computed: successful / duration_s", float64(ok) / *r.DurationS)
 				}

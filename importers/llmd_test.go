@@ -123,6 +123,9 @@ func TestLLMDJSONStage(t *testing.T) {
 	checkI(t, "successful", r.Successful, 3600)
 	checkF(t, "duration", r.DurationS, 300)
 	checkF(t, "request rate", r.RequestRate, 12)
+	if r.Paths["request_rate"] != "results.request_performance.aggregate.throughput.request_rate.mean" {
+		t.Errorf("request rate from %q", r.Paths["request_rate"])
+	}
 	checkF(t, "ttft p99", r.TTFT.P99, 0.95)
 	checkF(t, "tpot p95", r.TPOT.P95, 0.038)
 	if !hasWarning(r.Warnings, "multi-replica-stack") || !strings.Contains(warningMsg(f.Warnings, "stack"), "8 × NVIDIA-H100-80GB-HBM3 (TP 4, DP 1, EP 1), roles 1 prefill, 1 decode") {
