@@ -514,33 +514,27 @@ func PerBoxCapacity(m []RowResult, e Envelope, maxBoxes int, o Objective) Capaci
 		return c
 	}
 	rr := m[*e.CeilingRow]
-	rate := SuccessfulRate(rr.Row)
-	if rate == nil {
+	in := RowInObjective(rr.Row, o)
+	if in.SuccessfulRate == nil {
 		c.Reason = "the ceiling row lacks its request rate or success rate: capacity per box unknown"
 		return c
 	}
-	c.CeilingRate = F(*rate)
+	rate := *in.SuccessfulRate
+	c.CeilingRate = F(rate)
 	if rr.SuccessRate != nil {
 		c.SuccessRate = F(*rr.SuccessRate)
 	}
-	g, ok, why := CountGoodput(rr.Row.Samples, o)
-	if ok && g.Requests-g.Failed <= 0 {
-		ok, why = false, "no request on record succeeded"
-	}
-	if !ok {
-		c.PerBoxRate = F(*rate)
-		c.InObjectiveShare = F(1)
+	c.PerBoxRate, c.InObjectiveShare = in.Rate, in.Share
+	if in.UpperBound {
 		c.UpperBound = true
-		c.UpperBoundNote = "an upper bound: " + why + ", so the successful requests that missed a latency bound cannot be left out"
-		c.Basis = fmt.Sprintf("%s successful req/s at the ceiling (every success counted) = %s successful in-objective req/s per box", fmtNum(*rate), fmtNum(*rate))
+		c.UpperBoundNote = "an upper bound: " + in.Why + ", so the successful requests that missed a latency bound cannot be left out"
+		c.Basis = fmt.Sprintf("%s successful req/s at the ceiling (every success counted) = %s successful in-objective req/s per box", fmtNum(rate), fmtNum(rate))
 		return c
 	}
-	c.Goodput = &g
-	share := float64(g.Good) / float64(g.Requests-g.Failed)
-	c.InObjectiveShare = F(share)
-	c.PerBoxRate = F(*rate * share)
+	g := in.Goodput
+	c.Goodput = g
 	c.Basis = fmt.Sprintf("%s successful req/s at the ceiling x %s of its successful requests within every latency bound (%d of %d: %s) = %s successful in-objective req/s per box",
-		fmtNum(*rate), fmtPct(share), g.Good, g.Requests-g.Failed, g.Bounds, fmtNum(*c.PerBoxRate))
+		fmtNum(rate), fmtPct(*in.Share), g.Good, g.Requests-g.Failed, g.Bounds, fmtNum(*c.PerBoxRate))
 	return c
 }
 

@@ -70,6 +70,9 @@ func JudgeMatrix(rows []Row, c Contract, o Objective, wantModel string) ([]RowRe
 		rr.Verdict = Evaluate(r, o)
 		rr.Warnings = mergeWarnings(r.Warnings, CheckRow(r, cc, wantModel))
 		rr.fillMeasured()
+		if in := RowInObjective(r, o); in.Goodput != nil {
+			rr.InObjectiveRate, rr.Goodput = in.Rate, in.Goodput
+		}
 		m[i] = rr
 	}
 	kind := envelopeKind(m, c.LoadKind)

@@ -113,6 +113,13 @@ type RowResult struct {
 	// Telemetry is what the GPU log says about the row's window, nil
 	// without one.
 	Telemetry *RowTelemetry `json:"telemetry,omitempty"`
+
+	// InObjectiveRate is the row's successful in-objective req/s
+	// (RowInObjective), and Goodput the per-request count behind it; both
+	// nil when the row's file carries no per-request records (every
+	// success would count, which the successful rate already shows).
+	InObjectiveRate *float64 `json:"in_objective_rate,omitempty"`
+	Goodput         *Goodput `json:"goodput,omitempty"`
 }
 
 // Evaluate judges one row against the objective. Every criterion the

@@ -80,3 +80,45 @@ func CountGoodput(samples []Sample, o Objective) (g Goodput, ok bool, why string
 	g.Share = float64(g.Good) / float64(g.Requests)
 	return g, true, ""
 }
+
+// InObjective is what a row serves within the objective (docs/method.md,
+// "Capacity per box"): its successful request rate (SuccessfulRate) times
+// the share of its successful requests that met every latency bound, from
+// its per-request records. Without records every success counts: Rate is
+// then the successful rate and UpperBound says so, with Why.
+type InObjective struct {
+	// SuccessfulRate is the row's successful req/s; Rate its successful
+	// in-objective req/s; Share the in-objective share of its successes.
+	// All nil when the row lacks its rate.
+	SuccessfulRate *float64
+	Rate           *float64
+	Share          *float64
+	// Goodput is the count behind Share, nil without per-request records.
+	Goodput    *Goodput
+	UpperBound bool
+	Why        string
+}
+
+// RowInObjective computes a row's InObjective: the one formula that both a
+// matrix row's in-objective rate and the capacity per box (PerBoxCapacity)
+// read, so failures are never subtracted twice.
+func RowInObjective(r Row, o Objective) InObjective {
+	var in InObjective
+	rate := SuccessfulRate(r)
+	if rate == nil {
+		in.Why = "the row lacks its request rate or success rate"
+		return in
+	}
+	in.SuccessfulRate = F(*rate)
+	g, ok, why := CountGoodput(r.Samples, o)
+	if ok && g.Requests-g.Failed <= 0 {
+		ok, why = false, "no request on record succeeded"
+	}
+	if !ok {
+		in.Rate, in.Share, in.UpperBound, in.Why = F(*rate), F(1), true, why
+		return in
+	}
+	share := float64(g.Good) / float64(g.Requests-g.Failed)
+	in.Goodput, in.Share, in.Rate = &g, F(share), F(*rate*share)
+	return in
+}

@@ -14,8 +14,9 @@ import (
 
 // TestBrowserGenAIBenchFolder: a lead picks a genai-bench experiment
 // folder's files (the metadata and two runs) in the upload form and sees
-// one row per concurrency, of the experiment's model, without the metadata
-// file listed as an import of its own.
+// one row per concurrency, of the experiment's model, each with its goodput
+// (successful in-objective req/s from the per-request records), without the
+// metadata file listed as an import of its own.
 func TestBrowserGenAIBenchFolder(t *testing.T) {
 	app := newTestApp(t)
 	r := frozenReport(t, app)
@@ -45,6 +46,8 @@ func TestBrowserGenAIBenchFolder(t *testing.T) {
 		chromedp.WaitVisible(css(`#matrix [data-testid="matrix-row-0"]`)),
 		chromedp.WaitVisible(css(`#matrix [data-testid="matrix-row-1"]`)),
 		browsertest.WaitText(`#matrix`, "Qwen/Qwen3-8B"),
+		browsertest.WaitText(`#matrix [data-testid="matrix-row-0"] [data-testid="goodput"]`, "in objective"),
+		browsertest.WaitText(`#matrix [data-testid="matrix-row-1"] [data-testid="goodput"]`, "in objective"),
 	); err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,13 @@ func TestGenAIBenchFolderKeepsNoSecret(t *testing.T) {
 	if !strings.Contains(body, "Added 2 rows from 2 files.") {
 		t.Errorf("the upload did not add one row per concurrency:\n%.600s", body)
 	}
-	rows, err := st.Rows(context.Background(), r1.ID)
+	// each row's goodput from its per-request records: 120 of 120
+	// successes within every bound, 2.00 of 2.00 successful req/s
+	_, page := do(t, c, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, r1.ID), nil)
+	if n := strings.Count(page, `data-testid="goodput"`); n != 2 || !strings.Contains(page, "2.00 in objective") || !strings.Contains(page, "120 of 120 on record") {
+		t.Errorf("%d goodput lines on the page; matrix: %.1500s", n, testid(page, "matrix"))
+	}
+		rows, err := st.Rows(context.Background(), r1.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

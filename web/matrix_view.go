@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -203,4 +204,11 @@ func sourceClass(src string) string {
 		return "partial"
 	}
 	return ""
+}
+
+// goodputTitle says what a row's in-objective rate counts: its successful
+// requests on record that met every latency bound.
+func goodputTitle(rr planner.RowResult) string {
+	g := rr.Goodput
+	return fmt.Sprintf("successful requests within every latency bound: %d of %d on record (%s)", g.Good, g.Requests-g.Failed, g.Bounds)
 }
