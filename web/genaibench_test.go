@@ -64,7 +64,7 @@ func TestGenAIBenchFolderKeepsNoSecret(t *testing.T) {
 	if n := strings.Count(page, `data-testid="goodput"`); n != 2 || !strings.Contains(page, "2.00 in objective") || !strings.Contains(page, "120 of 120 on record") {
 		t.Errorf("%d goodput lines on the page; matrix: %.1500s", n, testid(page, "matrix"))
 	}
-		rows, err := st.Rows(context.Background(), r1.ID)
+	rows, err := st.Rows(context.Background(), r1.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
