@@ -366,3 +366,125 @@ function syncVersion(xhr) {
 document.addEventListener("htmx:afterRequest", function (e) {
   if (e.detail.successful) syncVersion(e.detail.xhr);
 });
+
+// Focus after a swap (docs/ARCHITECTURE.md, "Pages in the browser"). When
+// htmx replaces the part that held the focus (an "Edit" button, a form's
+// submit button), the browser drops the focus to <body> and the next Tab
+// starts from the top. After a swap aimed at a part of the page: a refused
+// form puts the focus on its first invalid field (on its error summary
+// when no field is marked); a form fetched to edit, on its first field;
+// a section saved, on its heading, so Tab carries on from there. A page
+// opened with errors, or at #anchor (a cancel link, a redirect after
+// saving), does the same.
+(function () {
+  "use strict";
+  var FIELD = 'input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled])';
+
+  function shown(el) {
+    return !!el && el.getClientRects().length > 0;
+  }
+
+  function focusSection(el) {
+    var target = el.querySelector("h1, h2, h3") || el;
+    if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+    target.focus();
+  }
+
+  // refused focuses the first invalid field under root, else its error
+  // summary; false when root shows no refusal.
+  function refused(root) {
+    var summary = root.matches('[data-testid="form-errors"]') ? root : root.querySelector('[data-testid="form-errors"]');
+    if (!summary) return false;
+    var bad = root.querySelectorAll('[aria-invalid="true"]');
+    for (var i = 0; i < bad.length; i++) {
+      if (shown(bad[i])) {
+        bad[i].focus();
+        return true;
+      }
+    }
+    summary.focus();
+    return true;
+  }
+
+  function firstField(root) {
+    var fields = root.querySelectorAll(FIELD);
+    for (var i = 0; i < fields.length; i++) {
+      if (shown(fields[i])) {
+        fields[i].focus();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  function lost() {
+    var a = document.activeElement;
+    return !a || a === document.body || !a.isConnected;
+  }
+
+  document.addEventListener("htmx:afterSettle", function (e) {
+    var root = e.target;
+    if (!root || root.nodeType !== 1 || root === document.body || !root.isConnected) return;
+    // Only the part the request aimed at, not the parts swapped out of
+    // band (with outerHTML the target named is the element replaced, so
+    // its id is the one to match).
+    var aim = e.detail && e.detail.target;
+    if (aim && aim !== root && !(aim.id && aim.id === root.id)) return;
+    if (refused(root) || !lost()) return;
+    var cfg = e.detail && e.detail.requestConfig;
+    var verb = cfg && cfg.verb ? String(cfg.verb).toLowerCase() : "";
+    if (verb === "get" && firstField(root)) return;
+    focusSection(root);
+  });
+
+  function onLoad() {
+    if (refused(document.getElementById("main") || document.body)) return;
+    if (!location.hash || !lost()) return;
+    var el = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (el && el.id !== "main") focusSection(el);
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", onLoad);
+  } else {
+    onLoad();
+  }
+})();
+
+// A box that scrolls sideways (a wide table's .table-scroll, or on a
+// narrow screen a table that became its own scroll box) can be reached
+// with the keyboard and scrolled with the arrow keys: it takes tabindex 0
+// while it is wider than it shows and holds nothing else to focus.
+(function () {
+  "use strict";
+  var BOXES = ".table-scroll, main table";
+  var FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
+  function mark(root) {
+    var boxes = [];
+    if (root.matches && root.matches(BOXES)) boxes.push(root);
+    root.querySelectorAll(BOXES).forEach(function (b) { boxes.push(b); });
+    boxes.forEach(function (b) {
+      var scrolls = b.scrollWidth > b.clientWidth + 1 && getComputedStyle(b).overflowX !== "visible";
+      if (scrolls && !b.hasAttribute("tabindex") && !b.querySelector(FOCUSABLE)) {
+        b.setAttribute("tabindex", "0");
+        b.setAttribute("data-scroll-focus", "");
+      } else if (!scrolls && b.hasAttribute("data-scroll-focus")) {
+        b.removeAttribute("tabindex");
+        b.removeAttribute("data-scroll-focus");
+      }
+    });
+  }
+  var pending = 0;
+  function all() {
+    pending = 0;
+    mark(document.body);
+  }
+  window.addEventListener("resize", function () {
+    if (!pending) pending = requestAnimationFrame(all);
+  });
+  document.addEventListener("htmx:load", function (e) { mark(e.target); });
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", all);
+  } else {
+    all();
+  }
+})();

@@ -142,13 +142,13 @@ func TestBrowserTrustJourney(t *testing.T) {
 			waitTrue("no row left not counted", `document.querySelector('#matrix tr[data-counted="false"]') === null`),
 			notReloaded,
 		)},
-		{"an amendment without a reason is refused, the focus on the errors", []chromedp.Action[chromedp.Void]{
+		{"an amendment without a reason is refused, the focus on the reason", []chromedp.Action[chromedp.Void]{
 			chromedp.Click(css(`[data-testid="edit-contract"]`)),
 			chromedp.WaitVisible(css(`[data-testid="contract-form"] input[name="objective.e2e_max_s"]`)),
 			chromedp.SetValue(css(`[data-testid="contract-form"] input[name="objective.e2e_max_s"]`), "20"),
 			chromedp.Click(css(`[data-testid="save-contract"]`)),
 			browsertest.WaitText(`[data-testid="form-errors"]`, "Please fix"),
-			waitTrue("the focus on the error summary", `document.activeElement && document.activeElement.dataset.testid === "form-errors"`),
+			waitTrue("the focus on the reason, the field to fix", `document.activeElement && document.activeElement.name === "reason"`),
 			notReloaded,
 		}},
 		{"with a reason, the loosened objective is judged at once", []chromedp.Action[chromedp.Void]{

@@ -1,0 +1,274 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"capplan/web/browsertest"
+	"capplan/web/demogen/guidellmgen"
+)
+
+// A role journey is a list of steps, each a few actions in the browser
+// and, once they are done, checks of the page as it then stands. Every
+// step's page is looked at 375 and 1280 px wide (lookAt).
+type journeyStep struct {
+	name    string
+	actions []chromedp.Action[chromedp.Void]
+	// after checks the page the actions leave, before it is looked at.
+	after func(ctx context.Context, t *testing.T)
+	// seen is true for a page looked at already in the journeys (the
+	// login page after logging out, the list again): it is not looked at
+	// twice, to keep the journeys' time down.
+	seen bool
+}
+
+// lookAt checks the page at each of browsertest.Widths: it does not
+// scroll sideways (browsertest.NoHorizontalScroll keeps a full-page
+// screenshot of each width when CAPPLAN_SCREENSHOTS names a folder, and of
+// any width that scrolls), and axe-core finds no serious or critical
+// violation. The viewport is left at 1280 px.
+func lookAt(ctx context.Context, t *testing.T, name string) {
+	t.Helper()
+	for _, w := range browsertest.Widths {
+		browsertest.NoHorizontalScroll(ctx, t, name, w)
+		browsertest.CheckAxe(ctx, t, fmt.Sprintf("%s at %d px", name, w))
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runJourney runs one role's steps in order; a step that cannot be done
+// ends the test, a check that fails is reported and the journey goes on.
+func runJourney(ctx context.Context, t *testing.T, who string, steps []journeyStep) {
+	t.Helper()
+	for i, s := range steps {
+		name := fmt.Sprintf("%s-%02d-%s", who, i+1, s.name)
+		if err := chromedp.Do(ctx, s.actions...); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if s.after != nil {
+			s.after(ctx, t)
+		}
+		if !s.seen {
+			start := time.Now()
+			lookAt(ctx, t, name)
+			t.Logf("%s looked at in %v", name, time.Since(start).Round(time.Millisecond))
+		}
+	}
+}
+
+// focusIs checks that the focused element matches js, a predicate on a
+// (the active element), and names where the focus is when it does not.
+func focusIs(ctx context.Context, t *testing.T, what, js string) {
+	t.Helper()
+	ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const a = document.activeElement; return !!a && a !== document.body && (`+js+`); })()`))
+	if err != nil || !ok {
+		at, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const a = document.activeElement; return a ? a.outerHTML.slice(0, 160) : "nothing"; })()`))
+		t.Errorf("%s: the focus is on %s (%v)", what, at, err)
+	}
+}
+
+// objectiveInView checks that at 1280 px the matrix's objective figures
+// (p95 TTFT and end-to-end) of its first counted row lie inside the
+// viewport, so they are read without scrolling the matrix's box.
+func objectiveInView(ctx context.Context, t *testing.T, what string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+	out, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
+		const vw = document.documentElement.clientWidth;
+		const row = document.querySelector('[data-testid="matrix-table"] tbody tr[data-counted="true"]');
+		if (!row) return ["no counted row in the matrix"];
+		const out = [];
+		for (const id of ["ttft-p95", "e2e-p95"]) {
+			const cell = row.querySelector('[data-testid="' + id + '"]');
+			if (!cell) { out.push(id + ": no such cell"); continue; }
+			const r = cell.getBoundingClientRect();
+			if (r.right > vw || r.left < 0) out.push(id + ": at " + Math.round(r.left) + "-" + Math.round(r.right) + " px in a " + vw + " px viewport");
+		}
+		return out;
+	})()`))
+	if err != nil {
+		t.Errorf("%s: %v", what, err)
+	}
+	for _, o := range out {
+		t.Errorf("%s: the matrix's objective is out of view at 1280 px: %s", what, o)
+	}
+}
+
+func logoutStep() journeyStep {
+	return journeyStep{name: "logged-out", seen: true, actions: []chromedp.Action[chromedp.Void]{
+		chromedp.Click(css(`[data-testid="logout"]`)),
+		chromedp.WaitVisible(css(`input[name="email"]`)),
+	}}
+}
+
+// TestBrowserRoleJourneys walks the app as its three roles would, in one
+// browser against one server, each step's page looked at 375 and 1280 px
+// wide (no sideways scroll) and checked by axe-core (no serious or
+// critical violation). The lead starts a blank report, whose headline says
+// what is missing; works the contract with the keyboard (the focus moves
+// into the form htmx swaps in, onto the first invalid field of a refused
+// save, back on the section after saving); freezes it; imports a
+// generated GuideLLM file (the matrix's objective in view at 1280 px);
+// enters costs and a scenario. The reviewer reads the demo (the headline's
+// three answers) and the lead's report; finance reads the quotes and the
+// demo's costs. CAPPLAN_SCREENSHOTS=dir keeps every step at both widths.
+func TestBrowserRoleJourneys(t *testing.T) {
+	app := newTestApp(t)
+	demo := demoReport(t, app)
+	ctx := browsertest.NewFor(t, 8*time.Minute)
+
+	run := filepath.Join(t.TempDir(), "guidellm-run.json")
+	f, err := os.Create(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := guidellmgen.Write(f, guidellmgen.Config{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	fill := []chromedp.Action[chromedp.Void]{}
+	for name, vals := range contractValues(0) {
+		switch name {
+		case "version", "objective.no_oom":
+			continue
+		case "workload.data", "workload.prompts", "load_kind":
+			fill = append(fill, chromedp.SetValue(css(`select[name="`+name+`"]`), vals[0]))
+		default:
+			fill = append(fill, chromedp.SetValue(css(`input[name="`+name+`"]`), vals[0]))
+		}
+	}
+	const title = "Chat on one H100"
+
+	lead := []journeyStep{
+		{name: "login", actions: []chromedp.Action[chromedp.Void]{
+			chromedp.Navigate(app.srv.URL + "/login"),
+			chromedp.WaitVisible(css(`input[name="email"]`)),
+		}},
+		{name: "reports", actions: browserLogin(app, app.users["lead"].Email)},
+		{name: "blank-report", actions: []chromedp.Action[chromedp.Void]{
+			chromedp.Click(css(`[data-testid="new-report"]`)),
+			chromedp.SendKeys(css(`input[name="title"]`), title),
+			chromedp.Click(css(`[data-testid="create-report"]`)),
+			browsertest.WaitText(`[data-testid="report-title"]`, title),
+			// What is missing, and where to enter it.
+			browsertest.WaitText(`[data-testid="headline-serve-missing"]`, "No load-test results imported"),
+			chromedp.WaitVisible(css(`[data-testid="headline-own-missing"]`)),
+			chromedp.WaitVisible(css(`[data-testid="headline-decision-missing"]`)),
+		}, after: func(ctx context.Context, t *testing.T) {
+			if err := chromedp.Do(ctx, chromedp.KeyEvent("\t")); err != nil {
+				t.Fatal(err)
+			}
+			focusIs(ctx, t, "the first Tab", `a.dataset.testid === "skip-link"`)
+		}},
+		{name: "contract-form-by-keyboard", actions: []chromedp.Action[chromedp.Void]{
+			chromedp.Focus(css(`[data-testid="edit-contract"]`)),
+			chromedp.KeyEvent("\r"),
+			chromedp.WaitVisible(css(`[data-testid="contract-form"]`)),
+		}, after: func(ctx context.Context, t *testing.T) {
+			focusIs(ctx, t, "Enter on the contract's Edit", `!!a.closest('[data-testid="contract-form"]') && a.matches("input, select, textarea")`)
+		}},
+		{name: "contract-refused", actions: append(append([]chromedp.Action[chromedp.Void]{}, fill...),
+			chromedp.SetValue(css(`input[name="device_memory_gib"]`), "eighty"),
+			chromedp.SetValue(css(`input[name="row_duration_s"]`), "long"),
+			chromedp.Click(css(`[data-testid="save-contract"]`)),
+			browsertest.WaitText(`[data-testid="form-errors"]`, "Please fix 2 fields"),
+		), after: func(ctx context.Context, t *testing.T) {
+			focusIs(ctx, t, "a refused contract", `a === [...document.querySelectorAll('[aria-invalid="true"]')].find(e => e.getClientRects().length > 0)`)
+		}},
+		{name: "contract-saved", actions: []chromedp.Action[chromedp.Void]{
+			chromedp.SetValue(css(`input[name="device_memory_gib"]`), "80"),
+			chromedp.SetValue(css(`input[name="row_duration_s"]`), "30"),
+			chromedp.Click(css(`input[name="objective.no_oom"]`)),
+			chromedp.Click(css(`[data-testid="save-contract"]`)),
+			chromedp.WaitVisible(css(`[data-testid="freeze"]`)),
+		}, after: func(ctx context.Context, t *testing.T) {
+			focusIs(ctx, t, "the contract saved", `!!a.closest("#contract") && !a.closest("form")`)
+		}},
+		{name: "contract-frozen", actions: []chromedp.Action[chromedp.Void]{
+			chromedp.Click(css(`[data-testid="freeze-confirm"]`)),
+			chromedp.Click(css(`[data-testid="freeze"]`)),
+			browsertest.WaitText(`[data-testid="frozen"]`, "Frozen"),
+		}},
+		{name: "results-imported", actions: []chromedp.Action[chromedp.Void]{
+			chromedp.SetUploadFiles(css(`[data-testid="upload-input"]`), []string{run}),
+			browsertest.WaitText(`[data-testid="import-result"]`, "Added 5 rows"),
+			chromedp.WaitVisible(css(`#matrix [data-testid="matrix-row-4"]`)),
+		}, after: func(ctx context.Context, t *testing.T) {
+			objectiveInView(ctx, t, "the lead's matrix")
+		}},
+		logoutStep(),
+	}
+	runJourney(ctx, t, "lead", lead)
+
+	list, err := app.store.Reports(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mine int64
+	for _, r := range list {
+		if r.Title == title {
+			mine = r.ID
+		}
+	}
+	if mine == 0 {
+		t.Fatalf("the lead's report is not in %v", list)
+	}
+
+	reviewer := []journeyStep{
+		{name: "reports", actions: browserLogin(app, app.users["reviewer"].Email)},
+		{name: "demo", actions: []chromedp.Action[chromedp.Void]{
+			chromedp.Navigate(fmt.Sprintf("%s/reports/%d", app.srv.URL, demo.ID)),
+			// The headline's three answers.
+			chromedp.WaitVisible(css(`[data-testid="headline-serve"][data-answered="true"]`)),
+			chromedp.WaitVisible(css(`[data-testid="headline-admit"][data-answered="true"]`)),
+			chromedp.WaitVisible(css(`[data-testid="headline-own"][data-answered="true"]`)),
+			browsertest.WaitText(`[data-testid="headline-admit-answer"]`, "requests in flight"),
+			browsertest.WaitText(`[data-testid="headline-own"]`, "per 1,000"),
+		}, after: func(ctx context.Context, t *testing.T) {
+			objectiveInView(ctx, t, "the demo's matrix")
+		}},
+		{name: "leads-report", actions: []chromedp.Action[chromedp.Void]{
+			chromedp.Navigate(fmt.Sprintf("%s/reports/%d", app.srv.URL, mine)),
+			browsertest.WaitText(`[data-testid="report-title"]`, title),
+			chromedp.WaitVisible(css(`#matrix [data-testid="matrix-row-4"]`)),
+		}},
+		logoutStep(),
+	}
+	runJourney(ctx, t, "reviewer", reviewer)
+
+	finance := []journeyStep{
+		{name: "reports", seen: true, actions: browserLogin(app, app.users["finance"].Email)},
+		{name: "quotes", actions: []chromedp.Action[chromedp.Void]{
+			chromedp.Navigate(app.srv.URL + "/quotes"),
+			chromedp.WaitVisible(css(`[data-testid="quote-form"]`)),
+		}},
+		{name: "demo-costs", actions: []chromedp.Action[chromedp.Void]{
+			chromedp.Navigate(fmt.Sprintf("%s/reports/%d#costs", app.srv.URL, demo.ID)),
+			chromedp.WaitVisible(css(`[data-testid="settings-form"]`)),
+		}},
+		logoutStep(),
+	}
+	runJourney(ctx, t, "finance", finance)
+
+	// The refused contract's 422 is logged by the browser as a failed
+	// load; it is the expected answer, anything else is not.
+	for _, e := range browsertest.ConsoleErrors(ctx) {
+		if !strings.Contains(e, "status of 422") {
+			t.Errorf("console error: %s", e)
+		}
+	}
+}
