@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"sort"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -87,6 +88,14 @@ func TestDemoEvidenceInAPI(t *testing.T) {
 		}
 		if m.Load == 8 && (*m.PowerWattsMean < 639.999 || *m.PowerWattsMean > 640.001 || *m.MemoryHeadroom < 0.126 || *m.MemoryHeadroom > 0.127) {
 			t.Errorf("ceiling row: %v W, %v headroom", *m.PowerWattsMean, *m.MemoryHeadroom)
+		}
+	}
+	// Tokens per joule are shown to 3 figures with the exact value in the
+	// tooltip, in the telemetry table and the matrix.
+	_, page := do(t, app.client("admin"), http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID), nil)
+	for _, id := range []string{"telemetry-tokens-per-joule", "tokens-per-joule"} {
+		if m := regexp.MustCompile(`title="exact: ([0-9.]+)" data-testid="` + id + `">([0-9.]+)<`).FindStringSubmatch(page); m == nil || len(m[1]) <= len(m[2]) {
+			t.Errorf("%s: no exact value beside the shown one: %v", id, m)
 		}
 	}
 	// Soak: 12,900 requests - 1,030 429s - 2 failed = 11,868 successes.
@@ -203,6 +212,29 @@ func TestEvidenceUpload(t *testing.T) {
 	in := apiResult(t, app, r.ID)
 	if len(in.Scenarios) != 3 || in.Scenarios[1].Scenario.MonthlyRequests != 855286 {
 		t.Errorf("scenarios = %+v", in.Scenarios)
+	}
+	// The accepted shares reach the scenarios' form by the display rule
+	// (six significant figures), never as the float the log's division
+	// made; the form, the scenarios' table and the demand part show
+	// nothing raw.
+	_, page := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID), nil)
+	for i, sc := range in.Scenarios {
+		share := sc.Scenario.BusyHourShare
+		if share == 0 {
+			t.Fatalf("scenario %s has no busy-hour share: %+v", sc.Scenario.Name, sc.Scenario)
+		}
+		field := fmt.Sprintf(`name="scenarios[%d].busy_hour" value="%s"`, i, planner.DisplayInput(share))
+		if !strings.Contains(page, field) {
+			t.Errorf("the form lacks %s (share %v)", field, share)
+		}
+	}
+	for _, part := range []string{upTo(page, "scenario-form", "</form>"), upTo(page, "scenario-table", "</table>"), upTo(page, "demand", "</dl>")} {
+		if part == "" {
+			t.Fatal("the page lacks the scenarios' form, table or the demand part")
+		}
+		for _, raw := range rawFloatsIn(visibleText(part)) {
+			t.Errorf("raw float after accepting production demand: %q", raw)
+		}
 	}
 	// A reviewer may not import.
 	res, _ = postEvidence(t, app.client("reviewer"), base+"soak", nil, "soak.md", soak)

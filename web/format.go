@@ -30,6 +30,15 @@ func sortedKeys[V any](m map[string]V) []string {
 // num formats an optional figure by the display rule (planner.DisplayNumber:
 // the given decimals, or more to keep 3 significant figures), "—" when
 // absent; decimals -1 writes it as it is (a load as set: 8, 0.5).
+// numTitle is a figure's tooltip: its value to six significant figures
+// (planner.DisplayInput), for a cell that shows it rounded; "" when absent.
+func numTitle(v *float64) string {
+	if v == nil {
+		return ""
+	}
+	return "exact: " + planner.DisplayInput(*v)
+}
+
 func num(v *float64, decimals int) string {
 	if v == nil {
 		return "—"
