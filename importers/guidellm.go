@@ -801,6 +801,13 @@ func (b *gBench) row(fam string) (planner.Row, error) {
 		return planner.Row{}, fmt.Errorf("%s.successful: missing", tp)
 	}
 	bd.fig(&r.DurationS, "duration_s", p+".duration", b.duration, 1)
+	// The measured window's start, for aligning a GPU log to the rows; a
+	// clock reading, so not held to maxFigure.
+	if st := b.start; st.set && st.v > 0 && !math.IsInf(st.v, 0) && !math.IsNaN(st.v) {
+		v := st.v
+		r.StartedAt = &v
+		r.Paths["started_at"] = p + ".start_time"
+	}
 	mean := func(dst **float64, name string, sd *gStatusDist, key, status string) {
 		if sd == nil {
 			return

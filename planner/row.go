@@ -140,7 +140,12 @@ type Row struct {
 	Errored    *int `json:"errored"`
 	Incomplete *int `json:"incomplete"`
 
-	DurationS        *float64 `json:"duration_s"`
+	DurationS *float64 `json:"duration_s"`
+	// StartedAt is when the measured window began, Unix seconds, where
+	// the file records it (GuideLLM's benchmarks[i].start_time); nil
+	// otherwise. A GPU log is aligned to the rows by it when no start is
+	// typed (docs/method.md, "Measured figures of a row").
+	StartedAt        *float64 `json:"started_at,omitempty"`
 	RequestRate      *float64 `json:"request_rate"`
 	OutputTokenRate  *float64 `json:"output_token_rate"`
 	PromptTokensMean *float64 `json:"prompt_tokens_mean"`

@@ -194,21 +194,31 @@ func importTelemetry(up evidenceUpload, file io.Reader, opt importers.EvidenceOp
 	if len(res.Matrix) == 0 {
 		return nil, "", &badUploadError{"import the load test's result files first: telemetry is aligned to the matrix rows"}
 	}
-	start, err := time.Parse("2006-01-02T15:04:05", strings.TrimSpace(up.fields.Get("start")))
-	if err != nil {
-		if start, err = time.Parse("2006-01-02T15:04", strings.TrimSpace(up.fields.Get("start"))); err != nil {
-			return nil, "", &badUploadError{"first row's start: give the time the first row began (UTC), e.g. 2026-11-28T14:00:00"}
+	var windows []planner.Window
+	typed := strings.TrimSpace(up.fields.Get("start"))
+	if typed == "" && rowsCarryStarts(res) {
+		// Each row's window from its own file's start time.
+		w, err := fileWindows(res)
+		if err != nil {
+			return nil, "", err
 		}
-	}
-	pause := 0.0
-	if v := up.fields.Get("pause_s"); v != "" {
-		if pause, err = strconv.ParseFloat(v, 64); err != nil || pause < 0 {
-			return nil, "", &badUploadError{"pause between rows: " + strconv.Quote(v) + " is not a number of seconds"}
+		windows = w
+	} else {
+		start, err := time.Parse("2006-01-02T15:04:05", typed)
+		if err != nil {
+			if start, err = time.Parse("2006-01-02T15:04", typed); err != nil {
+				return nil, "", &badUploadError{"first row's start: give the time the first row began (UTC), e.g. 2026-11-28T14:00:00 (the result files of these rows do not record their start times)"}
+			}
 		}
-	}
-	windows, err := rowWindows(res, float64(start.Unix()), pause)
-	if err != nil {
-		return nil, "", err
+		pause := 0.0
+		if v := up.fields.Get("pause_s"); v != "" {
+			if pause, err = strconv.ParseFloat(v, 64); err != nil || pause < 0 {
+				return nil, "", &badUploadError{"pause between rows: " + strconv.Quote(v) + " is not a number of seconds"}
+			}
+		}
+		if windows, err = rowWindows(res, float64(start.Unix()), pause); err != nil {
+			return nil, "", err
+		}
 	}
 	a := planner.NewTelemetryAligner(windows)
 	f, err := importers.ParseTelemetry(up.name, file, opt, func(s planner.GPUSample) error { a.Add(s); return nil })
@@ -238,6 +248,31 @@ func importTelemetry(up evidenceUpload, file io.Reader, opt importers.EvidenceOp
 		summary += "; " + w
 	}
 	return t, summary, nil
+}
+
+// rowsCarryStarts is true when every matrix row's file recorded when its
+// measured window began (planner.Row.StartedAt).
+func rowsCarryStarts(res planner.Result) bool {
+	for _, m := range res.Matrix {
+		if m.Row.StartedAt == nil {
+			return false
+		}
+	}
+	return len(res.Matrix) > 0
+}
+
+// fileWindows is each matrix row's window from its file's start time and
+// its measured duration.
+func fileWindows(res planner.Result) ([]planner.Window, error) {
+	out := make([]planner.Window, len(res.Matrix))
+	for i, m := range res.Matrix {
+		d := m.Row.DurationS
+		if d == nil || *d <= 0 {
+			return nil, &badUploadError{fmt.Sprintf("row %d has no duration: its window cannot be placed", i+1)}
+		}
+		out[i] = planner.Window{Start: *m.Row.StartedAt, End: *m.Row.StartedAt + *d}
+	}
+	return out, nil
 }
 
 // rowWindows lays the matrix rows end to end from start.
