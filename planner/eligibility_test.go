@@ -131,7 +131,7 @@ func TestOffContractRowsLeaveTheCeiling(t *testing.T) {
 			t.Errorf("row %d (load %v) not counted: %s", i, rr.Load, rr.NotCountedText())
 		}
 	}
-	if !strings.Contains(after.Envelope.Text, "not counted (off the contract): 1 row of another model") {
+	if !strings.Contains(after.Envelope.Text, "1 row not counted: 1 of another model") {
 		t.Errorf("envelope text = %q", after.Envelope.Text)
 	}
 }
@@ -148,7 +148,7 @@ func TestRowsOutsideTheWorkloadDoNotFormTheEnvelope(t *testing.T) {
 	if r.Envelope.Ceiling != nil || r.Admission.MaxInFlight != nil || r.Capacity.PerBoxRate != nil {
 		t.Fatalf("envelope %s, admission %v, capacity %v", r.Envelope.Text, r.Admission.MaxInFlight, r.Capacity.PerBoxRate)
 	}
-	if !strings.Contains(r.Envelope.Text, "5 rows with a workload outside the contract's tolerance") {
+	if !strings.Contains(r.Envelope.Text, "5 rows not counted: 5 with a workload outside the contract's tolerance") {
 		t.Errorf("envelope text = %q", r.Envelope.Text)
 	}
 }

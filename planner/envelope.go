@@ -168,23 +168,13 @@ func envelopeKind(m []RowResult, contract LoadKind) LoadKind {
 // flags each pass above a non-passing level.
 func FindEnvelope(m []RowResult, kind LoadKind) Envelope {
 	e := Envelope{LoadKind: envelopeKind(m, kind)}
-	var notCounted []string
-	why := map[string]int{}
-	var whyOrder []string
+	var off []RowResult
 	failed, stopped := false, false
 	var weakNote string
 	for i := 0; i < len(m); {
 		rr := &m[i]
 		if !rr.Counted && !rr.Inconclusive {
-			// Each row once, by its first reason; the matrix shows them all.
-			code := "not-counted"
-			if len(rr.NotCounted) > 0 {
-				code = rr.NotCounted[0].Code
-			}
-			if why[code] == 0 {
-				whyOrder = append(whyOrder, code)
-			}
-			why[code]++
+			off = append(off, *rr)
 			i++
 			continue
 		}
@@ -264,9 +254,6 @@ func FindEnvelope(m []RowResult, kind LoadKind) Envelope {
 			e.Evidence = append(e.Evidence, loadText(rr.Row.LoadKind, rr.Load)+" "+rr.EvidenceNote)
 		}
 	}
-	for _, c := range whyOrder {
-		notCounted = append(notCounted, fmt.Sprintf("%d %s %s", why[c], plural(why[c], "row", "rows"), NotCountedLabel(c)))
-	}
 	switch {
 	case e.Ceiling == nil && e.FirstFailure == nil:
 		e.State = EnvelopeNoRows
@@ -305,8 +292,8 @@ func FindEnvelope(m []RowResult, kind LoadKind) Envelope {
 		}
 		e.Text += fmt.Sprintf("; non-monotone: %s passed above a failing row and do not count", strings.Join(loads, ", "))
 	}
-	if len(notCounted) > 0 {
-		e.Text += "; not counted (off the contract): " + strings.Join(notCounted, ", ")
+	if len(off) > 0 {
+		e.Text += "; " + NotCountedSummary(off)
 	}
 	return e
 }
@@ -344,6 +331,31 @@ func evidenceNote(weak []Warning, c Contract) string {
 	}
 	return fmt.Sprintf("proves nothing: %s. Rerun it %s, or amend the contract with a reason",
 		strings.Join(missed, "; "), strings.Join(fix, " and "))
+}
+
+// NotCountedSummary tallies rows that do not count by their first reason,
+// in the order the reasons first appear, each row once (the matrix lists
+// every reason of each): "4 rows not counted: 3 of another model, 1 of
+// another load kind". The envelope's text and the matrix's fold of the
+// rows not counted both say it so.
+func NotCountedSummary(rows []RowResult) string {
+	n := map[string]int{}
+	var order []string
+	for _, rr := range rows {
+		code := ""
+		if len(rr.NotCounted) > 0 {
+			code = rr.NotCounted[0].Code
+		}
+		if n[code] == 0 {
+			order = append(order, code)
+		}
+		n[code]++
+	}
+	parts := make([]string, len(order))
+	for i, c := range order {
+		parts[i] = fmt.Sprintf("%d %s", n[c], NotCountedLabel(c))
+	}
+	return fmt.Sprintf("%d %s not counted: %s", len(rows), plural(len(rows), "row", "rows"), strings.Join(parts, ", "))
 }
 
 // NotCountedLabel names a reason a row does not count (the code of its

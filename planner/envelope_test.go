@@ -54,13 +54,13 @@ func TestEnvelope(t *testing.T) {
 			r := concRow(3, 30)
 			r.LoadKind = LoadRate
 			return append(rows, r)
-		}, wantState: EnvelopeLowerBound, wantCeiling: F(4), wantText: "every counted row passed, so the true ceiling was not reached; not counted (off the contract): 1 row of another load kind"},
+		}, wantState: EnvelopeLowerBound, wantCeiling: F(4), wantText: "every counted row passed, so the true ceiling was not reached; 1 row not counted: 1 of another load kind"},
 		{name: "a row with no known load is not counted, and said so", rows: func() []Row {
 			rows := matrix([]float64{1, 2}, []float64{5, 6})
 			r := concRow(0, 30)
 			r.Load, r.AchievedConcurrency = nil, nil
 			return append(rows, r)
-		}, wantState: EnvelopeLowerBound, wantCeiling: F(2), wantText: "not counted (off the contract): 1 row with no known load"},
+		}, wantState: EnvelopeLowerBound, wantCeiling: F(2), wantText: "1 row not counted: 1 with no known load"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -105,5 +105,31 @@ func TestEnvelopeSynchronousFirstRow(t *testing.T) {
 	_, e := JudgeMatrix(rows, testContract(), testObjective(), "")
 	if e.LoadKind != LoadConcurrency || !strings.Contains(e.Text, "demonstrated ceiling: 2 concurrent streams") {
 		t.Errorf("envelope = %s (%s)", e.Text, e.LoadKind)
+	}
+}
+
+// NotCountedSummary tallies each row once by its first reason, reasons in
+// the order they first appear; a row without a reason is "not matching
+// the contract".
+func TestNotCountedSummary(t *testing.T) {
+	row := func(codes ...string) RowResult {
+		var rr RowResult
+		for _, c := range codes {
+			rr.NotCounted = append(rr.NotCounted, Warning{Code: c})
+		}
+		return rr
+	}
+	for _, tt := range []struct {
+		rows []RowResult
+		want string
+	}{
+		{[]RowResult{row("model-mismatch")}, "1 row not counted: 1 of another model"},
+		{[]RowResult{row("model-mismatch", "short-row"), row("load-kind-mismatch"), row("model-mismatch"), row("model-mismatch")},
+			"4 rows not counted: 3 of another model, 1 of another load kind"},
+		{[]RowResult{row("short-row"), row()}, "2 rows not counted: 1 shorter than the contract's rows, 1 not matching the contract"},
+	} {
+		if got := NotCountedSummary(tt.rows); got != tt.want {
+			t.Errorf("NotCountedSummary = %q, want %q", got, tt.want)
+		}
 	}
 }

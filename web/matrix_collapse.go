@@ -1,11 +1,6 @@
 package web
 
-import (
-	"fmt"
-	"strings"
-
-	"capplan/planner"
-)
+import "capplan/planner"
 
 // collapseAbove is how many matrix rows the page shows whole; a longer
 // matrix shows the rows at the contract's load levels, with a link to all
@@ -55,27 +50,4 @@ func splitCounted(rows []planner.RowResult) (counted, left []planner.RowResult) 
 		}
 	}
 	return counted, left
-}
-
-// notCountedSummary is the fold's line: "3 rows not counted: 2 of another
-// model, 1 shorter than the contract's rows", each row by its first
-// reason.
-func notCountedSummary(rows []planner.RowResult) string {
-	n := map[string]int{}
-	var order []string
-	for _, rr := range rows {
-		code := ""
-		if len(rr.NotCounted) > 0 {
-			code = rr.NotCounted[0].Code
-		}
-		if n[code] == 0 {
-			order = append(order, code)
-		}
-		n[code]++
-	}
-	parts := make([]string, len(order))
-	for i, c := range order {
-		parts[i] = fmt.Sprintf("%d %s", n[c], planner.NotCountedLabel(c))
-	}
-	return fmt.Sprintf("%s not counted: %s", plural(len(rows), "row", "rows"), strings.Join(parts, ", "))
 }
