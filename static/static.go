@@ -15,7 +15,7 @@ import (
 // FS holds every served asset, rooted at this directory: "app.css",
 // "app.js", "vendor/htmx/htmx.min.js" and so on. Serve it under /static/.
 //
-//go:embed app.css app.js vendor
+//go:embed app.css app.js favicon.svg favicon.ico vendor
 var FS embed.FS
 
 var (

@@ -58,7 +58,7 @@ func requireRole(roles ...store.Role) echo.MiddlewareFunc {
 				return echo.NewHTTPError(http.StatusUnauthorized, "Please log in again.")
 			}
 			if len(roles) > 0 && !slices.Contains(roles, u.Role) {
-				return errForbidden
+				return forbiddenFor(u, roles...)
 			}
 			return next(c)
 		}

@@ -22,6 +22,7 @@ var identities = []string{"", "admin", "lead", "lead2", "reviewer", "finance"}
 // routeAccess says who may use each route. Every registered route must be
 // listed: a new route without an entry fails the test.
 var routeAccess = map[string]string{
+	"GET /favicon.ico":                         "* anon",
 	"GET /healthz":                             "* anon",
 	"GET /readyz":                              "* anon",
 	"GET /metrics":                             "* anon", // behind the metrics token when one is set

@@ -24,7 +24,7 @@ func (s *Server) costReport(c echo.Context) (store.Report, error) {
 		return store.Report{}, err
 	}
 	if !canEditCosts(r, currentUser(c)) {
-		return store.Report{}, errForbidden
+		return store.Report{}, errNotCostEditor
 	}
 	if err := s.svc.ReadOnly(c.Request().Context(), r.ID); err != nil {
 		return store.Report{}, err

@@ -10,12 +10,66 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"capplan/static"
 	"capplan/web/reports"
 	"capplan/web/store"
 )
 
-// errForbidden is returned when the user may not do what they asked.
-var errForbidden = echo.NewHTTPError(http.StatusForbidden, "You do not have permission to do this.")
+// forbiddenFor refuses user u an action that only the given roles may
+// take, naming them: "Only finance or an admin may do this; you are signed
+// in as a lead."
+func forbiddenFor(u *store.User, roles ...store.Role) error {
+	var names []string
+	for _, r := range roles {
+		names = append(names, roleNoun(r))
+	}
+	msg := "Only " + orList(names) + " may do this"
+	if u != nil {
+		msg += "; you are signed in as " + roleNoun(u.Role)
+	}
+	return echo.NewHTTPError(http.StatusForbidden, msg+".")
+}
+
+// forbidden refuses an action with a sentence saying who may take it.
+func forbidden(who string) error { return echo.NewHTTPError(http.StatusForbidden, who) }
+
+// The refusals of a report's own actions, by who may take them.
+var (
+	errNotEditor      = forbidden("Only the report's owner, the leads it names as editors, or an admin may change this report.")
+	errNotCostEditor  = forbidden("Only the report's editors, finance or an admin may change its costs, quotes and scenarios.")
+	errNotOwnerEditor = forbidden("Only the report's owner or an admin may choose who else edits it.")
+)
+
+// roleNoun is a role as a sentence names a person of it: "a lead",
+// "an admin", "finance".
+func roleNoun(r store.Role) string {
+	switch r {
+	case store.RoleAdmin:
+		return "an admin"
+	case store.RoleFinance:
+		return "finance"
+	case "":
+		return "nobody"
+	}
+	return "a " + string(r)
+}
+
+// orList joins words as a sentence does: "a", "a or b", "a, b or c".
+func orList(ws []string) string {
+	switch len(ws) {
+	case 0:
+		return ""
+	case 1:
+		return ws[0]
+	}
+	return strings.Join(ws[:len(ws)-1], ", ") + " or " + ws[len(ws)-1]
+}
+
+// notFoundText is the one sentence of a 404: what was asked for is not
+// there, and the address is named.
+func notFoundText(path string) string {
+	return "Nothing is at " + path + ": the address may be mistyped, or what it named has been removed."
+}
 
 // handleError is the one place errors become responses. An *echo.HTTPError
 // keeps its status; every other error gets the status of its kind
@@ -39,11 +93,25 @@ func (s *Server) handleError(err error, c echo.Context) {
 		c.NoContent(status)
 		return
 	}
+	if status == http.StatusNotFound {
+		msg = notFoundText(c.Request().URL.Path)
+	}
 	page := errorPage(status, msg)
 	if id, ok := s.reportOfPath(c); ok {
 		page = reportErrorPage(status, msg, id)
 	}
 	s.render(c, status, layout(s.page(c, http.StatusText(status)), page), errorBox(msg))
+}
+
+// favicon answers /favicon.ico, which browsers and other clients ask for
+// whatever the page links: the embedded icon, cached like the assets.
+func (s *Server) favicon(c echo.Context) error {
+	b, err := static.FS.ReadFile("favicon.ico")
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "public, max-age=86400")
+	return c.Blob(http.StatusOK, "image/x-icon", b)
 }
 
 // kindStatus is the HTTP status of each kind of error.
@@ -76,6 +144,9 @@ func errorStatus(err error) (int, string) {
 	case kind == reports.KindNotFound:
 		return status, "Not found."
 	case kind == reports.KindForbidden:
+		if err != reports.ErrForbidden { // a refusal that says who may
+			return status, strings.TrimSuffix(capitalize(err.Error()), ".") + "."
+		}
 		return status, "You do not have permission to do this."
 	case errors.As(err, &ce):
 		return status, capitalize(ce.Error()) + ". Reload the page to see the changes."

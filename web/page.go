@@ -13,6 +13,9 @@ func (s *Server) page(c echo.Context, title string) pageCtx {
 }
 
 func statusText(code int) string {
+	if code == http.StatusNotFound {
+		return "Not found" // sentence case, as every heading
+	}
 	if t := http.StatusText(code); t != "" {
 		return t
 	}

@@ -73,7 +73,7 @@ func (s *Server) reportEditors(c echo.Context) error {
 	}
 	u := currentUser(c)
 	if u.Role != store.RoleAdmin && u.ID != r.OwnerID {
-		return errForbidden
+		return errNotOwnerEditor
 	}
 	form, _ := c.FormParams()
 	var ids []int64

@@ -90,7 +90,7 @@ func (s *Server) editableReport(c echo.Context) (store.Report, error) {
 		return store.Report{}, err
 	}
 	if !r.CanEdit(*currentUser(c)) {
-		return store.Report{}, errForbidden
+		return store.Report{}, errNotEditor
 	}
 	if err := s.svc.ReadOnly(c.Request().Context(), r.ID); err != nil {
 		return store.Report{}, err

@@ -24,6 +24,7 @@ func (s *Server) routes(e *echo.Echo) {
 
 	// Assets, embedded; the URLs carry a content checksum, so cache for ever.
 	e.GET("/static/*", echo.WrapHandler(newAssets()))
+	e.GET("/favicon.ico", s.favicon)
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok") })
 	e.GET("/readyz", s.readyz)
 	e.GET("/metrics", s.metricsEndpoint())

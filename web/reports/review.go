@@ -21,6 +21,12 @@ func (e *Refusal) Error() string { return e.Msg }
 // ErrorKind is the refusal's kind.
 func (e *Refusal) ErrorKind() Kind { return e.kind }
 
+// forbiddenRefusal is a refusal saying who may do what was asked; it is
+// ErrForbidden for errors.Is.
+type forbiddenRefusal struct{ Refusal }
+
+func (e *forbiddenRefusal) Is(target error) bool { return target == ErrForbidden }
+
 func refuse(kind Kind, format string, args ...any) error {
 	return &Refusal{Msg: fmt.Sprintf(format, args...), kind: kind}
 }
@@ -108,7 +114,7 @@ func (s *Service) Revise(ctx context.Context, u store.User, reportID int64) (int
 		return 0, err
 	}
 	if !r.CanEdit(u) {
-		return 0, ErrForbidden
+		return 0, &forbiddenRefusal{Refusal{Msg: "only the report's owner, the leads it names as editors, or an admin may start a revision of it", kind: KindForbidden}}
 	}
 	return s.Store.Revise(ctx, u, reportID)
 }
