@@ -139,6 +139,12 @@ func figurePart(fields map[string]string, k string) string {
 	return fig + " (" + part + ")"
 }
 
+// FieldLabelKnown reports whether FieldLabel names key from the forms'
+// labels rather than reading it as its words.
+func FieldLabelKnown(key string) bool {
+	return strings.TrimSpace(key) != "" && FieldLabel(key) != fallbackLabel(strings.TrimSpace(key))
+}
+
 // fallbackLabel reads a key as its words: "a_b.c_d" is "a b c d",
 // "x[2].y" is "x 2 y".
 func fallbackLabel(k string) string {

@@ -78,7 +78,7 @@ func (s *Server) candidateSave(c echo.Context, cid int64) error {
 		key, action = itoa64(cid), "candidate "+next.Name+" edited"
 	}
 	return s.saveSection(c, r, sectionSave{
-		Anchor: "candidates", Key: key, Form: form, Errs: fr.errs, Prev: prev, Next: next, Changed: cid == 0,
+		Anchor: "candidates", Key: key, Form: form, Errs: fr.errs, Prev: prev, Next: next, Changed: cid == 0, HistoryKey: "candidate",
 		Edit: s.edit(c, r, action, "candidates"),
 		Save: func(ctx context.Context, e store.Edit) error {
 			_, err := s.store.SaveCandidate(ctx, e, cid, next)
@@ -103,7 +103,7 @@ func (s *Server) candidateRemove(c echo.Context) error {
 		return err
 	}
 	return s.saveSection(c, r, sectionSave{
-		Anchor: "candidates", Key: itoa64(cid), Prev: cur.Candidate, Changed: true,
+		Anchor: "candidates", Key: itoa64(cid), Prev: cur.Candidate, Changed: true, HistoryKey: "candidate",
 		Edit: s.edit(c, r, "candidate "+cur.Name+" removed", "candidates"),
 		Save: func(ctx context.Context, e store.Edit) error {
 			return s.store.RemoveCandidate(ctx, e, cid)

@@ -112,7 +112,7 @@ func (s *Server) rowObserved(c echo.Context) error {
 		section = "candidates"
 	}
 	return s.saveSection(c, r, sectionSave{
-		Anchor: rowAnchor(cid), Key: key, Form: form, Errs: fr.errs, Prev: prev.Row.Observed, Next: o,
+		Anchor: rowAnchor(cid), Key: key, Form: form, Errs: fr.errs, Prev: prev.Row.Observed, Next: o, HistoryKey: "observed",
 		Edit: s.edit(c, r, fmt.Sprintf("observed figures of %s (%s)", load, prev.Row.Source.File), section),
 		Save: func(ctx context.Context, e store.Edit) error { return s.store.SetObserved(ctx, e, rid, o) },
 		// A refused or stale row: the section the row is in, for htmx the

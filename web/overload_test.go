@@ -53,7 +53,7 @@ func TestOverloadTestRecordedAndJudged(t *testing.T) {
 		}
 	}
 	h, _ := app.store.History(context.Background(), id)
-	if h[0].Action != "overload test recorded" || !strings.Contains(h[0].Before, "Worker stayed healthy: true") {
+	if h[0].Action != "overload test recorded" || !strings.Contains(h[0].Before, "Worker stayed healthy: yes") {
 		t.Errorf("history: %+v", h[0])
 	}
 }

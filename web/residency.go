@@ -77,7 +77,7 @@ func (s *Server) residencySave(c echo.Context) error {
 		names[i] = rt.Name
 	}
 	return s.saveSection(c, r, sectionSave{
-		Anchor: "residency", Key: "routes", Form: form, Errs: fr.errs, Prev: routeMap(prev), Next: routeMap(routes),
+		Anchor: "residency", Key: "routes", Form: form, Errs: fr.errs, Prev: routeMap(prev), Next: routeMap(routes), HistoryKey: "routes[]",
 		Edit: s.edit(c, r, "residency plan saved: "+dash(strings.Join(names, ", ")), reports.SecRoutes),
 		Save: func(ctx context.Context, e store.Edit) error {
 			return s.store.SaveSection(ctx, e, reports.SecRoutes, routes)

@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+
+	"capplan/planner"
 )
 
 // The history records what a save changed, not the section as it was: a
@@ -22,9 +25,15 @@ const (
 	maxDiffFields = 40
 )
 
-// diffJSON describes what changed between two values as "field: value"
-// lines, one side each; both empty when nothing changed.
-func diffJSON(a, b any) (before, after string) {
+// diffJSON describes what changed between two values of a section as
+// "label: value" lines, one side each, in the same order; both empty when
+// nothing changed. prefix is the section's key among the planner's inputs
+// ("recommendation", "scenarios", ...): a field is labelled by its key
+// under it when the forms know that key ("recommendation.gates[0].name" is
+// "Gate 1: name"), else by its key alone. Lists are walked item by item,
+// so no line carries raw JSON, and a value absent on one side reads
+// "(none)" there (docs/ARCHITECTURE.md, "Saving a section").
+func diffJSON(prefix string, a, b any) (before, after string) {
 	fa, fb := flatten(a), flatten(b)
 	keys := map[string]bool{}
 	for k := range fa {
@@ -39,15 +48,16 @@ func diffJSON(a, b any) (before, after string) {
 			ks = append(ks, k)
 		}
 	}
-	sort.Strings(ks)
+	sort.Slice(ks, func(i, j int) bool { return keyLess(ks[i], ks[j]) })
 	more := 0
 	if len(ks) > maxDiffFields {
 		ks, more = ks[:maxDiffFields], len(ks)-maxDiffFields
 	}
 	var bl, al []string
 	for _, k := range ks {
-		bl = append(bl, fieldLabel(k)+": "+fa[k])
-		al = append(al, fieldLabel(k)+": "+fb[k])
+		l := historyLabel(prefix, k)
+		bl = append(bl, l+": "+historyValue(fa[k]))
+		al = append(al, l+": "+historyValue(fb[k]))
 	}
 	if more > 0 {
 		line := fmt.Sprintf("… and %d more changed fields", more)
@@ -56,13 +66,97 @@ func diffJSON(a, b any) (before, after string) {
 	return strings.Join(bl, "\n"), strings.Join(al, "\n")
 }
 
-// flatten turns a value's JSON into dotted paths and printed leaves; a
-// leaf printed longer than maxDiffValue is summarised.
+// historyLabel is the label of a flattened key of a section.
+func historyLabel(prefix, k string) string {
+	if list, ok := strings.CutSuffix(prefix, "[]"); ok && k != "" {
+		name, rest, _ := strings.Cut(k, ".")
+		prefix, k = "", list+"["+name+"]"
+		if rest != "" {
+			k += "." + rest
+		}
+	}
+	full := k
+	switch {
+	case prefix == "":
+	case k == "":
+		full = prefix
+	case strings.HasPrefix(k, "["):
+		full = prefix + k
+	default:
+		full = prefix + "." + k
+	}
+	switch {
+	case planner.FieldLabelKnown(full):
+		return capitalize(fieldLabel(full))
+	case planner.FieldLabelKnown(k):
+		return capitalize(fieldLabel(k))
+	}
+	// An item of a list the forms label as a whole: "loads[2]" is "Load
+	// levels 3".
+	if i := strings.IndexByte(k, '['); i > 0 {
+		if j := strings.IndexByte(k[i:], ']'); j > 0 {
+			if n, err := strconv.Atoi(k[i+1 : i+j]); err == nil {
+				for _, head := range []string{full[:len(full)-len(k)] + k[:i], k[:i]} {
+					if planner.FieldLabelKnown(head) {
+						l := capitalize(fieldLabel(head)) + " " + strconv.Itoa(n+1)
+						if rest := strings.TrimPrefix(k[i+j+1:], "."); rest != "" {
+							l += ": " + fieldLabel(rest)
+						}
+						return l
+					}
+				}
+			}
+		}
+	}
+	if l := capitalize(fieldLabel(full)); l != "" {
+		return l
+	}
+	return "Value"
+}
+
+// historyValue is a leaf as the history shows it: "(none)" for nothing.
+func historyValue(v string) string {
+	if v == "" {
+		return "(none)"
+	}
+	return v
+}
+
+// keyLess orders flattened keys as people read them: list items by their
+// number (item 2 before item 10), else alphabetically.
+func keyLess(a, b string) bool {
+	for a != "" && b != "" {
+		ia, ib := strings.IndexByte(a, '['), strings.IndexByte(b, '[')
+		if ia < 0 || ib < 0 || a[:ia] != b[:ib] {
+			return a < b
+		}
+		ea, eb := strings.IndexByte(a, ']'), strings.IndexByte(b, ']')
+		na, errA := strconv.Atoi(a[ia+1 : ea])
+		nb, errB := strconv.Atoi(b[ib+1 : eb])
+		if errA != nil || errB != nil || na == nb {
+			if a[ia+1:ea] != b[ib+1:eb] {
+				return a[ia+1:ea] < b[ib+1:eb]
+			}
+			a, b = a[ea+1:], b[eb+1:]
+			continue
+		}
+		return na < nb
+	}
+	return a < b
+}
+
+// flatten turns a value's JSON into keys and printed leaves: "a.b" for an
+// object's field, "a[0].b" for a list's item. A float is written by the
+// display rule for inputs (planner.DisplayInput), never as a raw float; a
+// list printed longer than maxDiffValue is one leaf, summarised, and so is
+// a long text.
 func flatten(v any) map[string]string {
 	out := map[string]string{}
 	b, _ := json.Marshal(v)
+	d := json.NewDecoder(strings.NewReader(string(b)))
+	d.UseNumber()
 	var x any
-	json.Unmarshal(b, &x)
+	d.Decode(&x)
 	var walk func(prefix string, x any)
 	walk = func(prefix string, x any) {
 		switch t := x.(type) {
@@ -74,15 +168,75 @@ func flatten(v any) map[string]string {
 				}
 				walk(p, v)
 			}
+		case []any:
+			if b, _ := json.Marshal(t); len(b) > maxDiffValue {
+				out[prefix] = summarise(t, string(b))
+				return
+			}
+			for i, v := range t {
+				walk(prefix+"["+strconv.Itoa(i)+"]", v)
+			}
 		case nil:
 			out[prefix] = ""
+		case json.Number:
+			s := t.String()
+			if f, err := t.Float64(); err == nil && strings.ContainsAny(s, ".eE") {
+				s = planner.DisplayInput(f)
+			}
+			out[prefix] = s
+		case bool:
+			out[prefix] = map[bool]string{true: "yes", false: "no"}[t]
 		default:
-			b, _ := json.Marshal(t)
-			out[prefix] = summarise(t, strings.Trim(string(b), `"`))
+			out[prefix] = summarise(t, strings.TrimSpace(strings.Trim(mustJSON(t), `"`)))
 		}
 	}
 	walk("", x)
 	return out
+}
+
+func mustJSON(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// historyLines are a history entry's change in sentences, one a line:
+// "Label: before → after" for each field both sides name, in order, else
+// "before → after", or the one side there is.
+func historyLines(before, after string) []string {
+	if before == "" && after == "" {
+		return nil
+	}
+	if before == "" {
+		return strings.Split(after, "\n")
+	}
+	bl, al := strings.Split(before, "\n"), strings.Split(after, "\n")
+	if len(bl) == len(al) {
+		out := make([]string, 0, len(bl))
+		for i := range bl {
+			// The label is the longest common start ending before ": "
+			// (a label may hold ": " itself: "Gate 1: name").
+			n := 0
+			for n < len(bl[i]) && n < len(al[i]) && bl[i][n] == al[i][n] {
+				n++
+			}
+			cut := strings.LastIndex(bl[i][:n], ": ")
+			if cut <= 0 {
+				out = nil
+				break
+			}
+			out = append(out, bl[i][:cut]+": "+bl[i][cut+2:]+" → "+al[i][cut+2:])
+		}
+		if out != nil {
+			return out
+		}
+	}
+	if after == "" {
+		return []string{strings.ReplaceAll(before, "\n", "; ") + " → (removed)"}
+	}
+	return []string{strings.ReplaceAll(before, "\n", "; ") + " → " + strings.ReplaceAll(after, "\n", "; ")}
 }
 
 // summarise is a leaf as the history shows it: printed whole when short,

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"capplan/planner"
+	"capplan/web/reports"
 	"capplan/web/store"
 )
 
@@ -35,6 +36,11 @@ type sectionSave struct {
 	Edit       store.Edit // the change: section, action and base version (see Server.edit)
 	Prev, Next any        // the section before and after, for the history; alike means nothing to save
 	Changed    bool       // save even when Prev and Next print alike (or there are none)
+	// HistoryKey is the section's key among the planner's inputs, which
+	// labels the history's lines (diffJSON); "" means Doc, and a key
+	// ending in "[]" reads Prev's and Next's map keys as list items
+	// ("routes[]": a route by its name).
+	HistoryKey string
 
 	// Save stores the change; when it is nil, Next is stored whole as the
 	// report section named Doc.
@@ -70,7 +76,7 @@ func (s *Server) saveSection(c echo.Context, r store.Report, ss sectionSave) err
 	}
 	e := ss.Edit
 	if ss.Prev != nil || ss.Next != nil {
-		e.Before, e.After = diffJSON(ss.Prev, ss.Next)
+		e.Before, e.After = diffJSON(ss.historyKey(), ss.Prev, ss.Next)
 		if e.Before == "" && e.After == "" && !ss.Changed {
 			return s.sectionSaved(c, r, ss) // nothing changed: nothing to save
 		}
@@ -193,4 +199,15 @@ func (s *Server) edit(c echo.Context, r store.Report, action, section string) st
 		base = v
 	}
 	return store.Edit{ReportID: r.ID, BaseVersion: base, UserID: currentUser(c).ID, Action: action, Section: section}
+}
+
+// historyKey is the key that labels the section's history lines.
+func (ss sectionSave) historyKey() string {
+	switch {
+	case ss.HistoryKey != "":
+		return ss.HistoryKey
+	case ss.Doc == reports.SecSettings: // its fields are the inputs' own
+		return ""
+	}
+	return ss.Doc
 }
