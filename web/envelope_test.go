@@ -40,7 +40,7 @@ func TestAdmissionOverrideNeedsAReason(t *testing.T) {
 		t.Error("no history swap")
 	}
 	h, _ := app.store.History(context.Background(), id)
-	if h[0].Action != "admission limit overridden: shared box" || !strings.Contains(h[0].After, "override max in flight: 6") {
+	if h[0].Action != "admission limit overridden: shared box" || !strings.Contains(h[0].After, "Max in flight (override): 6") {
 		t.Errorf("history: %+v", h[0])
 	}
 	if res, _ := do(t, app.client("reviewer"), "POST", u, url.Values{"version": {reportVersion(t, app, id)}}); res.StatusCode != http.StatusForbidden {

@@ -55,13 +55,18 @@ func viewOf(rep *reports.Report, u *store.User) reportView {
 		Amendments: rep.Amendments, History: rep.History, HistoryTotal: rep.HistoryTotal,
 		Quotes: rep.Quotes, QuoteLibrary: rep.Library,
 		Review: rep.Review, Comments: rep.Comments, Candidates: rep.Candidates, rep: rep}
-	v.Imports = importsViewOf(rep, v.Result, v.CanEdit)
 	v.CanEditCosts = canEditCosts(v.R, u)
 	v.CanReview = u.Role == store.RoleReviewer || u.Role == store.RoleAdmin
 	v.CanRevise = v.CanEdit && v.Review.Approved() && len(v.Review.Successors) == 0
-	if v.Review.Approved() {
+	v.CanSubmit = v.CanEdit && v.Review.State != store.StateInReview && !v.Review.Approved()
+	// In review and after approval nothing of the report changes (the
+	// store refuses it), so no edit form is shown; the review bar says
+	// why (lockedText).
+	if v.Review.Approved() || v.Review.State == store.StateInReview {
+		v.Locked = v.CanEdit || v.CanEditCosts
 		v.CanEdit, v.CanEditCosts = false, false
 	}
+	v.Imports = importsViewOf(rep, v.Result, v.CanEdit)
 	return v
 }
 

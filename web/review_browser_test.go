@@ -29,10 +29,18 @@ func TestBrowserReviewJourney(t *testing.T) {
 		name    string
 		actions []chromedp.Action[chromedp.Void]
 	}{
-		{"the lead submits the report for review", append(append(login("lead"),
+		{"the lead is asked first, goes back, then submits with the item failing", append(append(login("lead"),
 			browsertest.WaitText(`[data-testid="exit-recommendation"]`, "owner missing"),
-			chromedp.Click(css(`[data-testid="submit-review"]`)),
+			chromedp.Click(css(`[data-testid="submit-review-open"]`)),
+			browsertest.WaitText(`[data-testid="submit-failing"]`, "owner missing"),
+			chromedp.Click(css(`[data-testid="submit-go-back"]`)),
+			waitTrue("the exit check in view", `location.hash === "#exitcheck"`),
+			browsertest.WaitText(`[data-testid="review-state"]`, "draft"),
+			chromedp.Click(css(`[data-testid="submit-confirm"]`)),
+			chromedp.Click(css(`[data-testid="submit-anyway"]`)),
 			browsertest.WaitText(`[data-testid="review-state"]`, "in review"),
+			browsertest.WaitText(`[data-testid="review-state-text"]`, "sections are locked"),
+			waitTrue("no edit form while in review", `document.querySelector('[data-testid="recommendation-form"], [data-testid="scenario-form"]') === null`),
 		), logout...)},
 		{"the reviewer cannot approve while the exit check fails", append(append(login("reviewer"),
 			browsertest.WaitText(`[data-testid="exit-fail"]`, "1 item fails"),

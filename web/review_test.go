@@ -140,7 +140,24 @@ func TestReviewWorkflow(t *testing.T) {
 		t.Fatalf("%d failing items, want 1:\n%s", n, between(body, `id="exitcheck"`, "</section>"))
 	}
 
-	res, _ = do(t, lead, "POST", base+"/submit", url.Values{"version": {app.version(id)}})
+	// Submitting with a failing item asks first: the review bar lists it
+	// with a box to tick, and the report stays a draft.
+	_, body = do(t, lead, "GET", base, nil)
+	ask := between(body, `data-testid="submit-ask"`, "</details>")
+	if !strings.Contains(ask, `data-testid="submit-failing"`) || !strings.Contains(ask, `href="#recommendation"`) || !strings.Contains(ask, `data-testid="submit-confirm"`) || !strings.Contains(ask, `data-testid="submit-go-back"`) {
+		t.Errorf("the submit form does not list the failing item with a confirmation:\n%s", ask)
+	}
+	if strings.Contains(body, `data-testid="submit-review"`) {
+		t.Error("a plain submit button is offered while an item fails")
+	}
+	res, body = do(t, lead, "POST", base+"/submit", url.Values{"version": {app.version(id)}})
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "1 exit-check item fails: Recommendation") || !strings.Contains(body, `open data-testid="submit-ask"`) {
+		t.Fatalf("submit unconfirmed with a failing item: %d, want 422 naming it with the question open:\n%s", res.StatusCode, between(body, `id="review"`, "</details>"))
+	}
+	if rv, _ := app.store.Review(context.Background(), id); rv.State != store.StateDraft {
+		t.Fatalf("an unconfirmed submit moved the report to %s", rv.State)
+	}
+	res, _ = do(t, lead, "POST", base+"/submit", url.Values{"version": {app.version(id)}, "confirm": {"yes"}})
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("submit: %d", res.StatusCode)
 	}

@@ -167,9 +167,12 @@ func TestBrowserTrustJourney(t *testing.T) {
 			browsertest.WaitText(`[data-testid="objective"]`, "e2e_p95<=20s"),
 			waitTrue("no contract form", `document.querySelector('[data-testid="contract-form"]') === null`),
 		}},
-		{"the owner submits", []chromedp.Action[chromedp.Void]{
+		{"the owner submits, asked first since the loosening is not accepted", []chromedp.Action[chromedp.Void]{
 			chromedp.Navigate(report),
-			chromedp.Click(css(`[data-testid="submit-review"]`)),
+			chromedp.Click(css(`[data-testid="submit-review-open"]`)),
+			browsertest.WaitText(`[data-testid="submit-failing"]`, "oosened"),
+			chromedp.Click(css(`[data-testid="submit-confirm"]`)),
+			chromedp.Click(css(`[data-testid="submit-anyway"]`)),
 			browsertest.WaitText(`[data-testid="review-state"]`, "in review"),
 		}},
 		{"the reviewer cannot approve until the loosening is accepted in writing", append(append(logout, login(app.users["reviewer"].Email)...),

@@ -37,7 +37,7 @@ type Step struct {
 	ReportID    int64
 	BaseVersion int
 	User        store.User
-	Confirmed   bool   // approve: the reviewer ticked that they read the exit check
+	Confirmed   bool   // approve: the reviewer ticked that they read the exit check; submit: the lead ticked to submit with items failing
 	Comment     string // send back: what must change
 }
 
@@ -58,8 +58,22 @@ func (s *Service) ReadOnly(ctx context.Context, reportID int64) error {
 	return nil
 }
 
-// Submit sends a draft for review.
+// Submit sends a draft for review. While exit-check items fail it asks
+// first: it is refused, naming them, unless the lead confirmed that the
+// report goes to review with them failing (a reviewer cannot approve it
+// until each holds).
 func (s *Service) Submit(ctx context.Context, st Step) error {
+	rep, err := s.Load(ctx, st.ReportID)
+	if err != nil {
+		return err
+	}
+	if failing := FailingItems(rep.Result.ExitCheck); len(failing) > 0 && !st.Confirmed {
+		n := "1 exit-check item fails"
+		if len(failing) > 1 {
+			n = fmt.Sprintf("%d exit-check items fail", len(failing))
+		}
+		return refuse(KindInvalid, "%s: %s. A reviewer cannot approve the report until each holds: tick “Submit with these items failing” to submit it as it is, or go back and fix them first.", n, strings.Join(failing, "; "))
+	}
 	e := st.edit("submitted for review")
 	e.Before, e.After = store.StateDraft.Label(), store.StateInReview.Label()
 	return s.Store.Transition(ctx, e, store.StateInReview, "")
