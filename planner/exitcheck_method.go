@@ -160,6 +160,24 @@ func exitDecisionJustified(in Inputs, r *Result) ExitItem {
 	if rec == nil || (rec.Decision != "keep" && rec.Decision != "stop") {
 		return ExitItem{}
 	}
+	self, cheapestAPI := ExpectedOptionCosts(r)
+	if self == nil || cheapestAPI == nil {
+		return ExitItem{}
+	}
+	costlier := CostlierDecision(rec.Decision, r)
+	if costlier == "" {
+		return exitItem("decision_justified", "A costlier decision is justified in writing", "recommendation", nil, "the decision picks the cheaper option in the expected scenario")
+	}
+	if strings.TrimSpace(rec.Justification) == "" {
+		return exitItem("decision_justified", "A costlier decision is justified in writing", "recommendation", []string{costlier + ": write why"}, "")
+	}
+	return exitItem("decision_justified", "A costlier decision is justified in writing", "recommendation", nil, costlier+": "+rec.Justification)
+}
+
+// ExpectedOptionCosts are the self-hosted option and the cheapest API
+// option of the expected scenario, each with a cost per 1,000 successful
+// in-objective requests; nil where the scenario or the cost is missing.
+func ExpectedOptionCosts(r *Result) (self, cheapestAPI *OptionCost) {
 	var exp *ScenarioResult
 	for i := range r.Scenarios {
 		if r.Scenarios[i].Scenario.Name == "expected" {
@@ -167,10 +185,8 @@ func exitDecisionJustified(in Inputs, r *Result) ExitItem {
 		}
 	}
 	if exp == nil {
-		return ExitItem{}
+		return nil, nil
 	}
-	var self *OptionCost
-	var cheapestAPI *OptionCost
 	for i, o := range exp.Options {
 		if o.CostPer1000 == nil {
 			continue
@@ -181,25 +197,28 @@ func exitDecisionJustified(in Inputs, r *Result) ExitItem {
 			cheapestAPI = &exp.Options[i]
 		}
 	}
+	return self, cheapestAPI
+}
+
+// CostlierDecision says, in words, how decision ("keep" or "stop") picks
+// the option that costs more per 1,000 in the expected scenario; "" when
+// it picks the cheaper one or the costs are not known. Such a decision
+// needs a written justification (docs/method.md, "Recommendation").
+func CostlierDecision(decision string, r *Result) string {
+	self, cheapestAPI := ExpectedOptionCosts(r)
 	if self == nil || cheapestAPI == nil {
-		return ExitItem{}
+		return ""
 	}
 	costlier := ""
 	switch {
-	case rec.Decision == "keep" && cheapestAPI.CostPer1000.Exact.LessThan(self.CostPer1000.Exact):
+	case decision == "keep" && cheapestAPI.CostPer1000.Exact.LessThan(self.CostPer1000.Exact):
 		costlier = fmt.Sprintf("keeping self-hosting (%s per 1,000) while %s costs %s per 1,000 in the expected scenario",
 			self.CostPer1000.Rounded.StringFixed(2), cheapestAPI.Option, cheapestAPI.CostPer1000.Rounded.StringFixed(2))
-	case rec.Decision == "stop" && self.CostPer1000.Exact.LessThan(cheapestAPI.CostPer1000.Exact):
+	case decision == "stop" && self.CostPer1000.Exact.LessThan(cheapestAPI.CostPer1000.Exact):
 		costlier = fmt.Sprintf("stopping self-hosting (%s per 1,000) for %s at %s per 1,000 in the expected scenario",
 			self.CostPer1000.Rounded.StringFixed(2), cheapestAPI.Option, cheapestAPI.CostPer1000.Rounded.StringFixed(2))
 	}
-	if costlier == "" {
-		return exitItem("decision_justified", "A costlier decision is justified in writing", "recommendation", nil, "the decision picks the cheaper option in the expected scenario")
-	}
-	if strings.TrimSpace(rec.Justification) == "" {
-		return exitItem("decision_justified", "A costlier decision is justified in writing", "recommendation", []string{costlier + ": write why"}, "")
-	}
-	return exitItem("decision_justified", "A costlier decision is justified in writing", "recommendation", nil, costlier+": "+rec.Justification)
+	return costlier
 }
 
 // exitCeilingMemory fails when the objective names memory headroom or no

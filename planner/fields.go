@@ -250,6 +250,7 @@ var prefixGroups = map[string]map[string]string{
 	"recommendation": {
 		"decision": "decision (keep, change or stop)", "owner": "recommendation owner", "review_date": "review date",
 		"expiry": "expiry", "triggers": "triggers", "gates": "non-financial gates", "notes": "recommendation notes",
+		"justification": "why this decision",
 	},
 }
 
@@ -257,7 +258,8 @@ var prefixGroups = map[string]map[string]string{
 // report's settings, and the fields of a record validated on its own
 // (an observed row, a candidate, a route, an overload test).
 var bareLabels = map[string]string{
-	"environment": "Environment", "service": "Service and framing", "release_revision": "Proxy / release revision",
+	"justification": "Why this decision",
+	"environment":   "Environment", "service": "Service and framing", "release_revision": "Proxy / release revision",
 	"baseline_model": "Baseline model", "artifact": "Artifact", "artifact_hash": "Artifact hash",
 	"candidates": "Candidate artifacts and quantization", "vllm_version": "vLLM version or image digest",
 	"benchmark_tool": "Benchmark tool", "tool_version": "Tool version", "driver": "Driver", "device": "Device",

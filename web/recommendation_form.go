@@ -125,3 +125,19 @@ func decisionText(d string) string {
 	}
 	return "—"
 }
+
+// decisionCostNote says, before the decision is saved, which choice costs
+// more in the expected scenario and so needs a written justification
+// (planner.CostlierDecision), or why that cannot be said yet.
+func decisionCostNote(r planner.Result) string {
+	self, api := planner.ExpectedOptionCosts(&r)
+	if self == nil || api == nil {
+		return "Which choice costs more is known once the expected scenario has a cost per 1,000 for self-hosting and for an API; a costlier choice then needs a written justification."
+	}
+	for _, d := range []string{"keep", "stop"} {
+		if why := planner.CostlierDecision(d, &r); why != "" {
+			return "In the expected scenario " + d + " is the costlier choice (" + why + "): choosing it requires a written justification below."
+		}
+	}
+	return "In the expected scenario self-hosting and " + api.Option + " cost the same per 1,000; no choice needs a justification."
+}

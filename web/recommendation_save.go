@@ -4,10 +4,14 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"capplan/planner"
 	"capplan/web/reports"
 )
 
-// recommendationSave saves the recommendation (the report's editors).
+// recommendationSave saves the recommendation (the report's editors). A
+// decision that picks the costlier option in the expected scenario is
+// refused without a written justification (planner.CostlierDecision), the
+// rule the exit check holds it to.
 func (s *Server) recommendationSave(c echo.Context) error {
 	r, err := s.editableReport(c)
 	if err != nil {
@@ -17,13 +21,16 @@ func (s *Server) recommendationSave(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	in, err := s.inputs(c.Request().Context(), r)
+	rep, err := s.svc.Load(c.Request().Context(), r.ID)
 	if err != nil {
 		return err
 	}
 	next, errs := readRecommendationForm(form)
+	if why := planner.CostlierDecision(next.Decision, &rep.Result); why != "" && next.Justification == "" {
+		errs["justification"] = "required: " + why + "; say why, or choose the cheaper option"
+	}
 	return s.saveSection(c, r, sectionSave{
-		Anchor: "recommendation", Form: form, Errs: errs, Prev: in.Recommendation, Next: next,
+		Anchor: "recommendation", Form: form, Errs: errs, Prev: rep.In.Recommendation, Next: next,
 		Edit:  s.edit(c, r, "recommendation changed", "recommendation"),
 		Doc:   reports.SecRecommendation,
 		Again: recommendationAgain, Swap: swapOf(recommendationSwap),
