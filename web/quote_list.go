@@ -19,6 +19,36 @@ type quotesView struct {
 	Form    moneyForm
 	// Uses are the reports using the quote being shown.
 	Uses []store.QuoteUse
+	// Flash confirms the save just made.
+	Flash string
+	// Keepers name who adds and changes quotes (finance, then admins),
+	// shown to those who may not.
+	Keepers []string
+	// Requests are the reports' open requests for a quote, shown to
+	// those who add them.
+	Requests []store.QuoteRequest
+}
+
+// quoteRequestsShown bounds the requests the library page lists.
+const quoteRequestsShown = 20
+
+// quoteKeepers are the people who may add and change library quotes:
+// finance first, then admins, by name.
+func (s *Server) quoteKeepers(c echo.Context) ([]string, error) {
+	us, err := s.store.Users(c.Request().Context())
+	if err != nil {
+		return nil, err
+	}
+	var fin, adm []string
+	for _, u := range us {
+		switch u.Role {
+		case store.RoleFinance:
+			fin = append(fin, u.Display())
+		case store.RoleAdmin:
+			adm = append(adm, u.Display())
+		}
+	}
+	return append(fin, adm...), nil
 }
 
 func canEditQuotes(u *store.User) bool {
@@ -30,7 +60,14 @@ func (s *Server) quoteList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := quotesView{Quotes: qs, CanEdit: canEditQuotes(currentUser(c))}
+	v := quotesView{Quotes: qs, CanEdit: canEditQuotes(currentUser(c)), Flash: takeFlash(c)}
+	if !v.CanEdit {
+		if v.Keepers, err = s.quoteKeepers(c); err != nil {
+			return err
+		}
+	} else if v.Requests, err = s.store.QuoteRequests(c.Request().Context(), quoteRequestsShown); err != nil {
+		return err
+	}
 	return s.render(c, http.StatusOK, layout(s.page(c, "API quotes"), quotesPage(v)), nil)
 }
 
@@ -47,7 +84,12 @@ func (s *Server) quoteShow(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := quotesView{CanEdit: canEditQuotes(currentUser(c)), Edit: &q, Form: moneyForm{Vals: quoteValues(q)}, Uses: uses}
+	v := quotesView{CanEdit: canEditQuotes(currentUser(c)), Edit: &q, Form: moneyForm{Vals: quoteValues(q)}, Uses: uses, Flash: takeFlash(c)}
+	if !v.CanEdit {
+		if v.Keepers, err = s.quoteKeepers(c); err != nil {
+			return err
+		}
+	}
 	return s.render(c, http.StatusOK, layout(s.page(c, q.Q.Name+" · API quote"), quotePage(v)), nil)
 }
 
@@ -75,7 +117,11 @@ func (s *Server) quoteSave(c echo.Context) error {
 	if len(errs) == 0 {
 		id, err := s.store.SaveQuote(ctx, currentUser(c).ID, q)
 		if err == nil {
-			return redirect(c, fmt.Sprintf("/quotes#quote-%d", id))
+			msg := "Quote “" + q.Q.Name + "” added to the library."
+			if editing != nil {
+				msg = "Quote “" + q.Q.Name + "” saved; every draft report using it now computes from these figures."
+			}
+			return redirectFlash(c, fmt.Sprintf("/quotes#quote-%d", id), msg)
 		}
 		var ie *store.InputError
 		switch {

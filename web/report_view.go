@@ -56,6 +56,7 @@ func viewOf(rep *reports.Report, u *store.User) reportView {
 		Quotes: rep.Quotes, QuoteLibrary: rep.Library,
 		Review: rep.Review, Comments: rep.Comments, Candidates: rep.Candidates, rep: rep}
 	v.CanEditCosts = canEditCosts(v.R, u)
+	v.CanAddQuotes = canEditQuotes(u)
 	v.CanReview = u.Role == store.RoleReviewer || u.Role == store.RoleAdmin
 	v.CanRevise = v.CanEdit && v.Review.Approved() && len(v.Review.Successors) == 0
 	v.CanSubmit = v.CanEdit && v.Review.State != store.StateInReview && !v.Review.Approved()

@@ -276,6 +276,38 @@ func (s *Store) Comments(ctx context.Context, reportID int64) ([]Comment, error)
 	return out, rows.Err()
 }
 
+// QuoteRequest is a comment on a report's API quotes: someone asking
+// finance for a quote to be added to the library.
+type QuoteRequest struct {
+	Comment
+	ReportID    int64
+	ReportTitle string
+}
+
+// QuoteRequests are the comments on the API quotes of reports not yet
+// approved, newest first, at most limit: the requests finance sees in the
+// quote library.
+func (s *Store) QuoteRequests(ctx context.Context, limit int) ([]QuoteRequest, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.section, COALESCE(NULLIF(u.name, ''), u.email), c.at, c.body, r.id, r.title
+		FROM comments c JOIN users u ON u.id = c.user_id JOIN reports r ON r.id = c.report_id
+		WHERE c.section = 'quotes' AND r.state != ? ORDER BY c.id DESC LIMIT ?`, StateApproved, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: quote requests: %w", err)
+	}
+	defer rows.Close()
+	var out []QuoteRequest
+	for rows.Next() {
+		var q QuoteRequest
+		var at string
+		if err := rows.Scan(&q.ID, &q.Section, &q.User, &at, &q.Body, &q.ReportID, &q.ReportTitle); err != nil {
+			return nil, err
+		}
+		q.At = parseStamp(at)
+		out = append(out, q)
+	}
+	return out, rows.Err()
+}
+
 // Revise starts a new revision of an approved report: a draft copy of
 // everything the report holds (contract and its freeze, amendments,
 // editors, sections, candidates, imports with their rows, attached quotes)
