@@ -689,7 +689,7 @@ func providerForm(v reportView, f sectionForm) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = textField("provider.evidence_date", "Evidence date (YYYY-MM-DD)", f.val("", "provider.evidence_date", p.Get("provider.evidence_date")), f.Errs, templ.Attributes{"placeholder": "2026-11-30"}).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = textField("provider.evidence_date", "Evidence date", f.val("", "provider.evidence_date", p.Get("provider.evidence_date")), f.Errs, templ.Attributes{"type": "date"}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
