@@ -53,8 +53,8 @@ func Eligibility(r Row, c Contract, wantModel string, kind LoadKind) []Warning {
 	add := func(code, format string, args ...any) {
 		out = append(out, Warning{Code: code, Message: fmt.Sprintf(format, args...)})
 	}
-	if wantModel != "" && r.Model != "" && !sameName(r.Model, wantModel) {
-		add("model-mismatch", "model %s, not the contract's %s", r.Model, wantModel)
+	if m := r.ModelName(); wantModel != "" && m != "" && !sameName(m, wantModel) {
+		add("model-mismatch", "model %s, not the contract's %s", m, wantModel)
 	}
 	if _, ok := r.LoadValue(); !ok {
 		add("load-unknown", "no known load level")

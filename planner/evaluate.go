@@ -260,8 +260,8 @@ func MinRequestsFor(percentile float64) int {
 // were promised, the load kind, and too few requests for the percentile.
 func CheckRow(r Row, c Contract, wantModel string) []Warning {
 	var ws []Warning
-	if wantModel != "" && r.Model != "" && !sameName(r.Model, wantModel) {
-		ws = append(ws, Warning{"model-mismatch", fmt.Sprintf("row model %q is not the contract's %q", r.Model, wantModel)})
+	if m := r.ModelName(); wantModel != "" && m != "" && !sameName(m, wantModel) {
+		ws = append(ws, Warning{"model-mismatch", fmt.Sprintf("row model %q is not the contract's %q", m, wantModel)})
 	}
 	if c.BenchmarkTool != "" && r.Source.Format != "" && !sameName(r.Source.Format, c.BenchmarkTool) {
 		ws = append(ws, Warning{"tool-mismatch", fmt.Sprintf("row written by %s, contract names %s", r.Source.Format, c.BenchmarkTool)})

@@ -193,7 +193,7 @@ var (
 	observedFields = map[string]string{
 		"peak_memory_gib": "peak memory (GiB)", "headroom": "memory headroom at peak", "oom": "out-of-memory error",
 		"restart": "worker restart", "power_watts": "average power (W)", "stopped": "stopped",
-		"stop_reason": "why it was stopped",
+		"stop_reason": "why it was stopped", "model": "model (typed: the file named none)",
 	}
 	gateFields = map[string]string{"name": "name", "pass": "outcome", "note": "note"}
 )

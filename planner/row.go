@@ -1,5 +1,7 @@
 package planner
 
+import "strings"
+
 // LoadKind says how a load level was set by the benchmark tool.
 type LoadKind string
 
@@ -68,6 +70,19 @@ type Observed struct {
 	PowerWatts *float64 `json:"power_watts"`
 	Stopped    bool     `json:"stopped"`
 	StopReason string   `json:"stop_reason,omitempty"`
+	// Model is the model the lead typed for a row whose file did not name
+	// it (an import's "model-unknown" warning); the file's model, when it
+	// names one, is the row's and this is not used.
+	Model string `json:"model,omitempty"`
+}
+
+// ModelName is the row's model: the file's, else the one typed for it
+// (Observed.Model); "" when neither says.
+func (r Row) ModelName() string {
+	if r.Model != "" {
+		return r.Model
+	}
+	return strings.TrimSpace(r.Observed.Model)
 }
 
 // OOMRecorded reports whether the row records if it saw an out-of-memory

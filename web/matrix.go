@@ -62,6 +62,7 @@ func observedForm(r *formReader) planner.Observed {
 		PowerWatts:    r.float("power_watts"),
 		Stopped:       r.check("stopped"),
 		StopReason:    r.str("stop_reason"),
+		Model:         r.str("model"),
 	}
 	r.domain(o.Validate(), nil)
 	return o
