@@ -679,7 +679,7 @@ func providerForm(v reportView, f sectionForm) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = textField(fd.Key()+".evidence_date", "Date of the "+strings.ToLower(fd.FormLabel())+" (YYYY-MM-DD)", f.val("", fd.Key()+".evidence_date", p.Get(fd.Key()+".evidence_date")), f.Errs, nil).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = textField(fd.Key()+".evidence_date", "Date of the "+strings.ToLower(fd.FormLabel()), f.val("", fd.Key()+".evidence_date", p.Get(fd.Key()+".evidence_date")), f.Errs, templ.Attributes{"type": "date"}).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
