@@ -60,6 +60,9 @@ func parseAIPerf(f *File, d doc) error {
 		o.get(p, "aiperf_version", &ver)
 		o.get(p, "schema_version", &schema)
 		f.Source.Format, f.Source.ToolVersion = "aiperf", string(ver)
+		var id lstr
+		o.get(p, "benchmark_id", &id)
+		f.BenchmarkID = strings.TrimSpace(string(id))
 		switch {
 		case schema != "":
 			f.Source.FormatVersion = "schema " + string(schema)

@@ -25,7 +25,7 @@ var Formats = []FormatInfo{
 		modelHint: "vLLM results name it in model_id"},
 	{Name: "sglang", Label: "SGLang bench_serving", Files: "the --output-file JSONL",
 		modelHint: "SGLang results name the model only in server_info, which older versions do not write"},
-	{Name: "aiperf", Label: "AIPerf", Files: "profile_export_aiperf.json (0.1.x with its metrics under records, to schema 1.3; failed and cancelled runs too)",
+	{Name: "aiperf", Label: "AIPerf", Files: "profile_export_aiperf.json (0.1.x with its metrics under records, to schema 1.3; failed and cancelled runs too), with the run's server_metrics_export.json in the same upload for what the engine reported",
 		modelHint: "AIPerf names it in input_config"},
 	{Name: "genai-perf", Label: "GenAI-Perf", Files: "*_genai_perf.json",
 		modelHint: "GenAI-Perf names it in input_config"},

@@ -32,7 +32,8 @@ func seed(f *testing.F, globs ...string) {
 }
 
 // fuzzOne parses data without the panic guard: any panic fails the target;
-// a failure must be a clean error naming the file, a success must hold rows.
+// a failure must be a clean error naming the file, a success must hold rows
+// (or be a companion file: an experiment's metadata, a run's server metrics).
 func fuzzOne(t *testing.T, data []byte) {
 	const name = "fuzz.json"
 	f, err := parse(name, bytes.NewReader(data), Options{MaxBytes: 4 << 20})
@@ -42,8 +43,15 @@ func fuzzOne(t *testing.T, data []byte) {
 		}
 		return
 	}
-	if len(f.Rows) == 0 && f.Experiment == nil {
+	if len(f.Rows) == 0 && f.Experiment == nil && f.ServerMetrics == nil {
 		t.Fatal("success without rows")
+	}
+	if sm := f.ServerMetrics; sm != nil {
+		for _, v := range []*float64{sm.Engine.KVCacheMax, sm.Engine.WaitingMax, sm.Engine.RunningMax, sm.Engine.Preemptions} {
+			if v != nil && (*v < 0 || *v != *v || *v > 1e308) {
+				t.Fatalf("engine figure %v kept", *v)
+			}
+		}
 	}
 	for _, r := range f.Rows {
 		if r.Source.File != name || r.Source.Format == "" || r.LoadKind == "" {
@@ -98,6 +106,7 @@ func FuzzParseSGLang(f *testing.F) {
 // FuzzParseAIPerf fuzzes AIPerf and GenAI-Perf summaries.
 func FuzzParseAIPerf(f *testing.F) {
 	seed(f, real("aiperf", "*.json"), "testdata/aiperf_*", "testdata/genai_perf_*")
+	f.Add([]byte(serverMetricsExport("run-64", 0.97, 14, 7)))
 	f.Fuzz(fuzzOne)
 }
 

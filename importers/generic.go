@@ -179,7 +179,7 @@ func (s *summaryReader) add(d *doc) error {
 
 // done finishes the file.
 func (s *summaryReader) done() (*File, error) {
-	if s.f != nil && s.f.Experiment != nil && len(s.f.Rows) == 0 {
+	if s.f != nil && (s.f.Experiment != nil || s.f.ServerMetrics != nil) && len(s.f.Rows) == 0 {
 		return s.f, nil
 	}
 	if s.f == nil || len(s.f.Rows) == 0 {
@@ -269,6 +269,8 @@ func classify(o jsonObj, where string) (format, error) {
 	switch {
 	case has("aggregation_type") && has("per_combination_metrics"):
 		return format{}, fmt.Errorf("%sthis is an AIPerf sweep aggregate (profile_export_aiperf_sweep.json); import each run's profile_export_aiperf.json instead", where)
+	case isAIPerfServerMetrics(o):
+		return format{"aiperf", parseAIPerfServerMetrics}, nil
 	case isAIPerf(o):
 		return format{"aiperf", parseAIPerf}, nil
 	case has("input_config") && (has("time_to_first_token") && isMetricObj("time_to_first_token") || has("request_latency") && isMetricObj("request_latency")):

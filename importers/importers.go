@@ -44,6 +44,13 @@ type File struct {
 	// holds no rows: it completes the run files of the same upload
 	// (ApplyExperiment) and is not kept itself.
 	Experiment *Experiment `json:"-"`
+	// ServerMetrics is set for an AIPerf server_metrics_export.json, which
+	// holds no rows either: it completes the AIPerf result of its run in the
+	// same upload (ApplyServerMetrics) and is not kept itself.
+	ServerMetrics *ServerMetrics `json:"-"`
+	// BenchmarkID is an AIPerf result's benchmark_id, which its
+	// server-metrics export repeats.
+	BenchmarkID string `json:"-"`
 }
 
 // Error is an import failure; its text starts with the file name.
@@ -101,9 +108,15 @@ func parse(name string, r io.Reader, opt Options) (*File, error) {
 	if f.Experiment != nil {
 		f.Experiment.File, f.Experiment.SHA256 = name, f.Source.SHA256
 	}
+	if f.ServerMetrics != nil {
+		f.ServerMetrics.File, f.ServerMetrics.Engine.Source = name, name
+	}
 	for i := range f.Rows {
 		f.Rows[i].Source = f.Source
 		f.Rows[i].Index = i
+		if e := f.Rows[i].Engine; e != nil && e.Source == "" {
+			e.Source = name
+		}
 		if f.Rows[i].Model == "" {
 			f.Rows[i].Model = f.Model
 		}

@@ -546,8 +546,8 @@ func (br *brReport) stack2Row(f *File, bd *builder) {
 
 // observed folds the stack's scraped metrics into the row: GPU memory in
 // use (bytes, or a share of the device) as the peak memory or the
-// headroom; a KV cache that filled up and requests left waiting as
-// warnings. Metrics are told by their id or name, as vLLM and DCGM name
+// headroom; the KV cache's peak and the requests left waiting as the
+// engine's figures (planner.EngineMetrics), which the planner warns on. Metrics are told by their id or name, as vLLM and DCGM name
 // them.
 func (br *brReport) observed(bd *builder) {
 	r := bd.row
@@ -600,11 +600,22 @@ func (br *brReport) observed(bd *builder) {
 	if memShare >= 0 && memShare <= 1 {
 		bd.setF(&r.Observed.Headroom, "headroom", "computed: 1 - peak of "+sharePath+".samples", 1-memShare)
 	}
-	if kvPeak >= 0.95 {
-		bd.warn("kv-cache-full", "the KV cache reached %.0f %% (%s): requests were queued or preempted for cache space at this load", kvPeak*100, kvPath)
-	}
-	if waitPeak > 0 {
-		bd.warn("requests-waiting", "up to %g requests waited in the engine's queue (%s): the stack was past what it could run at once", waitPeak, waitPath)
+	// the engine's own figures: the planner says what they mean for the
+	// row (a KV cache past planner.KVCacheFull, requests left waiting)
+	if kvPeak >= 0 || waitPeak >= 0 {
+		e := &planner.EngineMetrics{} // Parse names the file
+		if r.Paths == nil {
+			r.Paths = map[string]string{}
+		}
+		if kvPeak >= 0 {
+			e.KVCacheMax = planner.F(kvPeak)
+			r.Paths["engine.kv_cache_max"] = "peak of " + kvPath + ".samples"
+		}
+		if waitPeak >= 0 {
+			e.WaitingMax = planner.F(waitPeak)
+			r.Paths["engine.waiting_max"] = "peak of " + waitPath + ".samples"
+		}
+		r.Engine = e
 	}
 }
 

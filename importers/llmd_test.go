@@ -88,7 +88,10 @@ func TestLLMDYAMLStage(t *testing.T) {
 	if r.TTFT.N != 474 {
 		t.Errorf("ttft n = %d", r.TTFT.N)
 	}
-	for _, code := range []string{"kv-cache-full", "requests-waiting", "errors"} {
+	if e := r.Engine; e == nil || e.KVCacheMax == nil || *e.KVCacheMax < planner.KVCacheFull || e.WaitingMax == nil || *e.WaitingMax <= 0 || e.Source == "" {
+		t.Errorf("the engine's figures: %+v", e)
+	}
+	for _, code := range []string{"errors"} {
 		if !hasWarning(r.Warnings, code) {
 			t.Errorf("no %s warning: %v", code, r.Warnings)
 		}
@@ -215,8 +218,8 @@ func TestLLMDBoundedMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !hasWarning(f.Rows[0].Warnings, "kv-cache-full") {
-		t.Errorf("the last sample's peak is lost: %v", f.Rows[0].Warnings)
+	if e := f.Rows[0].Engine; e == nil || e.KVCacheMax == nil || *e.KVCacheMax < planner.KVCacheFull {
+		t.Errorf("the last sample's peak is lost: %+v", e)
 	}
 	if mb > 16 {
 		t.Errorf("peak heap %.1f MB, want under 16 MB", mb)

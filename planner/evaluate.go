@@ -259,7 +259,7 @@ func MinRequestsFor(percentile float64) int {
 // the workload shape (more than 10 % off), identical prompts where varied
 // were promised, the load kind, and too few requests for the percentile.
 func CheckRow(r Row, c Contract, wantModel string) []Warning {
-	var ws []Warning
+	ws := engineWarnings(r.Engine)
 	if m := r.ModelName(); wantModel != "" && m != "" && !sameName(m, wantModel) {
 		ws = append(ws, Warning{"model-mismatch", fmt.Sprintf("row model %q is not the contract's %q", m, wantModel)})
 	}

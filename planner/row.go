@@ -188,6 +188,11 @@ type Row struct {
 	// Observed is typed in by the lead after import.
 	Observed Observed `json:"observed"`
 
+	// Engine is what the serving engine's own metrics say about the row's
+	// run (AIPerf's server_metrics_export.json beside its result), nil
+	// without them.
+	Engine *EngineMetrics `json:"engine,omitempty"`
+
 	// Telemetry is what a GPU log says about the row's window, attached by
 	// Compute when a log covers the row (never stored with the row); read
 	// the row's power and memory through Measured.

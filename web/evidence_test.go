@@ -313,3 +313,54 @@ func TestEvidenceAIPerfGPUTelemetry(t *testing.T) {
 		t.Errorf("as a result: %d %s", res.StatusCode, body)
 	}
 }
+
+// AIPerf's server_metrics_export.json, uploaded with its run's result,
+// gives that row what the engine reported: the matrix warns of the
+// preemptions and the full KV cache, and the export is not an import of
+// its own. Alone it is refused, saying what to upload with it.
+func TestImportAIPerfServerMetrics(t *testing.T) {
+	app := newTestApp(t)
+	r := frozenReport(t, app)
+	lead := app.client("lead")
+	result, err := os.ReadFile("../importers/testdata/aiperf_0.2.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics := `{"schema_version": "1.0", "aiperf_version": "0.8.0", "benchmark_id": null,
+	 "summary": {"endpoints_configured": ["http://localhost:8000/metrics"], "endpoints_successful": ["http://localhost:8000/metrics"]},
+	 "metrics": {"vllm:kv_cache_usage_perc": {"type": "gauge", "series": [{"endpoint_url": "http://localhost:8000/metrics", "stats": {"avg": 0.6, "max": 0.98}}]},
+	  "vllm:num_preemptions": {"type": "counter", "series": [{"endpoint_url": "http://localhost:8000/metrics", "stats": {"total": 12.0, "rate": 0.2}}]}}}`
+	u := fmt.Sprintf("%s/reports/%d/imports", app.srv.URL, r.ID)
+	res, body := postFiles(t, lead, u, r.Version, true, upload{"server_metrics_export.json", []byte(metrics)})
+	if res.StatusCode == http.StatusCreated || !strings.Contains(body, "upload it together with the run&#39;s profile_export_aiperf.json") {
+		t.Errorf("alone: %d %.400s", res.StatusCode, body)
+	}
+	res, body = postFiles(t, lead, u, r.Version, true, upload{"profile_export_aiperf.json", result}, upload{"server_metrics_export.json", []byte(metrics)})
+	if res.StatusCode != http.StatusCreated || !strings.Contains(body, "Added 1 row from 1 file.") {
+		t.Fatalf("with its result: %d %.600s", res.StatusCode, body)
+	}
+	got := apiResult(t, app, r.ID)
+	if len(got.Matrix) != 1 || got.Matrix[0].Row.Engine == nil || *got.Matrix[0].Row.Engine.Preemptions != 12 {
+		t.Fatalf("matrix %+v", got.Matrix)
+	}
+	_, page := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID), nil)
+	section := func(id string) string {
+		i := strings.Index(page, `<section id="`+id+`"`)
+		if i < 0 {
+			return ""
+		}
+		rest := page[i+1:]
+		if j := strings.Index(rest, "<section "); j >= 0 {
+			rest = rest[:j]
+		}
+		return rest
+	}
+	m := section("matrix")
+	if !strings.Contains(m, "the engine preempted 12 requests during the run (server_metrics_export.json)") || !strings.Contains(m, "the KV cache reached 98") {
+		t.Errorf("the matrix does not say what the engine reported: %.2000s", m)
+	}
+	ims, err := app.store.Imports(context.Background(), r.ID)
+	if err != nil || len(ims) != 1 || ims[0].FileName != "profile_export_aiperf.json" {
+		t.Errorf("imports %+v (%v): the export is not an import of its own", ims, err)
+	}
+}

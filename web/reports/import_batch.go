@@ -43,6 +43,10 @@ type ImportBatch struct {
 	// the batch: read, never kept, applied to the run files at Commit.
 	experiments []*importers.Experiment
 	applied     bool
+	// serverMetrics are AIPerf's server_metrics_export.json files of the
+	// batch: read, never kept, applied to their runs' rows at Commit.
+	serverMetrics []*importers.ServerMetrics
+	serverApplied bool
 }
 
 // told passes one file's outcome to OnFile.
@@ -174,6 +178,12 @@ func (b *ImportBatch) add(name string, r io.Reader) error {
 		b.experiments = append(b.experiments, f.Experiment)
 		return nil
 	}
+	if f.ServerMetrics != nil {
+		// read for what the engine said of the run, kept in its rows
+		b.told(f.Source.Format, metrics.Imported, f.Bytes)
+		b.serverMetrics = append(b.serverMetrics, f.ServerMetrics)
+		return nil
+	}
 	for _, s := range b.files {
 		if s.f.Source.SHA256 == f.Source.SHA256 {
 			b.told(f.Source.Format, metrics.Duplicate, f.Bytes)
@@ -193,6 +203,12 @@ func (b *ImportBatch) add(name string, r io.Reader) error {
 func (b *ImportBatch) Commit(ctx context.Context, st *store.Store, e store.Edit) ([]store.Import, error) {
 	if err := b.applyExperiments(); err != nil {
 		return nil, err
+	}
+	if !b.serverApplied && len(b.serverMetrics) > 0 {
+		if err := importers.ApplyServerMetrics(b.Files(), b.serverMetrics); err != nil {
+			return nil, err
+		}
+		b.serverApplied = true
 	}
 	if len(b.files) == 0 {
 		return nil, ErrNoFiles
