@@ -1,7 +1,6 @@
 package importers
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -45,10 +44,8 @@ func isAIPerfServerMetrics(o jsonObj) bool {
 	_, met := o["metrics"]
 	_, ver := o["aiperf_version"]
 	_, sch := o["schema_version"]
-	return sum && met && (ver || sch) && bytesHas(o["summary"], `"endpoints_`)
+	return sum && met && (ver || sch) && strings.Contains(string(o["summary"]), `"endpoints_`)
 }
-
-func bytesHas(raw json.RawMessage, s string) bool { return strings.Contains(string(raw), s) }
 
 // parseAIPerfServerMetrics reads a server_metrics_export.json into
 // f.ServerMetrics; the file holds no rows.

@@ -344,18 +344,7 @@ func TestImportAIPerfServerMetrics(t *testing.T) {
 		t.Fatalf("matrix %+v", got.Matrix)
 	}
 	_, page := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID), nil)
-	section := func(id string) string {
-		i := strings.Index(page, `<section id="`+id+`"`)
-		if i < 0 {
-			return ""
-		}
-		rest := page[i+1:]
-		if j := strings.Index(rest, "<section "); j >= 0 {
-			rest = rest[:j]
-		}
-		return rest
-	}
-	m := section("matrix")
+	m := sectionOf(page, "matrix")
 	if !strings.Contains(m, "the engine preempted 12 requests during the run (server_metrics_export.json)") || !strings.Contains(m, "the KV cache reached 98") {
 		t.Errorf("the matrix does not say what the engine reported: %.2000s", m)
 	}
