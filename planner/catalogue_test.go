@@ -1,0 +1,96 @@
+package planner
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+func dp(s string) *decimal.Decimal {
+	d := decimal.RequireFromString(s)
+	return &d
+}
+
+func TestCompareCatalogue(t *testing.T) {
+	older := []CataloguePrice{
+		{Key: "gpt-4o", Input: dp("2.5"), Output: dp("10"), CacheRead: dp("1.25")},
+		{Key: "claude", Input: dp("3"), Output: dp("15")},
+		{Key: "gone", Input: dp("1"), Output: dp("2")},
+		{Key: "same", Input: dp("1"), Output: dp("2")},
+	}
+	newer := []CataloguePrice{
+		{Key: "gpt-4o", Input: dp("2.00"), Output: dp("10"), CacheRead: dp("1")},
+		{Key: "claude", Input: dp("3"), Output: dp("18"), BatchInput: dp("1.5")},
+		{Key: "new-model", Input: dp("1"), Output: dp("2")},
+		{Key: "same", Input: dp("1.0"), Output: dp("2")},
+	}
+	ch := CompareCatalogue(older, newer)
+	if strings.Join(ch.Added, ",") != "new-model" || strings.Join(ch.Removed, ",") != "gone" || ch.Unchanged != 1 {
+		t.Fatalf("added %v removed %v unchanged %d", ch.Added, ch.Removed, ch.Unchanged)
+	}
+	var got []string
+	for _, m := range ch.Moves {
+		got = append(got, m.Sentence())
+	}
+	want := []string{
+		"claude: output price 15.00 → 18.00 USD per 1M tokens (+20 %)",
+		"claude: batch input price none → 1.50 USD per 1M tokens",
+		"gpt-4o: input price 2.50 → 2.00 USD per 1M tokens (−20 %)",
+		"gpt-4o: cached input price 1.25 → 1.00 USD per 1M tokens (−20 %)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("moves:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !ch.Moves[0].Up || ch.Moves[2].Up || strings.Join(ch.Moved(), ",") != "claude,gpt-4o" || len(ch.MovesOf("gpt-4o")) != 2 {
+		t.Errorf("up/down or moved keys wrong: %+v", ch.Moves)
+	}
+}
+
+func TestCatalogueAge(t *testing.T) {
+	today := time.Date(2026, 12, 2, 15, 0, 0, 0, time.UTC)
+	cases := []struct {
+		date  string
+		days  int
+		stale bool
+		text  string
+	}{
+		{"2026-12-02", 0, false, "retrieved today"},
+		{"2026-11-02", 30, false, "retrieved 30 days ago"},
+		{"2026-11-01", 31, true, "retrieved 31 days ago: stale (older than 30 days)"},
+		{"", 0, true, "no retrieval date: stale"},
+	}
+	for _, c := range cases {
+		d, s := CatalogueAge(c.date, today)
+		if c.date != "" && (d != c.days || s != c.stale) {
+			t.Errorf("%s: %d days stale %v", c.date, d, s)
+		}
+		if got := AgeText(c.date, today); got != c.text {
+			t.Errorf("%s: %q, want %q", c.date, got, c.text)
+		}
+	}
+}
+
+func TestCatalogueQuoteBatch(t *testing.T) {
+	p := CataloguePrice{Key: "m", Input: dp("2"), Output: dp("8"), BatchInput: dp("1"), BatchOutput: dp("4"), CacheRead: dp("0.5")}
+	q := p.Quote(CatalogueLiteLLM, "2026-12-01")
+	if q.BatchDiscount == nil || !q.BatchDiscount.Amount.Equal(decimal.RequireFromString("0.5")) || q.BatchShare == nil || !q.BatchShare.Amount.IsZero() {
+		t.Fatalf("batch discount %+v share %+v", q.BatchDiscount, q.BatchShare)
+	}
+	if err := q.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	// With no batch traffic stated, the batch tier changes nothing.
+	plain := p
+	plain.BatchInput, plain.BatchOutput = nil, nil
+	a, b := QuoteMonthly(q, 1000, 500, "contract"), QuoteMonthly(plain.Quote(CatalogueLiteLLM, "2026-12-01"), 1000, 500, "contract")
+	if !a.PerRequest.Exact.Equal(b.PerRequest.Exact) || a.PerRequest.Exact.String() != "0.006" {
+		t.Errorf("per request %s and %s, want 0.006 both: (1000 x 2 + 500 x 8) / 1M", a.PerRequest.Exact, b.PerRequest.Exact)
+	}
+	// Unequal batch discounts on input and output are not one discount.
+	p.BatchOutput = dp("6")
+	if _, ok := p.BatchDiscount(); ok {
+		t.Error("unequal batch discounts made one")
+	}
+}
