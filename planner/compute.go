@@ -53,6 +53,9 @@ type Result struct {
 	Scenarios  []ScenarioResult `json:"scenarios"`
 	Crossovers []Crossover      `json:"crossovers"`
 	Chart      CostChart        `json:"chart"`
+	// Frontier is the box's frontier-comparable cost per million tokens
+	// and its gap to the all-in figure per scenario.
+	Frontier Frontier `json:"frontier"`
 	// TaxBasis is how tax is counted in the comparison: "net" (recoverable
 	// tax left out) or "gross".
 	TaxBasis string `json:"tax_basis"`
@@ -188,6 +191,8 @@ func Compute(in Inputs) Result {
 	for _, s := range in.Scenarios {
 		r.Scenarios = append(r.Scenarios, CostScenario(s, r.Capacity, r.SelfHosted, compared))
 	}
+	tokenCosts(r.Scenarios, inTok, outTok)
+	r.Frontier = BuildFrontier(in.SelfHosted, c.Device, r.SelfHosted, r.Capacity, r.Scenarios, inTok, outTok, conv)
 	share := sizingShare(in.Scenarios)
 	for _, q := range compared {
 		r.Crossovers = append(r.Crossovers, FindCrossover(r.SelfHosted, q, r.Capacity, share))
@@ -481,6 +486,8 @@ func (r *Result) ageAll(in Inputs) {
 	for i := range r.SelfHosted.Lines {
 		age(r.SelfHosted.Lines[i].Evidence)
 	}
+	age(ev("self_hosted.gpus_per_box", in.SelfHosted.GPUsPerBox))
+	age(ev("self_hosted.gpu_hour_price", in.SelfHosted.GPUHourPrice))
 	for _, x := range in.ExchangeRates {
 		age(ev(fmt.Sprintf("exchange_rates[%s].rate", x.Currency), x.Rate))
 	}

@@ -15,7 +15,12 @@ type Objective struct {
 	TTFOTMax *float64 `json:"ttfot_max_s,omitempty"`
 	E2EMax   *float64 `json:"e2e_max_s"`
 	TPOTMax  *float64 `json:"tpot_max_s"`
-	ITLMax   *float64 `json:"itl_max_s"`
+	// TPOTAsSpeed records that the TPOT bound was given as the market
+	// states it, an output-speed floor per user in tok/s/user (1 / TPOT,
+	// docs/method.md "Interactivity"); TPOTMax still holds the bound every
+	// row is judged by.
+	TPOTAsSpeed bool     `json:"tpot_as_speed,omitempty"`
+	ITLMax      *float64 `json:"itl_max_s"`
 	// MinHeadroom is the lowest acceptable free device memory at peak, a
 	// fraction (0.10); nil means not required.
 	MinHeadroom *float64 `json:"min_headroom"`

@@ -66,6 +66,14 @@ type SelfHostedCosts struct {
 	// PerRequest is V_local, the variable cost per request; nil means 0.
 	PerRequest *Figure `json:"per_request"`
 
+	// GPUsPerBox is the GPUs one box holds (nil: read from the contract's
+	// device, else 1) and GPUHourPrice a typed price of one GPU-hour (nil:
+	// the box's equipment and power per hour over its GPUs); both serve
+	// the frontier-comparable cost per million tokens only
+	// (docs/method.md, "Cost per million tokens").
+	GPUsPerBox   *Figure `json:"gpus_per_box,omitempty"`
+	GPUHourPrice *Figure `json:"gpu_hour_price,omitempty"`
+
 	// Taxes are the taxes per cost line, keyed by the line's category
 	// ("equipment", "power", "hosting", ..., "per_request").
 	Taxes map[string]*Tax `json:"taxes,omitempty"`

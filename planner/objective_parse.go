@@ -8,13 +8,15 @@ import (
 )
 
 // ObjectiveSyntax documents the text form of an objective, for help texts.
-const ObjectiveSyntax = `success>=99%,ttft_p95<=2s,e2e_p95<=15s[,tpot_p95<=0.1s][,itl_p95<=50ms][,headroom>=10%][,no_oom]
+const ObjectiveSyntax = `success>=99%,ttft_p95<=2s,e2e_p95<=15s[,tpot_p95<=0.1s|,speed_p95>=20tok/s][,itl_p95<=50ms][,headroom>=10%][,no_oom]
 
   success>=P%      lowest success rate, successful / (successful + errored)
   ttft_pNN<=T      time to first token at percentile NN (one percentile for all bounds)
   ttfot_pNN<=T     time to first visible output token (after a reasoning model's reasoning)
   e2e_pNN<=T       end-to-end request latency
   tpot_pNN<=T      time per output token (optional)
+  speed_pNN>=S     the same bound as an output speed per user, S in tok/s (tok/s/user):
+                   speed_p95>=20tok/s is tpot_p95<=50ms (give one of the two)
   itl_pNN<=T       inter-token latency (optional)
   headroom>=P%     lowest free device memory at peak (optional)
   no_oom           no out-of-memory error or restart (optional)
@@ -47,6 +49,9 @@ func ParseObjective(s string) (Objective, error) {
 		if seen[key] {
 			return o, bad("given twice")
 		}
+		if (key == "speed" && seen["tpot"]) || (key == "tpot" && seen["speed"]) {
+			return o, bad("the output speed per user and the TPOT bound are one bound (speed = 1 / TPOT): give one of the two")
+		}
 		seen[key] = true
 		switch key {
 		case "success", "headroom":
@@ -65,7 +70,7 @@ func ParseObjective(s string) (Objective, error) {
 			} else {
 				o.MinHeadroom = &v
 			}
-		case "ttft", "ttfot", "e2e", "tpot", "itl":
+		case "ttft", "ttfot", "e2e", "tpot", "itl", "speed":
 			if !hasPct {
 				return o, bad("needs a percentile, e.g. " + key + "_p95")
 			}
@@ -77,6 +82,21 @@ func ParseObjective(s string) (Objective, error) {
 				return o, bad(fmt.Sprintf("percentile p%s differs from p%s: one percentile for all bounds", pct, fmtNum(o.Percentile)))
 			}
 			o.Percentile = p
+			if key == "speed" {
+				if op != ">=" {
+					return o, bad("an output speed is a floor: use >=, e.g. speed_p95>=20tok/s")
+				}
+				v, err := parseSpeed(value)
+				if err != nil {
+					return o, bad(err.Error())
+				}
+				t, err := TPOTForSpeed(v)
+				if err != nil {
+					return o, bad(err.Error())
+				}
+				o.TPOTMax, o.TPOTAsSpeed = &t, true
+				continue
+			}
 			if op != "<=" {
 				return o, bad("use <=")
 			}
@@ -97,7 +117,7 @@ func ParseObjective(s string) (Objective, error) {
 				o.ITLMax = &v
 			}
 		default:
-			return o, bad("unknown name; want success, ttft_pNN, ttfot_pNN, e2e_pNN, tpot_pNN, itl_pNN, headroom or no_oom")
+			return o, bad("unknown name; want success, ttft_pNN, ttfot_pNN, e2e_pNN, tpot_pNN, speed_pNN, itl_pNN, headroom or no_oom")
 		}
 	}
 	if !seen["success"] {
@@ -134,6 +154,22 @@ func parsePercent(v string) (float64, error) {
 	return f / 100, nil
 }
 
+// parseSpeed reads an output speed per user: "20tok/s" or "20tok/s/user".
+func parseSpeed(v string) (float64, error) {
+	num, ok := strings.CutSuffix(v, "tok/s/user")
+	if !ok {
+		num, ok = strings.CutSuffix(v, "tok/s")
+	}
+	if !ok {
+		return 0, fmt.Errorf("want an output speed in tok/s such as 20tok/s, got %q", v)
+	}
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil {
+		return 0, fmt.Errorf("want an output speed in tok/s such as 20tok/s, got %q", v)
+	}
+	return f, nil
+}
+
 func parseDuration(v string) (float64, error) {
 	div := 1.0
 	num, ms := strings.CutSuffix(v, "ms")
@@ -159,7 +195,11 @@ func (o Objective) String() string {
 		name string
 		v    *float64
 	}{{"ttft", o.TTFTMax}, {"ttfot", o.TTFOTMax}, {"e2e", o.E2EMax}, {"tpot", o.TPOTMax}, {"itl", o.ITLMax}} {
-		if b.v != nil {
+		switch {
+		case b.v == nil:
+		case b.name == "tpot" && o.TPOTAsSpeed:
+			terms = append(terms, "speed"+p+">="+fmtSpeed(OutputSpeed(*b.v))+"tok/s")
+		default:
 			terms = append(terms, b.name+p+"<="+fmtDuration(*b.v))
 		}
 	}
@@ -214,11 +254,16 @@ func Loosened(prev, next Objective) (bool, []string) {
 		{"TTFT", prev.TTFTMax, next.TTFTMax},
 		{"TTFOT", prev.TTFOTMax, next.TTFOTMax},
 		{"end-to-end", prev.E2EMax, next.E2EMax},
-		{"TPOT", prev.TPOTMax, next.TPOTMax},
+		{tpotLabel(prev, next), prev.TPOTMax, next.TPOTMax},
 		{"ITL", prev.ITLMax, next.ITLMax},
 	} {
 		switch {
 		case b.prev == nil:
+		case b.label == speedLabel && b.next == nil:
+			out = append(out, fmt.Sprintf("output speed floor %s tok/s/user (TPOT %s) dropped", fmtSpeed(OutputSpeed(*b.prev)), fmtDuration(*b.prev)))
+		case b.label == speedLabel && *b.next > *b.prev:
+			out = append(out, fmt.Sprintf("output speed floor lowered from %s to %s tok/s/user (TPOT bound raised from %s to %s)",
+				fmtSpeed(OutputSpeed(*b.prev)), fmtSpeed(OutputSpeed(*b.next)), fmtDuration(*b.prev), fmtDuration(*b.next)))
 		case b.next == nil:
 			out = append(out, fmt.Sprintf("%s bound %s dropped", b.label, fmtDuration(*b.prev)))
 		case *b.next > *b.prev:

@@ -197,6 +197,12 @@ var SelfHostedFields = []InputField[SelfHostedCosts]{
 		Figure: func(s *SelfHostedCosts) **Figure { return &s.DowntimeAllowance }},
 	{Field: Field{Name: "per_request", Label: "Variable cost per request (V_local)", Unit: "CUR/request", Kind: KindFineMoney, Help: "blank means 0", Sheet: "SH_Per_Request"},
 		Figure: func(s *SelfHostedCosts) **Figure { return &s.PerRequest }},
+	{Field: Field{Name: "gpus_per_box", Label: "GPUs per box", Unit: "GPUs", Kind: KindQuantity, Help: "blank: from the contract's device (\"1x H100\"), else 1",
+		Min: &Bound{Value: decimal.Zero, Strict: true, Msg: "a box holds at least part of a GPU: must be above 0, got %s"}, Sheet: "SH_GPUs_Per_Box"},
+		Figure: func(s *SelfHostedCosts) **Figure { return &s.GPUsPerBox }},
+	{Field: Field{Name: "gpu_hour_price", Label: "GPU-hour price for the frontier comparison", Short: "GPU-hour price", Unit: "CUR/GPU-h", Kind: KindMoney,
+		Help: "blank: the box's equipment and power per hour over its GPUs", Sheet: "SH_GPU_Hour_Price"},
+		Figure: func(s *SelfHostedCosts) **Figure { return &s.GPUHourPrice }},
 }
 
 // QuoteFields are a quote's prices and monthly charges. The quote's name,

@@ -51,6 +51,10 @@ type OptionCost struct {
 	// recoverable tax; MonthlyCost is the one on the report's basis.
 	Gross Money `json:"gross"`
 	Net   Money `json:"net"`
+	// PerMTokens is the monthly cost per million input, output and
+	// blended tokens of the successful in-objective requests
+	// (docs/method.md, "Cost per million tokens"); nil without demand.
+	PerMTokens *TokenPrices `json:"per_m_tokens"`
 }
 
 // BusyHourRate is the request rate of the busiest hour, req/s.
