@@ -539,6 +539,13 @@ func (br *brReport) stack2Row(f *File, bd *builder) {
 		desc += ", roles " + strings.Join(rs, ", ")
 	}
 	f.Warnings = append(f.Warnings, planner.Warning{Code: "stack", Message: "the stack under test: " + desc})
+	if split := roles["prefill"] > 0 || roles["decode"] > 0; engines > 1 && !split {
+		// k replicas of one engine: a fleet's scaling factor is measured
+		// against a one-replica row at the same load (docs/method.md,
+		// "Fleets and the reserve").
+		r.Replicas = planner.I(engines)
+		r.Paths["replicas"] = "scenario.stack"
+	}
 	if engines > 1 || roles["prefill"] > 0 || roles["decode"] > 0 {
 		bd.warn("multi-replica-stack", "the figures are for the whole stack (%s), not for one box: judge them against a contract for that stack", desc)
 	}

@@ -261,3 +261,32 @@ func TestLLMDCredentialWarning(t *testing.T) {
 		t.Errorf("a report without a credential is warned: %v", g.Warnings)
 	}
 }
+
+// A stack of two replicas of one engine is two replicas, kept with the
+// row: against a one-replica row at the same load it measures a fleet's
+// scaling factor (docs/method.md, "Fleets and the reserve").
+func TestLLMDTwoReplicas(t *testing.T) {
+	data := string(mustRead(t, "testdata/llmd_br_v0.2.1_stage.yaml"))
+	start := strings.Index(data, "  - metadata:\n      kind: inference_engine")
+	end := strings.Index(data, "  - metadata:\n      kind: generic")
+	if start < 0 || end < start {
+		t.Fatal("the fixture's stack is not where the test expects it")
+	}
+	engine := data[start:end]
+	two := data[:end] + strings.Replace(engine, "vllm-decode-0", "vllm-decode-1", 1) + data[end:]
+	f, err := Parse("two.yaml", strings.NewReader(two), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := f.Rows[0]
+	if r.Replicas == nil || *r.Replicas != 2 || r.ReplicaCount() != 2 {
+		t.Errorf("replicas = %v", r.Replicas)
+	}
+	if !hasWarning(r.Warnings, "multi-replica-stack") {
+		t.Errorf("two replicas are not one box: %v", r.Warnings)
+	}
+	one := parseLLMDFixture(t, "testdata/llmd_br_v0.2.1_stage.yaml").Rows[0]
+	if one.Replicas != nil || one.ReplicaCount() != 1 {
+		t.Errorf("one replica: %v", one.Replicas)
+	}
+}

@@ -64,6 +64,9 @@ type Result struct {
 	// Provider is the seller's view of the box; nil when the report has no
 	// selling prices.
 	Provider *ProviderView `json:"provider"`
+	// Fleet is the sizing beyond one box (docs/method.md, "Fleets and the
+	// reserve"); nil when the report sizes one box at a time.
+	Fleet *Fleet `json:"fleet,omitempty"`
 
 	// Evidence lists every typed cost Figure with its age; Stale counts
 	// the stale or undated ones.
@@ -185,6 +188,8 @@ func Compute(in Inputs) Result {
 	}
 	r.Capacity = PerBoxCapacity(r.Matrix, r.Envelope, max(1, in.MaxBoxes), obj)
 	costSource(&r.Capacity, c.BaselineModel, r.Candidates)
+	r.Fleet = BuildFleet(in.Fleet, r.Matrix, r.Admission, max(1, in.MaxBoxes))
+	r.Capacity.Fleet = r.Fleet
 
 	// Scenarios, crossover and the chart, over the quotes that can be
 	// compared (a quote in a currency without a rate is left out).

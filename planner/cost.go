@@ -285,6 +285,9 @@ type Capacity struct {
 	// another matrix, which then prices nothing.
 	Source     string `json:"source"`
 	SourceText string `json:"source_text"`
+	// Fleet sizes boxes beyond one (BoxesNeeded, Serves); nil sizes one
+	// box at a time. The result carries it as result.fleet.
+	Fleet *Fleet `json:"-"`
 }
 
 // SourceReport is Capacity.Source for the report's own matrix.

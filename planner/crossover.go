@@ -68,7 +68,7 @@ type SteppedCrossover struct {
 
 // SteppedRange is a range of whole monthly demand, From to To inclusive,
 // over which self-hosting with MinBoxes to MaxBoxes boxes (as many as the
-// demand needs) costs less than the API.
+// demand needs, reserve included) costs less than the API.
 type SteppedRange struct {
 	From     int64 `json:"from"`
 	To       int64 `json:"to"`
@@ -164,7 +164,19 @@ func FindCrossover(self SelfHostedCost, q QuoteCost, capacity Capacity, share fl
 		x.FormulaRounded += note
 	}
 	perBox := monthlyPerBox(capacity, share)
-	maxBoxes := max(1, capacity.MaxBoxes)
+	st := stepsOf(capacity, share)
+	if capacity.Fleet != nil && perBox > 0 {
+		// The smallest fleet is one serving box and its reserve.
+		perBox = st.topF(1)
+		if n := st.paid(1); n > 1 {
+			fl = fl.Mul(decimal.NewFromInt(int64(n)))
+			x.FLocal = NewMoney(fl)
+			num = fl.Sub(fa)
+			x.Formula = fmt.Sprintf("N = (F_local - F_api) / (V_api - V_local) = (%s - %s) / (%s - %s), F_local being %s (one serving box and its reserve)", fl, fa, va, vl, boxes(n))
+			x.FormulaRounded = fmt.Sprintf("N = (F_local - F_api) / (V_api - V_local) = (%s - %s) / (%s - %s)",
+				fl.StringFixed(2), fa.StringFixed(2), sigDigits(va, 4), sigDigits(vl, 4))
+		}
+	}
 
 	switch {
 	case !den.IsPositive():
@@ -190,12 +202,16 @@ func FindCrossover(self SelfHostedCost, q QuoteCost, capacity Capacity, share fl
 		within := x.N.InexactFloat64() <= perBox
 		x.WithinCapacity = &within
 		if !within {
-			x.Reason = fmt.Sprintf("the crossover (%s requests a month) lies beyond what one box serves within the objective (%s a month with the busiest hour at %s times the average rate)", groupDigits(*x.NRounded), groupDigits(int64(math.Floor(perBox))), fmtNum(share*secondsPerMonth()/3600))
+			what := "one box serves"
+			if capacity.Fleet != nil {
+				what = "one serving box serves"
+			}
+			x.Reason = fmt.Sprintf("the crossover (%s requests a month) lies beyond what %s within the objective (%s a month with the busiest hour at %s times the average rate)", groupDigits(*x.NRounded), what, groupDigits(int64(math.Floor(perBox))), fmtNum(share*secondsPerMonth()/3600))
 			x.Text = x.Reason
 		}
 	}
 	if perBox > 0 {
-		x.Stepped = steppedOver(fl, q.segments(), vl, perBox, maxBoxes)
+		x.Stepped = steppedOver(self.FixedPerBox.Exact, q.segments(), vl, st)
 		switch {
 		case x.Stepped != nil:
 			if x.Text == "" {
@@ -212,6 +228,50 @@ func FindCrossover(self SelfHostedCost, q QuoteCost, capacity Capacity, share fl
 		x.Text = x.Reason
 	}
 	return x
+}
+
+// boxSteps are the whole-box steps of self-hosting's cost: k serving
+// boxes serve topF(k) requests a month and paid(k) boxes are bought for
+// them (k, or k and the fleet's reserve); serving is the most serving
+// boxes the plan's maxBoxes hold.
+type boxSteps struct {
+	maxBoxes, serving int
+	topF              func(k int) float64
+	paid              func(k int) int
+}
+
+// servingOf is the most serving boxes bought as paid boxes.
+func (b boxSteps) servingOf(paid int) int {
+	k := 0
+	for n := 1; n <= b.serving; n++ {
+		if b.paid(n) == paid {
+			k = n
+		}
+	}
+	return k
+}
+
+// top is topF rounded down to a whole request (segmentTop's rule).
+func (b boxSteps) top(k int) int64 { return int64(math.Floor(b.topF(k) + 1e-6)) }
+
+// stepsOf is the steps of a capacity at a busy-hour share: one box at a
+// time without a fleet, else as Capacity.Serves and the reserve size them.
+func stepsOf(capacity Capacity, share float64) boxSteps {
+	maxBoxes := max(1, capacity.MaxBoxes)
+	perBox := monthlyPerBox(capacity, share)
+	if capacity.Fleet == nil || perBox <= 0 {
+		return linearSteps(perBox, maxBoxes)
+	}
+	return boxSteps{maxBoxes: maxBoxes, serving: capacity.maxServing(maxBoxes),
+		topF: func(k int) float64 { return capacity.Serves(k) * 3600 / share },
+		paid: capacity.paid}
+}
+
+// linearSteps is one box at a time, each serving perBox a month.
+func linearSteps(perBox float64, maxBoxes int) boxSteps {
+	return boxSteps{maxBoxes: maxBoxes, serving: maxBoxes,
+		topF: func(k int) float64 { return perBox * float64(k) },
+		paid: func(k int) int { return k }}
 }
 
 // segmentTop is the most monthly demand k boxes serve, rounded down (a
@@ -260,31 +320,35 @@ func cheaperWithin(fl, fa, vl, va decimal.Decimal, k int, lo, hi int64) (from, t
 // plan's maxBoxes, over which as many boxes as the demand needs cost less
 // than the API, and states them; nil when there is none.
 func steppedCrossover(fl, fa, vl, va decimal.Decimal, perBox float64, maxBoxes int) *SteppedCrossover {
-	return steppedOver(fl, []CostSegment{{Intercept: NewMoney(fa), Slope: NewMoney(va)}}, vl, perBox, maxBoxes)
+	return steppedOver(fl, []CostSegment{{Intercept: NewMoney(fa), Slope: NewMoney(va)}}, vl, linearSteps(perBox, max(1, maxBoxes)))
 }
 
-// steppedOver is steppedCrossover against an API price in straight pieces.
-func steppedOver(fl decimal.Decimal, api []CostSegment, vl decimal.Decimal, perBox float64, maxBoxes int) *SteppedCrossover {
-	maxBoxes = max(1, maxBoxes)
-	s := &SteppedCrossover{MaxBoxes: maxBoxes, PlanCapacity: segmentTop(perBox, maxBoxes)}
+// steppedOver is steppedCrossover against an API price in straight
+// pieces, over the steps st (fl is one box's fixed cost).
+func steppedOver(fl decimal.Decimal, api []CostSegment, vl decimal.Decimal, st boxSteps) *SteppedCrossover {
+	if st.serving < 1 {
+		return nil
+	}
+	s := &SteppedCrossover{MaxBoxes: st.maxBoxes, PlanCapacity: st.top(st.serving)}
 	lo := int64(0)
-	for k := 1; k <= maxBoxes; k++ {
-		hi := segmentTop(perBox, k)
+	for k := 1; k <= st.serving; k++ {
+		hi := st.top(k)
+		paid := st.paid(k)
 		// Within k boxes' demand, each straight piece of the API's price.
 		for _, seg := range api {
 			sLo, sHi := max(lo, RoundRequests(seg.From)), hi
 			if seg.To != nil {
 				sHi = min(hi, RoundRequests(*seg.To)-1)
 			}
-			from, to, ok := cheaperWithin(fl, seg.Intercept.Exact, vl, seg.Slope.Exact, k, sLo, sHi)
+			from, to, ok := cheaperWithin(fl, seg.Intercept.Exact, vl, seg.Slope.Exact, paid, sLo, sHi)
 			if !ok {
 				continue
 			}
 			if n := len(s.Ranges); n > 0 && s.Ranges[n-1].To+1 == from {
-				s.Ranges[n-1].To, s.Ranges[n-1].MaxBoxes = to, k
+				s.Ranges[n-1].To, s.Ranges[n-1].MaxBoxes = to, paid
 				continue
 			}
-			s.Ranges = append(s.Ranges, SteppedRange{From: from, To: to, MinBoxes: k, MaxBoxes: k})
+			s.Ranges = append(s.Ranges, SteppedRange{From: from, To: to, MinBoxes: paid, MaxBoxes: paid})
 		}
 		lo = max(lo, hi+1)
 	}
@@ -295,19 +359,19 @@ func steppedOver(fl decimal.Decimal, api []CostSegment, vl decimal.Decimal, perB
 		return nil
 	}
 	s.Demand, s.Boxes = s.Ranges[0].From, s.Ranges[0].MinBoxes
-	s.Text = steppedText(s, perBox)
+	s.Text = steppedText(s, st)
 	return s
 }
 
 // steppedText states the ranges of a stepped crossover in one sentence:
 // where self-hosting is cheaper, where the next box makes the API cheaper
 // again, and where demand exceeds the plan.
-func steppedText(s *SteppedCrossover, perBox float64) string {
+func steppedText(s *SteppedCrossover, st boxSteps) string {
 	var b strings.Builder
 	for i, r := range s.Ranges {
 		if i > 0 {
 			fmt.Fprintf(&b, "; above that %s, up to %s requests a month; self-hosting is cheaper again ",
-				apiCheaper(s.Ranges, i-1, perBox), groupDigits(r.From-1))
+				apiCheaper(s.Ranges, i-1, st), groupDigits(r.From-1))
 		} else {
 			b.WriteString("self-hosting is cheaper ")
 		}
@@ -318,7 +382,7 @@ func steppedText(s *SteppedCrossover, perBox float64) string {
 		}
 	}
 	if n := len(s.Ranges); s.Ranges[n-1].To < s.PlanCapacity {
-		fmt.Fprintf(&b, "; above that %s, up to %s requests a month", apiCheaper(s.Ranges, n-1, perBox), groupDigits(s.PlanCapacity))
+		fmt.Fprintf(&b, "; above that %s, up to %s requests a month", apiCheaper(s.Ranges, n-1, st), groupDigits(s.PlanCapacity))
 	}
 	fmt.Fprintf(&b, "; above %s requests a month demand exceeds the plan's %s", groupDigits(s.PlanCapacity), boxes(s.MaxBoxes))
 	return b.String()
@@ -327,12 +391,12 @@ func steppedText(s *SteppedCrossover, perBox float64) string {
 // apiCheaper says that the API is cheaper after range i, and why when the
 // range ended where its boxes were full: the next box; "again" when the API
 // was cheaper before it too.
-func apiCheaper(rs []SteppedRange, i int, perBox float64) string {
+func apiCheaper(rs []SteppedRange, i int, st boxSteps) string {
 	again := ""
 	if i > 0 || rs[i].From > 0 {
 		again = " again"
 	}
-	if r := rs[i]; r.To == segmentTop(perBox, r.MaxBoxes) {
+	if r := rs[i]; r.To == st.top(st.servingOf(r.MaxBoxes)) {
 		return fmt.Sprintf("a %s box makes the API cheaper%s", ordinal(r.MaxBoxes+1), again)
 	}
 	return "the API is cheaper" + again
@@ -380,7 +444,14 @@ func BuildChart(currency string, self SelfHostedCost, quotes []QuoteCost, xs []C
 	ch := CostChart{Currency: currency, XLabel: "successful in-objective requests a month", YLabel: "monthly cost (" + currency + ")", Notes: []string{}}
 	perBox := monthlyPerBox(capacity, share)
 	maxBoxes := max(1, capacity.MaxBoxes)
+	st := stepsOf(capacity, share)
 	planCap := perBox * float64(maxBoxes)
+	if capacity.Fleet != nil && perBox > 0 {
+		planCap = 0
+		if st.serving > 0 {
+			planCap = st.topF(st.serving)
+		}
+	}
 	base := planCap
 	for _, s := range scenarios {
 		base = max(base, float64(s.Scenario.MonthlyRequests))
@@ -423,16 +494,24 @@ func BuildChart(currency string, self SelfHostedCost, quotes []QuoteCost, xs []C
 		sh.Points = []ChartPoint{{0, selfCost(1, 0)}, {xmax, selfCost(1, xmax)}}
 		ch.Notes = append(ch.Notes, "Self-hosting is drawn as one box: "+perBoxMissing(capacity, share)+".")
 	} else {
-		for k := 1; k <= maxBoxes; k++ {
-			lo, hi := perBox*float64(k-1), math.Min(perBox*float64(k), xmax)
-			sh.Points = append(sh.Points, ChartPoint{lo, selfCost(k, lo)}, ChartPoint{hi, selfCost(k, hi)})
+		lo := 0.0
+		for k := 1; k <= st.serving; k++ {
+			hi := math.Min(st.topF(k), xmax)
+			sh.Points = append(sh.Points, ChartPoint{lo, selfCost(st.paid(k), lo)}, ChartPoint{hi, selfCost(st.paid(k), hi)})
 			if hi >= xmax {
 				break
 			}
+			lo = hi
 		}
-		if planCap < xmax {
-			ch.Markers = append(ch.Markers, ChartMarker{Series: sh.Name, Kind: "plan", Demand: planCap, Cost: selfCost(maxBoxes, planCap),
-				Label: fmt.Sprintf("plan's capacity: %s, %s a month", boxes(maxBoxes), groupInt(planCap))})
+		if capacity.Fleet != nil && st.serving < 1 {
+			ch.Notes = append(ch.Notes, fmt.Sprintf("The plan's %s hold no serving box beside the reserve: self-hosting is not drawn.", boxes(maxBoxes)))
+		} else if planCap < xmax {
+			label := fmt.Sprintf("plan's capacity: %s, %s a month", boxes(maxBoxes), groupInt(planCap))
+			if capacity.Fleet != nil {
+				label = fmt.Sprintf("plan's capacity: %s (%d in reserve), %s a month", boxes(st.paid(st.serving)), st.paid(st.serving)-st.serving, groupInt(planCap))
+			}
+			ch.Markers = append(ch.Markers, ChartMarker{Series: sh.Name, Kind: "plan", Demand: planCap, Cost: selfCost(st.paid(max(1, st.serving)), planCap),
+				Label: label})
 		}
 	}
 	ch.Series = append(ch.Series, sh)

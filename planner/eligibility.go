@@ -37,6 +37,8 @@ func (w Workload) ToleranceOrDefault() float64 {
 //   - workload: the row's mean prompt and output tokens are within the
 //     contract's tolerance of its workload (default ±10 %), and its prompts
 //     are varied when the contract promises varied prompts;
+//   - one box: a row served by a stack of several replicas measures a
+//     fleet's scaling factor (measureScaling), not the box;
 //   - evidence: at least 5/(1-p) successful requests for the objective's
 //     percentile p (100 for p95, 500 for p99), and a row at least as long
 //     as the contract's per-row duration (5 % slack).
@@ -60,6 +62,9 @@ func Eligibility(r Row, c Contract, wantModel string, kind LoadKind) []Warning {
 		add("load-unknown", "no known load level")
 	} else if kind != "" && r.LoadKind != "" && normKind(r.LoadKind) != kind {
 		add("load-kind-mismatch", "load kind %s, the contract's is %s", r.LoadKind, kind)
+	}
+	if k := r.ReplicaCount(); k > 1 {
+		add(ReplicasNotOneBox, "a stack of %d replicas, not one box: it measures a fleet's scaling factor, not the box", k)
 	}
 	tol := c.Workload.ToleranceOrDefault()
 	for _, s := range []struct {

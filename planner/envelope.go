@@ -377,6 +377,8 @@ func NotCountedLabel(code string) string {
 		return "with too few requests for the percentile"
 	case "short-row":
 		return "shorter than the contract's rows"
+	case ReplicasNotOneBox:
+		return "of several replicas (a fleet's scaling, not one box)"
 	}
 	return "not matching the contract"
 }

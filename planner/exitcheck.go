@@ -41,6 +41,7 @@ var exitItems = []func(in Inputs, r *Result) ExitItem{
 	exitOverload,
 	exitAdmission,
 	exitScenarios,
+	exitFleet,
 	exitCostCategories,
 	exitCostPer1000,
 	exitEvidenceDates,
@@ -232,7 +233,7 @@ func exitScenarios(in Inputs, r *Result) ExitItem {
 	ok := "low, expected and peak with busy-hour shares"
 	var beyond []string
 	for _, s := range r.Scenarios {
-		if s.BoxesNeeded != nil && *s.BoxesNeeded > max(1, r.Capacity.MaxBoxes) {
+		if s.BeyondPlan(r.Capacity.MaxBoxes) {
 			beyond = append(beyond, s.Scenario.Name+": "+s.ExceedsReason)
 		}
 	}
@@ -418,4 +419,16 @@ func admissionText(a Admission) string {
 	}
 	return fmt.Sprintf("max %d in flight, queue %d, max queue age %s s, %d with Retry-After %d s, at most %d client retries",
 		*a.MaxInFlight, a.QueueSize, fmtNum(a.MaxQueueAgeS), a.OverloadStatus, a.RetryAfterS, a.ClientMaxRetries)
+}
+
+// exitFleet holds a report with a fleet to a scaling factor it can stand
+// behind and a reserve its target allows (docs/method.md, "Fleets and the
+// reserve"); it does not apply without a fleet.
+func exitFleet(_ Inputs, r *Result) ExitItem {
+	f := r.Fleet
+	if f == nil {
+		return ExitItem{}
+	}
+	ok := fmt.Sprintf("scaling %s; reserve %s", f.ScalingText, f.ReserveText)
+	return exitItem("fleet", "Fleet: scaling factor and reserve", "fleet", f.Problems, ok)
 }

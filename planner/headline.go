@@ -153,9 +153,13 @@ func headlineServe(in Inputs, r *Result) HeadlineAnswer {
 			continue
 		}
 		n := *s.BoxesNeeded
-		line := fmt.Sprintf("%s: busiest hour %s req/s, %d %s of the plan's %d", upperFirst(s.Scenario.Name), fmtNum(s.BusyHourRate), n, plural(n, "box", "boxes"), plan)
-		if n > plan {
-			line = fmt.Sprintf("%s: busiest hour %s req/s needs %d boxes; the plan allows %d", upperFirst(s.Scenario.Name), fmtNum(s.BusyHourRate), n, plan)
+		reserve := ""
+		if z := s.Sizing; z != nil {
+			reserve = fmt.Sprintf(" (%d serving + %d in reserve)", z.Serving, z.Reserve)
+		}
+		line := fmt.Sprintf("%s: busiest hour %s req/s, %d %s%s of the plan's %d", upperFirst(s.Scenario.Name), fmtNum(s.BusyHourRate), n, plural(n, "box", "boxes"), reserve, plan)
+		if s.BeyondPlan(plan) {
+			line = fmt.Sprintf("%s: busiest hour %s req/s needs %d boxes%s; the plan allows %d", upperFirst(s.Scenario.Name), fmtNum(s.BusyHourRate), n, reserve, plan)
 			over = append(over, fmt.Sprintf("the %s scenario needs %d boxes", s.Scenario.Name, n))
 		}
 		a.Details = append(a.Details, line+".")
@@ -190,6 +194,9 @@ func headlineAdmit(in Inputs, r *Result) HeadlineAnswer {
 	a.Answered = true
 	a.Answer = fmt.Sprintf("Up to %d requests in flight, %d more waiting at most %s s; beyond that HTTP %d with Retry-After %s s.",
 		*ad.MaxInFlight, ad.QueueSize, fmtNum(ad.MaxQueueAgeS), ad.OverloadStatus, fmtNum(float64(ad.RetryAfterS)))
+	if r.Fleet != nil {
+		a.Details = append(a.Details, r.Fleet.AdmissionText)
+	}
 	if ad.Margin > 0 && !ad.Overridden {
 		a.Details = append(a.Details, fmt.Sprintf("%s below the ceiling, for weak evidence.", DisplayShare(ad.Margin)))
 	}

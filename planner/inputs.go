@@ -59,6 +59,9 @@ type Inputs struct {
 	TokenBasis string `json:"token_basis"`
 	// MaxBoxes is how many boxes the plan allows; 0 means 1.
 	MaxBoxes int `json:"max_boxes"`
+	// Fleet sizes capacity beyond one box: topology, scaling factor and
+	// reserve; nil sizes one box at a time, as before.
+	Fleet *FleetInputs `json:"fleet,omitempty"`
 	// Scenarios are the demand scenarios, normally low, expected and peak.
 	Scenarios []Scenario `json:"scenarios"`
 

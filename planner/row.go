@@ -178,6 +178,11 @@ type Row struct {
 	// IdenticalPrompts is true when every prompt in the run was the same
 	// (a prefix-cache best case), nil when unknown.
 	IdenticalPrompts *bool `json:"identical_prompts,omitempty"`
+	// Replicas is how many engine replicas served the row when the file
+	// says (an llm-d benchmark report's stack); nil means one. Two counted
+	// rows at one and k replicas at the same load measure a fleet's scaling
+	// factor (docs/method.md, "Fleets and the reserve").
+	Replicas *int `json:"replicas,omitempty"`
 
 	Warnings []Warning `json:"warnings"`
 	// Paths maps a figure's name ("ttft_s.p95", "successful", "request_rate",
@@ -205,6 +210,15 @@ type Row struct {
 	// carries per-request records; nil when it holds only aggregates. The
 	// store keeps them apart from the row's figures (they are not JSON).
 	Samples []Sample `json:"-"`
+}
+
+// ReplicaCount is the replicas that served the row, 1 unless the file
+// says more.
+func (r Row) ReplicaCount() int {
+	if r.Replicas == nil || *r.Replicas < 1 {
+		return 1
+	}
+	return *r.Replicas
 }
 
 // MeasuredFigures are a row's server-side figures as every section reads

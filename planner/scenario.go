@@ -19,9 +19,13 @@ type ScenarioResult struct {
 	PeakToAverage   *float64 `json:"peak_to_average"`
 	BusyHour        string   `json:"busy_hour"`
 	BusyHourWarning string   `json:"busy_hour_warning,omitempty"`
-	// BoxesNeeded is ceil(busy-hour rate / per-box capacity), at least 1;
-	// nil when capacity is unknown.
+	// BoxesNeeded is ceil(busy-hour rate / per-box capacity), at least 1,
+	// or with a fleet its serving boxes plus the reserve
+	// (Capacity.BoxesNeeded); nil when capacity is unknown.
 	BoxesNeeded *int `json:"boxes_needed"`
+	// Sizing splits BoxesNeeded into serving and reserve boxes when the
+	// report has a fleet (Capacity.BoxesNeeded); nil otherwise.
+	Sizing *Sizing `json:"sizing,omitempty"`
 	// ExceedsPlan is true when more boxes are needed than the plan allows
 	// (or capacity is unknown); ExceedsReason says which.
 	ExceedsPlan   bool         `json:"exceeds_plan"`
@@ -86,12 +90,18 @@ func CostScenario(s Scenario, capacity Capacity, self SelfHostedCost, quotes []Q
 		res.ExceedsReason = perBoxMissing(capacity, 1) + ": costed as one box"
 		notes = append(notes, res.ExceedsReason)
 	} else {
-		boxes = BoxesFor(res.BusyHourRate, *capacity.PerBoxRate)
+		z, _ := capacity.BoxesNeeded(res.BusyHourRate)
+		boxes = z.Boxes
 		res.BoxesNeeded = I(boxes)
+		why := fmt.Sprintf("%s req/s at %s req/s per box", fmtNum(res.BusyHourRate), fmtNum(*capacity.PerBoxRate))
+		if capacity.Fleet != nil {
+			res.Sizing = &z
+			why = fmt.Sprintf("%d serving + %d in reserve: %s", z.Serving, z.Reserve, z.Basis)
+			notes = append(notes, fmt.Sprintf("%d %s: %d serving and %d in reserve (%s)", boxes, plural(boxes, "box", "boxes"), z.Serving, z.Reserve, z.Basis))
+		}
 		if boxes > maxBoxes {
 			res.ExceedsPlan = true
-			res.ExceedsReason = fmt.Sprintf("the busy hour needs %d boxes (%s req/s at %s req/s per box), more than the plan's %d",
-				boxes, fmtNum(res.BusyHourRate), fmtNum(*capacity.PerBoxRate), maxBoxes)
+			res.ExceedsReason = fmt.Sprintf("the busy hour needs %d boxes (%s), more than the plan's %d", boxes, why, maxBoxes)
 			notes = append(notes, res.ExceedsReason)
 		}
 	}
@@ -136,6 +146,13 @@ func CostPer1000(monthly decimal.Decimal, successful int64) *Money {
 	}
 	m := NewMoney(monthly.Mul(thousand).Div(decimal.NewFromInt(successful)))
 	return &m
+}
+
+// BeyondPlan is true when the scenario's busiest hour needs more boxes
+// (the reserve included) than the plan's; the headline and the exit check
+// read it.
+func (s ScenarioResult) BeyondPlan(plan int) bool {
+	return s.BoxesNeeded != nil && *s.BoxesNeeded > max(1, plan)
 }
 
 // Cheapest names the options with the lowest cost per 1,000 successful

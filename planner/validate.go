@@ -84,6 +84,9 @@ func (in Inputs) Validate() error {
 	if in.MaxBoxes < 0 {
 		es.add("max_boxes", "must not be negative")
 	}
+	if in.Fleet != nil {
+		es = append(es, in.Fleet.Validate()...)
+	}
 	for i, s := range in.Scenarios {
 		s.validate(&es, fmt.Sprintf("scenarios[%d]", i))
 	}
