@@ -24,6 +24,8 @@ func lookAlikeHead(t []byte) error {
 		return errAIPerfGPUTelemetry
 	case bytes.HasPrefix(line, []byte("Timeslice,Metric,")):
 		return errAIPerfTimeslices
+	case isInferenceXHead(t, line):
+		return ErrInferenceXResult
 	case isPrometheusText(t):
 		return fmt.Errorf("this is a Prometheus metrics dump (the text a /metrics endpoint serves), not a load-test result; import the benchmark tool's result file here, and the GPU or server metrics on the report's evidence page (DCGM exporter scrapes are read there)")
 	}
@@ -50,6 +52,28 @@ func isAIPerfPerRequest(line []byte) bool {
 func isAIPerfGPUTelemetry(line []byte) bool {
 	return bytes.Contains(line, []byte(`"telemetry_data"`)) && bytes.Contains(line, []byte(`"timestamp_ns"`))
 }
+
+// isInferenceXHead tells InferenceX's public frontier rows (agg_bmk.json,
+// the API's array, the dashboard's CSV) from their first bytes: an array
+// whose first object has hw and intvty, or a CSV header naming both.
+func isInferenceXHead(t, line []byte) bool {
+	if t[0] == '[' {
+		end := bytes.IndexByte(t, '}')
+		if end < 0 {
+			end = len(t)
+		}
+		first := t[:end]
+		return bytes.Contains(first, []byte(`"hw"`)) && bytes.Contains(first, []byte(`"intvty"`))
+	}
+	cols := map[string]bool{}
+	for _, c := range bytes.Split(line, []byte(",")) {
+		cols[string(bytes.ToLower(bytes.Trim(bytes.TrimSpace(c), `"`)))] = true
+	}
+	return cols["hw"] && cols["intvty"]
+}
+
+// ErrInferenceXResult refuses InferenceX rows given as a result.
+var ErrInferenceXResult = fmt.Errorf("this is an InferenceX file of public frontier rows (hw, intvty, output_tput_per_gpu), not a result of your box: import it under Reference rows on the report, where it is drawn beside your results and never counted as evidence")
 
 var (
 	errAIPerfGPUTelemetry = fmt.Errorf("this is AIPerf's GPU telemetry export (gpu_telemetry_export.jsonl, the GPU samples of the run), not a result; import profile_export_aiperf.json here, and this file as the report's GPU log on the evidence page, where it gives each row its power and memory")

@@ -99,6 +99,12 @@ type Result struct {
 	Showback       []MeterShares    `json:"showback"`
 	ShowbackDetail *Showback        `json:"showback_detail"`
 	Demand         *Demand          `json:"demand"`
+
+	// Reference is the public frontier rows matched to the report and the
+	// counted rows' ratio to it (reference.go); nil without reference
+	// rows. Nothing else in the Result reads it but the headline's
+	// Reference and the plan's exit item.
+	Reference *ReferenceResult `json:"reference,omitempty"`
 }
 
 // AmendmentResult is one amendment as the report shows it, with whether it
@@ -215,6 +221,7 @@ func Compute(in Inputs) Result {
 	r.RecommendationWarnings = recommendationWarnings(in.Recommendation, r.Scenarios, in.Currency)
 
 	r.evidence(in)
+	r.Reference = CompareReference(in, &r)
 	r.ExitCheck = ExitCheck(in, &r)
 	if it, ok := SoakExitItem(c, r.Soak); ok {
 		r.ExitCheck = append(r.ExitCheck, it)

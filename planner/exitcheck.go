@@ -26,6 +26,7 @@ type ExitItem struct {
 // computed so far and returns its item, or the zero ExitItem when it does
 // not apply to this report. A new item is one function added here.
 var exitItems = []func(in Inputs, r *Result) ExitItem{
+	exitPlan,
 	exitIdentities,
 	exitTestDate,
 	exitWorkload,

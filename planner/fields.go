@@ -241,6 +241,12 @@ var prefixGroups = map[string]map[string]string{
 		"queue_size": "queue size", "max_queue_age_s": "max queue age (s)", "retry_after_s": "Retry-After (s)",
 		"client_max_retries": "client retries at most",
 	},
+	"reference": {
+		"source": "reference source", "date": "reference date", "gpu": "reference GPU", "model": "reference model",
+		"precision": "reference precision", "framework": "reference framework", "isl": "reference input tokens (ISL)",
+		"osl": "reference output tokens (OSL)", "intvty": "reference tok/s per user", "output_tput_per_gpu": "reference output tok/s per GPU",
+		"box_gpus": "GPUs serving the model on the box", "file": "reference file",
+	},
 	"overload": {
 		"sent": "what was sent above the limit", "outcome": "overload outcome", "retry_after": "Retry-After sent",
 		"worker_healthy": "worker stayed healthy", "recovered": "service recovered", "date": "overload test date",

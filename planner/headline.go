@@ -20,6 +20,18 @@ type Headline struct {
 	Decision HeadlineAnswer `json:"decision"`
 	// Line is the headline in one line, for the list of reports.
 	Line string `json:"line"`
+	// Reference is the public frontier's word (reference.go): whether the
+	// report is a plan and the ratio's sentence; nil without reference
+	// rows.
+	Reference *HeadlineReference `json:"reference,omitempty"`
+}
+
+// HeadlineReference is the headline's line about the public frontier.
+type HeadlineReference struct {
+	// Plan is true for a report of reference rows only: a plan, not
+	// evidence, and not approvable.
+	Plan bool   `json:"plan"`
+	Text string `json:"text"`
 }
 
 // HeadlineAnswer is one answer of the headline.
@@ -94,6 +106,12 @@ func BuildHeadline(in Inputs, r *Result) Headline {
 		Decision: headlineDecision(in, r),
 	}
 	h.Line = headlineLine(h, r)
+	if rf := r.Reference; rf != nil {
+		h.Reference = &HeadlineReference{Plan: rf.Plan, Text: rf.Text}
+		if rf.Plan {
+			h.Line = "Plan (public frontier only, not evidence) · " + h.Line
+		}
+	}
 	for _, a := range []*HeadlineAnswer{&h.Serve, &h.Admit, &h.Own, &h.Decision} {
 		a.Details = nonNil(a.Details)
 		a.Missing = nonNil(a.Missing)

@@ -36,6 +36,9 @@ type Inputs struct {
 	// Rows is the concurrency matrix of the model the report proposes to
 	// serve (the baseline unless the lead chose otherwise).
 	Rows []Row `json:"rows"`
+	// Reference is the public frontier rows imported or typed as a
+	// reference: never evidence (reference.go); nil when none.
+	Reference *ReferenceInput `json:"reference,omitempty"`
 
 	// Admission holds the lead's choices for the admission limit; zero values
 	// mean "use the proposal".
