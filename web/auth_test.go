@@ -71,6 +71,8 @@ var routeAccess = map[string]string{
 	"GET /quotes":                              "*",
 	"POST /quotes":                             "admin finance",
 	"GET /quotes/:qid":                         "*",
+	"POST /quotes/import":                      "admin finance",
+	"GET /quotes/imports/:iid":                 "*",
 	"POST /quotes/:qid":                        "admin finance",
 	"POST /reports/:id/costs/settings":         "admin lead finance",
 	"POST /reports/:id/costs":                  "admin lead finance",

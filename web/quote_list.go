@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -27,6 +28,10 @@ type quotesView struct {
 	// Requests are the reports' open requests for a quote, shown to
 	// those who add them.
 	Requests []store.QuoteRequest
+	// Today dates the catalogue quotes' ages; ImportErrs are the
+	// catalogue upload's refusal, by field.
+	Today      time.Time
+	ImportErrs formErrors
 }
 
 // quoteRequestsShown bounds the requests the library page lists.
@@ -60,7 +65,7 @@ func (s *Server) quoteList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := quotesView{Quotes: qs, CanEdit: canEditQuotes(currentUser(c)), Flash: takeFlash(c)}
+	v := quotesView{Quotes: qs, CanEdit: canEditQuotes(currentUser(c)), Flash: takeFlash(c), Today: s.cfg.Now()}
 	if !v.CanEdit {
 		if v.Keepers, err = s.quoteKeepers(c); err != nil {
 			return err
@@ -84,7 +89,7 @@ func (s *Server) quoteShow(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := quotesView{CanEdit: canEditQuotes(currentUser(c)), Edit: &q, Form: moneyForm{Vals: quoteValues(q)}, Uses: uses, Flash: takeFlash(c)}
+	v := quotesView{CanEdit: canEditQuotes(currentUser(c)), Edit: &q, Form: moneyForm{Vals: quoteValues(q)}, Uses: uses, Flash: takeFlash(c), Today: s.cfg.Now()}
 	if !v.CanEdit {
 		if v.Keepers, err = s.quoteKeepers(c); err != nil {
 			return err
@@ -133,7 +138,7 @@ func (s *Server) quoteSave(c echo.Context) error {
 			return err
 		}
 	}
-	v := quotesView{CanEdit: true, Edit: editing, Form: moneyForm{Vals: form, Errs: errs}}
+	v := quotesView{CanEdit: true, Edit: editing, Form: moneyForm{Vals: form, Errs: errs}, Today: s.cfg.Now()}
 	if editing != nil {
 		return s.render(c, http.StatusUnprocessableEntity, layout(s.page(c, "API quote"), quotePage(v)), nil)
 	}

@@ -82,6 +82,8 @@ func (s *Server) routes(e *echo.Echo) {
 	// Costs, quotes, scenarios, crossover, recommendation
 	g.GET("/quotes", s.quoteList, anyone)
 	g.POST("/quotes", s.quoteSave, requireRole(finance, admin))
+	g.POST("/quotes/import", s.quoteImport, requireRole(finance, admin))
+	g.GET("/quotes/imports/:iid", s.quoteImportShow, anyone)
 	g.GET("/quotes/:qid", s.quoteShow, anyone)
 	g.POST("/quotes/:qid", s.quoteSave, requireRole(finance, admin))
 	g.POST("/reports/:id/costs/settings", s.costSettingsSave, requireRole(lead, admin, finance))
@@ -106,6 +108,7 @@ func (s *Server) routes(e *echo.Echo) {
 	api := e.Group("/api/v1", s.apiToken)
 	api.POST("/reports/:id/results", s.apiResults)
 	api.GET("/reports/:id", s.apiReportShow)
+	api.POST("/quotes/import", s.apiQuoteImport)
 
 	// People and accounts
 	g.GET("/users", s.userList, requireRole(admin))

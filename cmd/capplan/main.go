@@ -31,6 +31,7 @@ var commands = map[string]command{
 	"import":   {runImport, "import result files into a report: import --report ID FILE..."},
 	"envelope": {runEnvelope, "judge result files against an objective; gate CI on the ceiling"},
 	"export":   {runExport, "write a report as an XLSX workbook with live formulas"},
+	"quotes":   {runQuotes, "import a price catalogue into the quote library: quotes import --as EMAIL FILE"},
 }
 
 // exitCoder is an error that asks for a particular exit status.

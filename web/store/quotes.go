@@ -30,18 +30,27 @@ type Quote struct {
 	UpdatedAt    time.Time
 	// Reports counts the reports the quote is attached to.
 	Reports int
+	// Catalogue and CatalogueKey name the public price catalogue and its
+	// model the quote was imported from ("" for a typed quote); Retrieved
+	// is that catalogue's retrieval date, and Listed false once a newer
+	// import of it no longer lists the model.
+	Catalogue    string
+	CatalogueKey string
+	Retrieved    string
+	Listed       bool
 }
 
 const quoteSelect = `SELECT q.id, q.data, q.region, q.currency, q.terms, q.source, q.evidence_date,
 	COALESCE(NULLIF(c.name, ''), c.email), q.created_at, COALESCE(NULLIF(u.name, ''), u.email), q.updated_at,
-	(SELECT COUNT(*) FROM report_quotes rq WHERE rq.quote_id = q.id)
+	(SELECT COUNT(*) FROM report_quotes rq WHERE rq.quote_id = q.id),
+	q.catalogue, q.catalogue_key, q.retrieved, q.listed
 	FROM quotes q JOIN users c ON c.id = q.created_by JOIN users u ON u.id = q.updated_by`
 
 func scanQuote(row scanner) (Quote, error) {
 	var q Quote
 	var data, created, updated string
 	if err := row.Scan(&q.ID, &data, &q.Region, &q.Currency, &q.Terms, &q.Source, &q.EvidenceDate,
-		&q.CreatedBy, &created, &q.UpdatedBy, &updated, &q.Reports); err != nil {
+		&q.CreatedBy, &created, &q.UpdatedBy, &updated, &q.Reports, &q.Catalogue, &q.CatalogueKey, &q.Retrieved, &q.Listed); err != nil {
 		return Quote{}, err
 	}
 	if err := json.Unmarshal([]byte(data), &q.Q); err != nil {

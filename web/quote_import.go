@@ -1,0 +1,135 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"capplan/importers"
+	"capplan/planner"
+	"capplan/web/reports"
+	"capplan/web/store"
+)
+
+// quoteImportView is one catalogue import as its page shows it.
+type quoteImportView struct {
+	Imp store.QuoteImport
+	// AddedShown bounds the new models listed by name.
+	AddedShown int
+	Flash      string
+}
+
+// addedShown bounds the new models a page lists by name (a first import
+// adds thousands).
+const addedShown = 50
+
+// quoteImport brings a price catalogue into the library from the quotes
+// page's upload form: POST /quotes/import (finance and admins). Whole or
+// nothing; success shows what moved, a refusal the library with the
+// error on the form.
+func (s *Server) quoteImport(c echo.Context) error {
+	ctx := c.Request().Context()
+	var qi store.QuoteImport
+	_, err := receiveEvidence(c, func(up evidenceUpload, file io.Reader) error {
+		var err error
+		qi, err = s.svc.ImportPrices(ctx, *currentUser(c), up.name, file, strings.TrimSpace(up.fields.Get("catalogue_date")), s.cfg.MaxUploadBytes)
+		return err
+	})
+	if err == nil {
+		return redirectFlash(c, fmt.Sprintf("/quotes/imports/%d", qi.ID), fmt.Sprintf("%s catalogue retrieved %s imported: %d models.", qi.Catalogue, qi.Retrieved, qi.Models))
+	}
+	drainUpload(c.Request())
+	var bu *badUploadError
+	if !errors.As(err, &bu) && !reports.IsUserError(err) && !errors.Is(err, importers.ErrTooLarge) {
+		return err
+	}
+	field := "file"
+	var ie *store.InputError
+	if errors.As(err, &ie) && ie.Field == "date" {
+		field = "catalogue_date"
+	}
+	qs, lerr := s.store.Quotes(ctx)
+	if lerr != nil {
+		return lerr
+	}
+	v := quotesView{Quotes: qs, CanEdit: true, Today: s.cfg.Now(), ImportErrs: formErrors{field: err.Error() + ". Nothing was imported."}}
+	return s.render(c, http.StatusUnprocessableEntity, layout(s.page(c, "API quotes"), quotesPage(v)), nil)
+}
+
+// quoteImportShow shows one catalogue import: GET /quotes/imports/:iid.
+func (s *Server) quoteImportShow(c echo.Context) error {
+	iid, err := idParam(c, "iid")
+	if err != nil {
+		return err
+	}
+	qi, err := s.store.QuoteImportByID(c.Request().Context(), iid)
+	if err != nil {
+		return err
+	}
+	v := quoteImportView{Imp: qi, AddedShown: addedShown, Flash: takeFlash(c)}
+	return s.render(c, http.StatusOK, layout(s.page(c, qi.Catalogue+" catalogue · API quotes"), quoteImportPage(v)), nil)
+}
+
+// apiQuoteImport brings a price catalogue into the library with a
+// personal API token: POST /api/v1/quotes/import, the file as the body
+// (?name=FILE, ?date=YYYY-MM-DD for the retrieval, default today) or as
+// multipart "file" (with a "date" field before it). Finance and admins
+// only; whole or nothing; the answer is the import with what moved.
+func (s *Server) apiQuoteImport(c echo.Context) error {
+	ctx := c.Request().Context()
+	var qi store.QuoteImport
+	var err error
+	if isMultipart(c.Request()) {
+		_, err = receiveEvidence(c, func(up evidenceUpload, file io.Reader) error {
+			var err error
+			qi, err = s.svc.ImportPrices(ctx, *currentUser(c), up.name, file, strings.TrimSpace(up.fields.Get("date")), s.cfg.MaxUploadBytes)
+			return err
+		})
+	} else {
+		name := c.QueryParam("name")
+		if name == "" {
+			name = "catalogue.json"
+		}
+		qi, err = s.svc.ImportPrices(ctx, *currentUser(c), name, c.Request().Body, c.QueryParam("date"), s.cfg.MaxUploadBytes)
+	}
+	if err != nil {
+		drainUpload(c.Request())
+		var bu *badUploadError
+		switch {
+		case errors.As(err, &bu):
+			return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+		case errors.Is(err, importers.ErrTooLarge):
+			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, err.Error()+". Nothing was imported.")
+		case reports.KindOf(err) == reports.KindForbidden:
+			return echo.NewHTTPError(http.StatusForbidden, err.Error())
+		case reports.IsUserError(err):
+			return echo.NewHTTPError(http.StatusUnprocessableEntity, err.Error()+". Nothing was imported.")
+		}
+		return err
+	}
+	return c.JSON(http.StatusCreated, qi)
+}
+
+// moneyOrNone shows a catalogue price by the display rule, "none" when
+// the catalogue gave none.
+func moneyOrNone(m *planner.Money) string {
+	if m == nil {
+		return "none"
+	}
+	return planner.DisplayMoney(m.Exact)
+}
+
+// movePct is a move's change in per cent of the old price, signed.
+func movePct(m planner.PriceMove) string {
+	if m.Pct == nil {
+		return ""
+	}
+	if *m.Pct < 0 {
+		return "−" + planner.DisplayShare(-*m.Pct)
+	}
+	return "+" + planner.DisplayShare(*m.Pct)
+}
