@@ -193,6 +193,7 @@ type Showback struct {
 	Requests int64         `json:"requests"`
 	StepS    float64       `json:"step_s"`
 	SpanS    float64       `json:"span_s"`
+	Start    float64       `json:"start,omitempty"` // Unix seconds of the log's first step; 0 unknown
 	Monthly  *Money        `json:"monthly_cost"`
 	Meters   []MeterShares `json:"meters"`
 	Gaps     []ShowbackGap `json:"gaps"`
@@ -216,8 +217,11 @@ type ShowbackUsage struct {
 	Requests int64         `json:"requests"`
 	StepS    float64       `json:"step_s"`
 	SpanS    float64       `json:"span_s"`
-	Source   string        `json:"source"`
-	SHA256   string        `json:"sha256"`
+	// Start is when the log's first step begins, Unix seconds (0 for a
+	// log metered before it was kept).
+	Start  float64 `json:"start,omitempty"`
+	Source string  `json:"source"`
+	SHA256 string  `json:"sha256"`
 }
 
 // Usage is what the meter counted, tenants by name.
@@ -228,6 +232,7 @@ func (m *ShowbackMeter) Usage(source string) ShowbackUsage {
 	}
 	secs := m.timeShare()
 	u.SpanS = float64(m.maxStep-m.minStep+1) * m.step
+	u.Start = m.origin + float64(m.minStep)*m.step
 	for i, name := range m.names {
 		u.Tenants = append(u.Tenants, TenantUsage{Tenant: name, Tokens: m.tokens[i], Requests: m.reqs[i], Seconds: secs[i]})
 	}
@@ -244,7 +249,7 @@ func (m *ShowbackMeter) Result(monthly *Money, source string) Showback {
 // SplitShowback splits a shared box's monthly cost (nil when unknown) among
 // the tenants under each meter: by tokens, by requests and by time-share.
 func SplitShowback(u ShowbackUsage, monthly *Money) Showback {
-	sb := Showback{Present: u.Requests > 0, Requests: u.Requests, StepS: u.StepS, SpanS: u.SpanS, Monthly: monthly, Source: u.Source,
+	sb := Showback{Present: u.Requests > 0, Requests: u.Requests, StepS: u.StepS, SpanS: u.SpanS, Start: u.Start, Monthly: monthly, Source: u.Source,
 		Meters: []MeterShares{}, Gaps: []ShowbackGap{}, Notes: []string{}}
 	if u.Requests == 0 || len(u.Tenants) == 0 {
 		return sb

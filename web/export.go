@@ -2,11 +2,13 @@ package web
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
+	"capplan/planner"
 	"capplan/web/reports"
 )
 
@@ -30,4 +32,29 @@ func (s *Server) reportExportXLSX(c echo.Context) error {
 	}
 	c.Response().Header().Set(echo.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="%s"`, reports.ExportName(rep, "xlsx")))
 	return c.Blob(http.StatusOK, xlsxType, buf.Bytes())
+}
+
+// reportShowbackFOCUS answers the report's showback as a FOCUS 1.2 CSV
+// under the meter asked (?meter=tokens, the default, or requests), in the
+// browser and through the token API alike. A report that has none to give
+// is refused in words (422).
+func (s *Server) reportShowbackFOCUS(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	meter := c.QueryParam("meter")
+	if meter == "" {
+		meter = planner.MeterTokens
+	}
+	var buf bytes.Buffer
+	if err := s.svc.ExportFOCUS(c.Request().Context(), id, meter, &buf); err != nil {
+		var fe *reports.FocusError
+		if errors.As(err, &fe) {
+			return echo.NewHTTPError(http.StatusUnprocessableEntity, "FOCUS export: "+fe.Msg)
+		}
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="report-%d-showback-focus-%s.csv"`, id, meter))
+	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
 }

@@ -103,12 +103,14 @@ func (s *Server) routes(e *echo.Echo) {
 	g.POST("/reports/:id/revise", s.reportRevise, requireRole(lead, admin))
 	g.POST("/reports/:id/comments", s.reportComment, anyone)
 	g.GET("/reports/:id/export.xlsx", s.reportExportXLSX, anyone)
+	g.GET("/reports/:id/showback.focus.csv", s.reportShowbackFOCUS, anyone)
 
 	// HTTP API (personal tokens)
 	api := e.Group("/api/v1", s.apiToken)
 	api.POST("/reports/:id/results", s.apiResults)
 	api.GET("/reports/:id", s.apiReportShow)
 	api.POST("/quotes/import", s.apiQuoteImport)
+	api.GET("/reports/:id/showback.focus.csv", s.reportShowbackFOCUS)
 
 	// People and accounts
 	g.GET("/users", s.userList, requireRole(admin))

@@ -15,10 +15,11 @@ import (
 
 // runExport writes one report as an XLSX workbook with live formulas.
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("export", "export --report ID [--db FILE] -o report.xlsx", stderr)
+	fs := newFlags("export", "export --report ID [--db FILE] [--focus tokens|requests] -o report.xlsx|showback.csv", stderr)
 	dbPath := fs.String("db", defaultDB(), "SQLite database file (env CAPPLAN_DB)")
 	id := fs.Int64("report", 0, "the report's id (required)")
 	out := fs.String("o", "", "the workbook to write, or - for stdout (required)")
+	focus := fs.String("focus", "", "write the showback as a FOCUS 1.2 CSV under this meter (tokens or requests) instead of the workbook")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -39,7 +40,13 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	defer st.Close()
 	// Built whole before anything is written: a failure leaves no file.
 	var buf bytes.Buffer
-	if err := reports.New(st, "", time.Now).Export(ctx, *id, &buf); err != nil {
+	svc := reports.New(st, "", time.Now)
+	if *focus != "" {
+		err = svc.ExportFOCUS(ctx, *id, *focus, &buf)
+	} else {
+		err = svc.Export(ctx, *id, &buf)
+	}
+	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
 	if *out == "-" {
