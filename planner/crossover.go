@@ -151,31 +151,31 @@ func perBoxMissing(capacity Capacity, share float64) string {
 // which the costs cross (the first piece when they never do).
 func FindCrossover(self SelfHostedCost, q QuoteCost, capacity Capacity, share float64) Crossover {
 	fl, vl := self.FixedPerBox.Exact, self.PerRequest.Exact
+	perBox := monthlyPerBox(capacity, share)
+	st := stepsOf(capacity, share)
+	fleetNote := ""
+	if capacity.Fleet != nil && perBox > 0 {
+		// The smallest fleet is one serving box and its reserve.
+		perBox = st.topF(1)
+		if n := st.paid(1); n > 1 {
+			fl = fl.Mul(decimal.NewFromInt(int64(n)))
+			fleetNote = fmt.Sprintf(", F_local being %s (one serving box and its reserve)", boxes(n))
+		}
+	}
 	seg := crossingSegment(q.segments(), fl, vl)
 	fa, va := seg.Intercept.Exact, seg.Slope.Exact
-	x := Crossover{Quote: q.Name, FLocal: self.FixedPerBox, FAPI: seg.Intercept, VLocal: self.PerRequest, VAPI: seg.Slope}
+	x := Crossover{Quote: q.Name, FLocal: NewMoney(fl), FAPI: seg.Intercept, VLocal: self.PerRequest, VAPI: seg.Slope}
+	if fleetNote == "" {
+		x.FLocal = self.FixedPerBox
+	}
 	num, den := fl.Sub(fa), va.Sub(vl)
-	x.Formula = fmt.Sprintf("N = (F_local - F_api) / (V_api - V_local) = (%s - %s) / (%s - %s)", fl, fa, va, vl)
+	x.Formula = fmt.Sprintf("N = (F_local - F_api) / (V_api - V_local) = (%s - %s) / (%s - %s)%s", fl, fa, va, vl, fleetNote)
 	x.FormulaRounded = fmt.Sprintf("N = (F_local - F_api) / (V_api - V_local) = (%s - %s) / (%s - %s)",
 		fl.StringFixed(2), fa.StringFixed(2), sigDigits(va, 4), sigDigits(vl, 4))
 	if !q.Linear() {
 		note := fmt.Sprintf(" (the piece of %s's tiered price from %s requests a month)", q.Name, DisplayCount(RoundRequests(seg.From)))
 		x.Formula += note
 		x.FormulaRounded += note
-	}
-	perBox := monthlyPerBox(capacity, share)
-	st := stepsOf(capacity, share)
-	if capacity.Fleet != nil && perBox > 0 {
-		// The smallest fleet is one serving box and its reserve.
-		perBox = st.topF(1)
-		if n := st.paid(1); n > 1 {
-			fl = fl.Mul(decimal.NewFromInt(int64(n)))
-			x.FLocal = NewMoney(fl)
-			num = fl.Sub(fa)
-			x.Formula = fmt.Sprintf("N = (F_local - F_api) / (V_api - V_local) = (%s - %s) / (%s - %s), F_local being %s (one serving box and its reserve)", fl, fa, va, vl, boxes(n))
-			x.FormulaRounded = fmt.Sprintf("N = (F_local - F_api) / (V_api - V_local) = (%s - %s) / (%s - %s)",
-				fl.StringFixed(2), fa.StringFixed(2), sigDigits(va, 4), sigDigits(vl, 4))
-		}
 	}
 
 	switch {

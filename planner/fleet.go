@@ -347,15 +347,16 @@ func (f *Fleet) efficiency() float64 {
 // up to maxReserve meets it.
 func reserveFor(n int, a, target float64) (int, bool) {
 	for r := 0; r <= maxReserve; r++ {
-		if upProbability(n, n+r, a) >= target-1e-12 {
+		if UpProbability(n, n+r, a) >= target-1e-12 {
 			return r, true
 		}
 	}
 	return maxReserve, false
 }
 
-// upProbability is P(at least n of m boxes up), each up a of the time.
-func upProbability(n, m int, a float64) float64 {
+// UpProbability is P(at least n of m boxes up), each up a of the time
+// on its own (the binomial tail the reserve rule reads).
+func UpProbability(n, m int, a float64) float64 {
 	p := 0.0
 	for up := n; up <= m; up++ {
 		p += binomial(m, up) * math.Pow(a, float64(up)) * math.Pow(1-a, float64(m-up))
@@ -463,3 +464,27 @@ func (c Capacity) maxServing(maxBoxes int) int {
 
 // paid is the boxes bought with n serving boxes.
 func (c Capacity) paid(n int) int { return n + c.Fleet.ReserveFor(n) }
+
+// FleetLabels name the fleet form's fields, as the form, its refusals and
+// the history label them (keys "fleet.<name>").
+var FleetLabels = map[string]string{
+	"topology":            "topology",
+	"replicas_per_box":    "replicas on one box",
+	"tp_degree":           "GPUs of a tensor-parallel replica",
+	"scaling":             "scaling factor",
+	"scaling_replicas":    "replicas the scaling factor is for",
+	"scaling_source":      "source of the scaling factor",
+	"scaling_date":        "date of the scaling factor",
+	"reserve":             "reserve boxes",
+	"box_availability":    "each box's availability",
+	"availability_target": "availability target",
+}
+
+// TopologyLabels say each topology as the form offers it.
+var TopologyLabels = map[string]string{
+	TopologyBoxes:    "several boxes, one replica each, behind a router",
+	TopologyReplicas: "one box running TP1 replicas (TP1 x k)",
+	TopologyTP:       "one replica over the box's GPUs (TP-k)",
+}
+
+func init() { prefixGroups["fleet"] = FleetLabels }

@@ -171,7 +171,7 @@ func TestFleetScalingChoice(t *testing.T) {
 // 0.01 = 99.9702 %, so the reserve is 1. One serving box needs one too
 // (1 - 0.01^2 = 99.99 %).
 func TestFleetReserveFromAvailability(t *testing.T) {
-	if got := upProbability(2, 3, 0.99); math.Abs(got-0.999702) > 1e-9 {
+	if got := UpProbability(2, 3, 0.99); math.Abs(got-0.999702) > 1e-9 {
 		t.Errorf("P(2 of 3 up) = %v", got)
 	}
 	for _, tt := range []struct {

@@ -92,6 +92,7 @@ func (s *Server) routes(e *echo.Echo) {
 	g.POST("/reports/:id/quotes/:qid/detach", s.quoteDetach, requireRole(lead, admin, finance))
 	g.POST("/reports/:id/scenarios", s.scenariosSave, requireRole(lead, admin, finance))
 	g.POST("/reports/:id/provider", s.providerSave, requireRole(lead, admin, finance))
+	g.POST("/reports/:id/fleet", s.fleetSave, requireRole(lead, admin, finance))
 	g.POST("/reports/:id/recommendation", s.recommendationSave, requireRole(lead, admin))
 
 	// Exit check, review, exports

@@ -281,6 +281,7 @@ func (rep *Report) compute(ctx context.Context, st *store.Store, asOf string, kn
 		SecLoosening:      &in.LooseningAccepted,
 		SecAmendment:      &in.AmendmentAccepted,
 		SecProvider:       &in.Provider,
+		SecFleet:          &in.Fleet,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("report %d: %w", id, err)

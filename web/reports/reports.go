@@ -64,6 +64,7 @@ const (
 	SecLoosening      = "loosening_acceptance" // planner.LooseningAcceptance
 	SecAmendment      = "amendment_acceptance" // planner.AmendmentAcceptance
 	SecProvider       = "provider"             // *planner.ProviderInputs
+	SecFleet          = "fleet"                // *planner.FleetInputs
 )
 
 // Settings are the report-wide choices for the money side.

@@ -54,8 +54,16 @@ func (b *book) scenariosSheet() {
 			base = fmt.Sprintf("%s_%d", base, i+1)
 		}
 		used[base] = true
+		b.scenarioNames = append(b.scenarioNames, base)
 		req, share, rate := rel(scRequests, r), rel(scShare, r), rel(scBusyRate, r)
 		needed, paid := rel(scBoxesNeeded, r), rel(scBoxesPaid, r)
+		// Boxes needed: one box at a time, or with a fleet its serving
+		// boxes and reserve (the Fleet sheet's, docs/method.md "Fleets and
+		// the reserve").
+		boxesNeeded := fmt.Sprintf(`IF(Capacity_Per_Box_Rate="","",IF(OR(%[1]s<=0,Capacity_Per_Box_Rate<=0),1,MAX(1,ROUNDUP(%[1]s/Capacity_Per_Box_Rate-1E-9,0))))`, rate)
+		if res.Fleet != nil {
+			boxesNeeded = base + "_Fleet_Boxes"
+		}
 		var boxesPaid int
 		if len(sr.Options) > 0 {
 			boxesPaid = sr.Options[0].Boxes
@@ -65,7 +73,7 @@ func (b *book) scenariosSheet() {
 			v(b.st.intIn, sr.Scenario.MonthlyRequests),
 			v(b.st.pctIn, sr.Scenario.MonthShare()),
 			fx(b.st.rate, fmt.Sprintf("%s*%s/3600", req, share), sr.BusyHourRate),
-			fx(b.st.int, fmt.Sprintf(`IF(Capacity_Per_Box_Rate="","",IF(OR(%[1]s<=0,Capacity_Per_Box_Rate<=0),1,MAX(1,ROUNDUP(%[1]s/Capacity_Per_Box_Rate-1E-9,0))))`, rate), intOrEmpty(sr.BoxesNeeded)),
+			fx(b.st.int, boxesNeeded, intOrEmpty(sr.BoxesNeeded)),
 			fx(b.st.int, fmt.Sprintf(`IF(%[1]s="",1,%[1]s)`, needed), boxesPaid),
 			fx(0, fmt.Sprintf(`IF(%[1]s="",TRUE,%[1]s>Max_Boxes)`, needed), sr.ExceedsPlan),
 		}
@@ -138,6 +146,14 @@ func (b *book) crossoverSheet() {
 	if res.Capacity.PerBoxRate != nil && b.sizingShare > 0 {
 		perBox = *res.Capacity.PerBoxRate * 3600 / b.sizingShare
 	}
+	fLocal, oneBox := "SH_Fixed_Per_Box", `IF(Capacity_Per_Box_Rate="","",IF(Sizing_Busy_Share<=0,"",Capacity_Per_Box_Rate*3600/Sizing_Busy_Share))`
+	if res.Fleet != nil {
+		// The smallest fleet: one serving box and its reserve.
+		fLocal, oneBox = "SH_Fixed_Per_Box*Fleet_First_Paid", `IF(Fleet_One_Box_Rate="","",IF(Sizing_Busy_Share<=0,"",Fleet_One_Box_Rate*3600/Sizing_Busy_Share))`
+		if res.Capacity.PerBoxRate != nil && b.sizingShare > 0 {
+			perBox = res.Capacity.Serves(1) * 3600 / b.sizingShare
+		}
+	}
 	for _, x := range res.Crossovers {
 		r := s.next()
 		p := quotePrefix(b.quoteIdx(x.Quote))
@@ -157,13 +173,13 @@ func (b *book) crossoverSheet() {
 		}
 		B, C, D, E, F, H := rel(2, r), rel(3, r), rel(4, r), rel(5, r), rel(6, r), rel(8, r)
 		s.add(x.Quote,
-			fx(b.st.money, "SH_Fixed_Per_Box", money(x.FLocal)),
+			fx(b.st.money, fLocal, money(x.FLocal)),
 			fx(b.st.money, p+"Crossing_Fixed", money(x.FAPI)),
 			fx(b.st.perReq, "V_Local", money(x.VLocal)),
 			fx(b.st.perReq, p+"Crossing_Per_Request", money(x.VAPI)),
 			fx(b.st.num, fmt.Sprintf(`IF(%[4]s-%[3]s<=0,"",IF(%[1]s-%[2]s<=0,0,(%[1]s-%[2]s)/(%[4]s-%[3]s)))`, B, C, D, E), n),
 			fx(b.st.int, fmt.Sprintf(`IF(%[1]s="","",ROUNDUP(%[1]s,0))`, F), nr),
-			fx(b.st.int, `IF(Capacity_Per_Box_Rate="","",IF(Sizing_Busy_Share<=0,"",Capacity_Per_Box_Rate*3600/Sizing_Busy_Share))`, perBox),
+			fx(b.st.int, oneBox, perBox),
 			fx(0, fmt.Sprintf(`IF(OR(%s="",%s=""),"",%s<=%s)`, F, H, F, H), within),
 			v(b.st.int, sd), v(b.st.int, sb), v(b.st.wrap, x.FormulaRounded), v(b.st.wrap, x.Text))
 		b.name(p+"Crossover_N", s, 6, r)

@@ -71,6 +71,7 @@ const (
 	shResidency      = "Residency"
 	shCosts          = "Costs"
 	shScenarios      = "Scenarios"
+	shFleet          = "Fleet"
 	shCrossover      = "Crossover"
 	shFinance        = "Rates and provider"
 	shRecommendation = "Recommendation"
@@ -81,7 +82,7 @@ const (
 
 // SheetNames lists the workbook's sheets in order.
 var SheetNames = []string{shSummary, shContract, shMatrix, shEnvelope, shOverload, shCandidates, shResidency,
-	shCosts, shScenarios, shCrossover, shFinance, shRecommendation, shExitCheck, shSources, shHistory}
+	shCosts, shScenarios, shFleet, shCrossover, shFinance, shRecommendation, shExitCheck, shSources, shHistory}
 
 // Write builds the whole workbook in memory and only then writes it to w:
 // a failure while building writes nothing.
@@ -109,6 +110,7 @@ func build(r Report, out io.Writer) error {
 	b.envelopeSheet()
 	b.costsSheet()
 	b.scenariosSheet()
+	b.fleetSheet()
 	b.crossoverSheet()
 	b.financeSheet()
 	b.summarySheet()
@@ -166,8 +168,10 @@ type book struct {
 	fitted map[string]int  // number format and fill → style, for fitFormats
 	kinds  map[int]numKind // money and share styles → how fitFormats formats them
 
-	scenarioRows []int   // the Scenarios sheet row of each scenario
-	sizingShare  float64 // the busy-hour share that sizes capacity
+	scenarioRows []int // the Scenarios sheet row of each scenario
+	// scenarioNames are the scenarios' defined-name bases ("Scenario_Peak").
+	scenarioNames []string
+	sizingShare   float64 // the busy-hour share that sizes capacity
 }
 
 // sheet is one worksheet held as rows until it is flushed.

@@ -1,0 +1,114 @@
+package web
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"capplan/planner"
+	"capplan/web/reports"
+)
+
+// fleetSave saves the fleet section (docs/method.md, "Fleets and the
+// reserve"): the report's editors and finance may. A blank topology
+// removes the fleet, and the report sizes one box at a time again.
+func (s *Server) fleetSave(c echo.Context) error {
+	r, err := s.costReport(c)
+	if err != nil {
+		return err
+	}
+	form, err := c.FormParams()
+	if err != nil {
+		return err
+	}
+	var prev *planner.FleetInputs
+	if _, err := s.store.Section(c.Request().Context(), r.ID, reports.SecFleet, &prev); err != nil {
+		return err
+	}
+	next, errs := readFleetForm(form)
+	return s.saveSection(c, r, sectionSave{
+		Anchor: "fleet", Form: form, Errs: errs, Prev: prev, Next: next,
+		Edit:  s.edit(c, r, "fleet changed", "fleet"),
+		Doc:   reports.SecFleet,
+		Again: func(v reportView, f sectionForm) templ.Component { return fleetSection(v, f, false) },
+		Swap:  swapOf(func(v reportView) templ.Component { return fleetSection(v, sectionForm{}, false) }),
+	})
+}
+
+// readFleetForm reads the fleet form; planner checks what the numbers
+// mean (a scaling factor above 0, a reserve of 0 or more).
+func readFleetForm(f url.Values) (*planner.FleetInputs, formErrors) {
+	errs := formErrors{}
+	get := func(name string) string { return strings.TrimSpace(f.Get("fleet." + name)) }
+	if get("topology") == "" {
+		return nil, errs
+	}
+	whole := func(name string) int {
+		v := get(name)
+		if v == "" {
+			return 0
+		}
+		n, err := strconv.Atoi(normalNumber(v))
+		if err != nil {
+			errs["fleet."+name] = "a whole number, got " + strconv.Quote(v)
+		}
+		return n
+	}
+	num := func(name string) *float64 {
+		v := get(name)
+		if v == "" {
+			return nil
+		}
+		x, err := strconv.ParseFloat(normalNumber(v), 64)
+		if err != nil {
+			errs["fleet."+name] = "a number, got " + strconv.Quote(v)
+			return nil
+		}
+		return &x
+	}
+	fl := &planner.FleetInputs{Topology: get("topology"), ReplicasPerBox: whole("replicas_per_box"), TPDegree: whole("tp_degree"),
+		Scaling: num("scaling"), ScalingReplicas: whole("scaling_replicas"), ScalingSource: get("scaling_source"), ScalingDate: get("scaling_date"),
+		BoxAvailability: num("box_availability"), AvailabilityTarget: num("availability_target")}
+	if get("reserve") != "" {
+		fl.Reserve = planner.I(whole("reserve"))
+	}
+	if es := fl.Validate(); len(es) > 0 {
+		mergeFieldErrors(errs, es, "fleet")
+	}
+	return fl, errs
+}
+
+// fleetStored is the fleet form filled from stored inputs.
+func fleetStored(fl *planner.FleetInputs) url.Values {
+	v := url.Values{}
+	if fl == nil {
+		return v
+	}
+	set := func(name, val string) {
+		if val != "" && val != "0" {
+			v.Set("fleet."+name, val)
+		}
+	}
+	optF := func(p *float64) string {
+		if p == nil {
+			return ""
+		}
+		return planner.DisplayInput(*p)
+	}
+	set("topology", fl.Topology)
+	set("replicas_per_box", strconv.Itoa(fl.ReplicasPerBox))
+	set("tp_degree", strconv.Itoa(fl.TPDegree))
+	set("scaling", optF(fl.Scaling))
+	set("scaling_replicas", strconv.Itoa(fl.ScalingReplicas))
+	set("scaling_source", fl.ScalingSource)
+	set("scaling_date", fl.ScalingDate)
+	if fl.Reserve != nil {
+		v.Set("fleet.reserve", strconv.Itoa(*fl.Reserve))
+	}
+	set("box_availability", optF(fl.BoxAvailability))
+	set("availability_target", optF(fl.AvailabilityTarget))
+	return v
+}
