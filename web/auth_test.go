@@ -80,6 +80,7 @@ var routeAccess = map[string]string{
 	"POST /reports/:id/quotes/:qid/detach":       "admin lead finance",
 	"POST /reports/:id/scenarios":                "admin lead finance",
 	"POST /reports/:id/provider":                 "admin lead finance",
+	"POST /reports/:id/fleet":                    "admin lead finance",
 	"POST /reports/:id/recommendation":           "admin lead",
 	"GET /api/v1/reports/:id":                    "*",
 	"GET /reports/:id/showback.focus.csv":        "*",
