@@ -481,10 +481,14 @@ document.addEventListener("htmx:afterRequest", function (e) {
   window.addEventListener("resize", function () {
     if (!pending) pending = requestAnimationFrame(all);
   });
-  document.addEventListener("htmx:load", function (e) { mark(e.target); });
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", all);
-  } else {
+  document.addEventListener("htmx:load", function (e) {
+    // The whole page is marked once it has loaded (below): measuring a
+    // box lays the page out, which must not hold up its first paint.
+    if (e.target !== document.body) mark(e.target);
+  });
+  if (document.readyState === "complete") {
     all();
+  } else {
+    window.addEventListener("load", function () { setTimeout(all, 0); }, { once: true });
   }
 })();

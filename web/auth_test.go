@@ -36,6 +36,7 @@ var routeAccess = map[string]string{
 	"POST /reports":                              "admin lead lead2",
 	"GET /reports/:id":                           "*",
 	"GET /reports/:id/history":                   "*",
+	"GET /reports/:id/part/:name":                "admin lead", // the report's closed forms (walked with "overload")
 	"GET /reports/:id/exitcheck":                 "*",
 	"POST /reports/:id/title":                    "admin lead",
 	"POST /reports/:id/editors":                  "admin lead",
@@ -174,6 +175,8 @@ func TestEveryRouteAuthorization(t *testing.T) {
 						return fmt.Sprint(walkCandidate(t, app, id))
 					case ":qid":
 						return fmt.Sprint(walkQuote)
+					case ":name":
+						return "overload"
 					case "*":
 						return "app.css"
 					}

@@ -188,7 +188,7 @@ func TestCandidateOwnMatrixAndTypedFigures(t *testing.T) {
 	// The card shows fp8's own matrix, its rows not judged for want of
 	// headroom, and a form per row to type it in.
 	_, body := do(t, lead, "GET", fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
-	card := cutBetween(sectionOf(body, "candidates"), `data-testid="candidate-fp8"`, "</article>")
+	card := cutBetween(sectionOf(withParts(t, lead, app.srv.URL, body), "candidates"), `data-testid="candidate-fp8"`, "</article>")
 	for _, want := range []string{
 		fmt.Sprintf(`data-testid="candidate-matrix-%d"`, cid),
 		fmt.Sprintf(`data-testid="candidate-%d-row-3" data-verdict="not-judged"`, cid),
@@ -264,6 +264,7 @@ func TestCandidateUploadRefreshesCandidates(t *testing.T) {
 	if len(stored) != 1 || stored[0].CandidateID != cid {
 		t.Fatalf("rows = %+v, want one row of candidate %d", stored, cid)
 	}
+	body = withParts(t, lead, app.srv.URL, body) // the row's form, as opened
 	for _, want := range []string{
 		"<h2>Candidates</h2>",
 		`data-testid="candidate-import-result"`, "Added 1 row from 1 file.",

@@ -89,7 +89,7 @@ func TestSeedSoakAndBilledRevenue(t *testing.T) {
 		}
 	}
 	// The form shows the ledger's own source, not the prices'.
-	if !strings.Contains(page, `name="provider.billed_revenue.source" value="gateway billing ledger"`) {
+	if page = withParts(t, fin, app.srv.URL, page); !strings.Contains(page, `name="provider.billed_revenue.source" value="gateway billing ledger"`) {
 		t.Errorf("the provider form lacks the ledger's source")
 	}
 

@@ -34,7 +34,7 @@ func TestRecommendationCostlierNeedsJustification(t *testing.T) {
 	c := app.client("demo")
 
 	_, page := do(t, c, "GET", base, nil)
-	form := between(page, `data-testid="recommendation-form"`, "</form>")
+	form := between(withParts(t, c, app.srv.URL, page), `data-testid="recommendation-form"`, "</form>")
 	for _, want := range []string{`data-testid="decision-choices"`, "<dt>keep</dt>", "<dt>change</dt>", "<dt>stop</dt>", "keep is the costlier choice"} {
 		if !strings.Contains(form, want) {
 			t.Errorf("the recommendation form lacks %q before saving", want)

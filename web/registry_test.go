@@ -67,7 +67,7 @@ func TestRegistryFieldsInTheCostForm(t *testing.T) {
 		t.Fatalf("saving every registry field: %d\n%s", res.StatusCode, between(body, `data-testid="form-errors"`, "</div>"))
 	}
 	_, page := do(t, lead, http.MethodGet, report, nil)
-	page = between(page, `data-testid="self-hosted-form"`, "</form>")
+	page = between(withParts(t, lead, app.srv.URL, page), `data-testid="self-hosted-form"`, "</form>")
 	if page == "" {
 		t.Fatal("no self-hosted form on the report page")
 	}
@@ -162,6 +162,7 @@ func TestRegistryFieldsInTheProviderForm(t *testing.T) {
 	r := seedDemoInto(t, app)
 	fin := app.client("finance")
 	_, page := do(t, fin, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID), nil)
+	page = withParts(t, fin, app.srv.URL, page)
 	for _, fd := range planner.ProviderFields {
 		if !strings.Contains(page, fmt.Sprintf(`name="%s"`, fd.Key())) || !strings.Contains(page, fd.FormLabel()) {
 			t.Errorf("provider form lacks %s (%s)", fd.Key(), fd.FormLabel())

@@ -45,6 +45,7 @@ func (s *Server) routes(e *echo.Echo) {
 	g.GET("/reports/:id", s.reportShow, anyone)
 	g.GET("/reports/:id/history", s.reportHistory, anyone)
 	g.GET("/reports/:id/exitcheck", s.reportExitCheck, anyone)
+	g.GET("/reports/:id/part/:name", s.reportPart, anyone)
 	g.POST("/reports/:id/title", s.reportRename, requireRole(lead, admin))
 	g.POST("/reports/:id/editors", s.reportEditors, requireRole(lead, admin))
 

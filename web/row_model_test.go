@@ -39,6 +39,7 @@ func TestRowModelTypedByHand(t *testing.T) {
 	}
 	base := fmt.Sprintf("%s/reports/%d", app.srv.URL, id)
 	_, page := do(t, lead, "GET", base+"?rows=all", nil)
+	page = withParts(t, lead, app.srv.URL, page)
 	if n := strings.Count(page, `data-testid="row-model"`); n != 1 {
 		t.Fatalf("%d model fields on the page, want 1 (the row whose file named none; %d rows name theirs)", n, named)
 	}

@@ -1,0 +1,124 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"capplan/planner"
+)
+
+// partPath is where lazyPart fetches the body of a closed part.
+func partPath(reportID int64, name, key string) string {
+	p := "/reports/" + strconv.FormatInt(reportID, 10) + "/part/" + name
+	if key != "" {
+		p += "?key=" + url.QueryEscape(key)
+	}
+	return p
+}
+
+// lazyPartDef is one part of the report page that is fetched when first
+// opened: who may see it, and its body for a key (false when the key
+// names nothing there is).
+type lazyPartDef struct {
+	may  func(v reportView) error
+	body func(v reportView, key string) (templ.Component, bool)
+}
+
+func mayEdit(v reportView) error {
+	if v.CanEdit {
+		return nil
+	}
+	return errNotEditor
+}
+
+func mayEditCosts(v reportView) error {
+	if v.CanEditCosts {
+		return nil
+	}
+	return errNotCostEditor
+}
+
+// lazyParts are the parts by name. Each body is what its section renders
+// inside the closed details, with no form state (nothing typed, no
+// refusal: a details holding either is rendered open, body and all).
+var lazyParts = map[string]lazyPartDef{
+	"self-hosted-costs": {may: mayEditCosts, body: func(v reportView, _ string) (templ.Component, bool) {
+		return selfHostedFormBody(v, withStoredValues(v, moneyForm{})), true
+	}},
+	"recommendation": {may: mayEditCosts, body: func(v reportView, _ string) (templ.Component, bool) {
+		return recommendationFormBody(v, withStoredValues(v, moneyForm{})), true
+	}},
+	"provider": {may: mayEditCosts, body: func(v reportView, _ string) (templ.Component, bool) {
+		return providerFormBody(v, sectionForm{}), true
+	}},
+	"overload": {may: mayEdit, body: func(v reportView, _ string) (templ.Component, bool) {
+		return overloadFormBody(v, sectionForm{}), true
+	}},
+	"admission": {may: mayEdit, body: func(v reportView, _ string) (templ.Component, bool) {
+		return admissionOverrideBody(v, sectionForm{}), true
+	}},
+	"observed": {may: mayEdit, body: func(v reportView, key string) (templ.Component, bool) {
+		rid, err := strconv.ParseInt(key, 10, 64)
+		if err != nil {
+			return nil, false
+		}
+		rr, _, ok := v.judgedRow(rid)
+		return observedRowBody(v, sectionForm{}, rr, key), ok
+	}},
+	"candidate-new": {may: mayEdit, body: func(v reportView, _ string) (templ.Component, bool) {
+		return candidateEditForm(v, sectionForm{}, "new", planner.Candidate{}), true
+	}},
+	"candidate-edit": {may: mayEdit, body: func(v reportView, key string) (templ.Component, bool) {
+		for _, cd := range v.Candidates {
+			if itoa64(cd.ID) == key {
+				return candidateEditForm(v, sectionForm{}, key, cd.Candidate), true
+			}
+		}
+		return nil, false
+	}},
+	"candidate-observed": {may: mayEdit, body: func(v reportView, key string) (templ.Component, bool) {
+		for _, cd := range v.Candidates {
+			if itoa64(cd.ID) == key {
+				return candidateObservedBody(v, sectionForm{}, cd), true
+			}
+		}
+		return nil, false
+	}},
+}
+
+// reportPart answers a lazyPart's fetch with the part's body, or, asked
+// for without htmx (the placeholder's link), with a page holding it.
+func (s *Server) reportPart(c echo.Context) error {
+	def, ok := lazyParts[c.Param("name")]
+	if !ok {
+		return echo.NewHTTPError(http.StatusNotFound, "Not found.")
+	}
+	v, err := s.loadReport(c)
+	if err != nil {
+		return err
+	}
+	if err := def.may(v); err != nil {
+		if v.Locked {
+			// In review or approved: say why the forms are closed.
+			return echo.NewHTTPError(http.StatusConflict, "The report is "+lockedState(v)+": nothing of it changes, so its forms are closed.")
+		}
+		return err
+	}
+	body, ok := def.body(v, c.QueryParam("key"))
+	if !ok {
+		return echo.NewHTTPError(http.StatusNotFound, "Not found: the report has no such row or candidate (it may have been removed).")
+	}
+	return s.render(c, http.StatusOK, layout(s.page(c, v.R.Title), sectionPage(v, body)), body)
+}
+
+// lockedState names why a locked report's forms are closed.
+func lockedState(v reportView) string {
+	if v.Review.Approved() {
+		return "approved"
+	}
+	return "in review"
+}

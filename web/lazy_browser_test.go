@@ -1,0 +1,47 @@
+package web
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"capplan/web/browsertest"
+)
+
+// TestBrowserLazyFormOpensByKeyboard: the demo's self-hosted cost form is
+// not on the page until its details is opened; opened with Enter, it is
+// fetched and shown with the focus left on the summary, the next Tab lands
+// in its first field, and a save from it goes through (its version is the
+// report's).
+func TestBrowserLazyFormOpensByKeyboard(t *testing.T) {
+	app := newTestApp(t)
+	demo := demoReport(t, app)
+	ctx := browsertest.New(t)
+	summary := `#costs details > summary`
+	steps := []chromedp.Action[chromedp.Void]{}
+	steps = append(steps, browserLogin(app, app.users["admin"].Email)...)
+	steps = append(steps,
+		chromedp.Navigate(fmt.Sprintf("%s/reports/%d", app.srv.URL, demo.ID)),
+		browsertest.WaitText(`#costs`, "Edit the self-hosted cost inputs"),
+		waitTrue("no self-hosted form before it is opened", `!document.querySelector('[data-testid="self-hosted-form"]') && !!document.querySelector('#costs .lazy-part')`),
+		chromedp.Focus(css(summary)),
+		chromedp.KeyEvent("\r"),
+		waitTrue("the form fetched and shown", `(() => { const f = document.querySelector('[data-testid="self-hosted-form"]'); return !!f && f.getClientRects().length > 0; })()`),
+		waitTrue("the focus still on the summary", `document.activeElement && document.activeElement.matches('#costs details > summary')`),
+		chromedp.KeyEvent("\t"),
+		waitTrue("the next Tab in the form's first field", `document.activeElement && !!document.activeElement.closest('[data-testid="self-hosted-form"]') && document.activeElement.matches("input, select, textarea")`),
+		chromedp.SetValue(css(`[data-testid="self-hosted-form"] input[name="self_hosted.purchase_price"]`), "31234"),
+		chromedp.Click(css(`[data-testid="save-costs"]`)),
+		waitTrue("the save taken: the report's version moved on", fmt.Sprintf(`document.getElementById("report-version").textContent.trim() !== "%d"`, demo.Version)),
+	)
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := app.store.Report(t.Context(), demo.ID); err != nil || got.Version != demo.Version+1 {
+		t.Errorf("after the save: version %d (%v), want %d", got.Version, err, demo.Version+1)
+	}
+	if errs := browsertest.ConsoleErrors(ctx); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
