@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/xuri/excelize/v2"
 )
 
 // A row whose file did not name the model offers a field for it in the
@@ -56,6 +58,25 @@ func TestRowModelTypedByHand(t *testing.T) {
 	_, page = do(t, lead, "GET", base+"?rows=all", nil)
 	if !strings.Contains(page, "model mistralai/Mistral-7B, not the contract&#39;s") {
 		t.Error("the typed model is not judged against the contract's")
+	}
+	// The workbook's matrix names the typed model as typed.
+	_, xb := do(t, lead, http.MethodGet, base+"/export.xlsx", nil)
+	f, err := excelize.OpenReader(strings.NewReader(xb))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cells, _ := f.GetRows("Matrix")
+	typed := 0
+	for _, r := range cells {
+		for _, c := range r {
+			if c == "mistralai/Mistral-7B (typed)" {
+				typed++
+			}
+		}
+	}
+	if typed != 1 {
+		t.Errorf("the Matrix sheet names the typed model as typed %d times, want 1", typed)
 	}
 	h, _ := app.store.History(ctx, id)
 	if !strings.Contains(h[0].After, "Model (typed: the file named none): mistralai/Mistral-7B") {

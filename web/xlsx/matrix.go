@@ -147,7 +147,7 @@ func (b *book) matrixSheet() {
 			lowest = fmt.Sprintf("%s=%s", rel(colLoad, r), rel(colLoad, 2))
 		}
 		cells := []any{
-			v(b.st.num, load), string(row.LoadKind), row.Model,
+			v(b.st.num, load), string(row.LoadKind), modelCell(row),
 			v(b.st.int, optInt(row.Attempted)), v(b.st.int, optInt(row.Successful)), v(b.st.int, optInt(row.Errored)), v(b.st.int, optInt(row.Incomplete)),
 			v(b.st.secs, opt(row.DurationS)), v(b.st.rate, opt(row.RequestRate)), v(b.st.rate, opt(row.AchievedRate)),
 			v(b.st.num, opt(row.AchievedConcurrency)), v(b.st.num, opt(row.OutputTokenRate)),
@@ -224,6 +224,15 @@ func pathsText(paths map[string]string) string {
 		parts[i] = k + " = " + paths[k]
 	}
 	return strings.Join(parts, "; ")
+}
+
+// modelCell is a row's model: its file's, else the one typed for it,
+// marked as typed (docs/method.md, "Weak evidence").
+func modelCell(row planner.Row) string {
+	if m := row.ModelName(); m != "" && strings.TrimSpace(row.Model) == "" {
+		return m + " (typed)"
+	}
+	return row.ModelName()
 }
 
 // envelopeSheet shows the envelope (its ceiling a formula over the
