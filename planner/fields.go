@@ -226,7 +226,7 @@ var prefixGroups = map[string]map[string]string{
 	},
 	"objective": {
 		"percentile": "objective percentile", "min_success": "success rate at least", "ttft_max_s": "TTFT at most",
-		"e2e_max_s": "end-to-end at most", "tpot_max_s": "TPOT at most", "itl_max_s": "ITL at most",
+		"e2e_max_s": "end-to-end at most", "tpot_max_s": "TPOT at most", "min_speed_tok_s": "output speed per user at least", "itl_max_s": "ITL at most",
 		"min_headroom": "memory headroom at least", "no_oom": "no OOM or restart",
 	},
 	"workload": {

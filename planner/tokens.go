@@ -177,7 +177,7 @@ func BuildFrontier(costs SelfHostedCosts, device string, self SelfHostedCost, ca
 	if f.GPUHourPrice == nil {
 		price := NewMoney(ep.Div(hours).Div(gpus))
 		f.GPUHourPrice = &price
-		f.PriceSource = fmt.Sprintf("the box's equipment and power, %s a month / %d h / %s %s", DisplayMoney(ep), HoursPerMonth, fmtNum(f.GPUs), plural(int(f.GPUs), "GPU", "GPUs"))
+		f.PriceSource = fmt.Sprintf("the box's equipment and power, %s a month / %d h / %s %s", DisplayMoney(ep), HoursPerMonth, fmtNum(f.GPUs), gpuWord(f.GPUs))
 	}
 	f.TokensPerRequest = inTok + outTok
 	switch {
@@ -205,8 +205,8 @@ func BuildFrontier(costs SelfHostedCosts, device string, self SelfHostedCost, ca
 		f.Reason = "the ceiling serves no tokens"
 		return f
 	}
-	f.Basis = fmt.Sprintf("%s per GPU-hour / (%s tok/s/GPU x 3,600 / 1e6) = %s per million tokens (%s successful req/s x %s tokens / %s GPUs)",
-		DisplayMoney(f.GPUHourPrice.Exact), DisplayNumber(tps, 1), DisplayMoney(f.PerMTokens.Exact), DisplayInput(rate), DisplayInput(f.TokensPerRequest), fmtNum(f.GPUs))
+	f.Basis = fmt.Sprintf("%s per GPU-hour / (%s tok/s/GPU x 3,600 / 1e6) = %s per million tokens (%s successful req/s x %s tokens / %s %s)",
+		DisplayMoney(f.GPUHourPrice.Exact), DisplayNumber(tps, 1), DisplayMoney(f.PerMTokens.Exact), DisplayInput(rate), DisplayInput(f.TokensPerRequest), fmtNum(f.GPUs), gpuWord(f.GPUs))
 	inObjPerM := FrontierPerM(f.GPUHourPrice.Exact, inObj*f.TokensPerRequest/f.GPUs)
 	if inObjPerM == nil {
 		f.Reason = "no request at the ceiling met the objective"
@@ -271,6 +271,13 @@ func BuildFrontier(costs SelfHostedCosts, device string, self SelfHostedCost, ca
 	return f
 }
 
+func gpuWord(n float64) string {
+	if n == 1 {
+		return "GPU"
+	}
+	return "GPUs"
+}
+
 // signedMoney writes an amount with its sign: "+1.23", "-0.0450".
 func signedMoney(d decimal.Decimal) string {
 	if d.IsNegative() {
@@ -288,4 +295,18 @@ func tokenCosts(ss []ScenarioResult, inTok, outTok float64) {
 			o.PerMTokens = PerMTokens(o.MonthlyCost.Exact, o.SuccessfulRequests, inTok, outTok)
 		}
 	}
+}
+
+// Shown is the gap the page leads with: the expected scenario's, else
+// the first scenario's; nil when no scenario has one.
+func (f Frontier) Shown() *TokenGap {
+	for i := range f.Gaps {
+		if f.Gaps[i].Scenario == "expected" {
+			return &f.Gaps[i]
+		}
+	}
+	if len(f.Gaps) > 0 {
+		return &f.Gaps[0]
+	}
+	return nil
 }

@@ -62,6 +62,20 @@ func contractForm(f url.Values) (planner.Contract, formErrors) {
 			NoOOM:       r.check("objective.no_oom"),
 		},
 	}
+	// The TPOT bound typed as an output speed per user (docs/method.md,
+	// "Interactivity"): one bound, converted by planner.
+	if speed := r.float("objective.min_speed_tok_s"); speed != nil {
+		tpot, err := planner.TPOTForSpeed(*speed)
+		switch {
+		case err != nil:
+			r.errs["objective.min_speed_tok_s"] = err.Error()
+		case c.Objective.TPOTMax != nil && !planner.SpeedAgrees(*c.Objective.TPOTMax, *speed):
+			r.errs["objective.min_speed_tok_s"] = "the output speed per user and the TPOT bound are one bound (speed = 1 / TPOT): " +
+				r.str("objective.min_speed_tok_s") + " tok/s/user is TPOT at most " + planner.DisplayNumber(tpot*1000, 0) + " ms, not " + r.str("objective.tpot_max_s") + " s; give one of the two"
+		default:
+			c.Objective.TPOTMax, c.Objective.TPOTAsSpeed = &tpot, true
+		}
+	}
 	if c.TestDate != "" && !isDate(c.TestDate) {
 		r.errs["test_date"] = "must be a date, YYYY-MM-DD"
 	}
@@ -75,6 +89,22 @@ func contractForm(f url.Values) (planner.Contract, formErrors) {
 	}
 	r.domain(c.Validate(), nil)
 	return c, r.errs
+}
+
+// tpotField and speedField are the TPOT bound as its form fields show it:
+// in the field it was typed in, the other left blank.
+func tpotField(o planner.Objective) string {
+	if o.TPOTAsSpeed {
+		return ""
+	}
+	return optNum(o.TPOTMax)
+}
+
+func speedField(o planner.Objective) string {
+	if !o.TPOTAsSpeed || o.TPOTMax == nil {
+		return ""
+	}
+	return planner.DisplayInput(planner.OutputSpeed(*o.TPOTMax))
 }
 
 // deref is *p, or the zero value for nil.

@@ -263,3 +263,16 @@ func evidenceStatus(e planner.Evidence) string {
 	}
 	return "stale"
 }
+
+// tokenShape is the tokens per request the costs per million tokens count:
+// "512 input + 256 output tokens".
+func tokenShape(r planner.Result) string {
+	for _, s := range r.Scenarios {
+		for _, o := range s.Options {
+			if p := o.PerMTokens; p != nil {
+				return planner.DisplayNumber(p.InputTokens, 0) + " input + " + planner.DisplayNumber(p.OutputTokens, 0) + " output tokens"
+			}
+		}
+	}
+	return "no tokens"
+}

@@ -182,12 +182,14 @@ func (b *book) costsSheet() {
 		if !ok || strings.HasPrefix(l.Basis, "no exchange rate") {
 			// No formula, or an amount the planner could not convert and
 			// counts as zero.
+			b.name("SH_Line_"+camel(l.Category), s, 2, s.next())
 			s.add(l.Label, v(b.st.money, money(l.Monthly)), yesNo(l.Typed), v(b.st.wrap, l.Basis))
 			continue
 		}
 		if b.shTaxed(l.Category) {
 			f = "(" + f + ")*" + shTaxFactor(l.Category)
 		}
+		b.name("SH_Line_"+camel(l.Category), s, 2, s.next())
 		s.add(l.Label, fx(b.st.money, f, money(l.Monthly)), yesNo(l.Typed), v(b.st.wrap, l.Basis))
 	}
 	last := s.next() - 1
@@ -222,15 +224,7 @@ func (b *book) costsSheet() {
 			fig(label, fmt.Sprintf("quotes[%s].%s", q.Name, strings.TrimPrefix(key, "quote.")), f, style, n, help)
 		}, &q, planner.QuoteFields, p)
 
-		inTok, outTok := "Workload_Prompt_Tokens", "Workload_Output_Tokens"
-		if in.TokenBasis == "measured" && len(res.Matrix) > 0 {
-			m := b.sheets[shMatrix]
-			pr, or := m.rng(colPromptMean, 2, len(res.Matrix)+1), m.rng(colOutputMean, 2, len(res.Matrix)+1)
-			pick := func(col, fallback string) string {
-				return fmt.Sprintf(`IF(Ceiling_Rows=0,%s,IF(OR(INDEX(%s,Ceiling_Rows)="",INDEX(%s,Ceiling_Rows)=""),%s,INDEX(%s,Ceiling_Rows)))`, fallback, pr, or, fallback, col)
-			}
-			inTok, outTok = pick(pr, inTok), pick(or, outTok)
-		}
+		inTok, outTok := b.tokenFormulas()
 		row = s.next()
 		s.add("Input tokens per request ("+qc.TokenBasis+")", fx(b.st.num, inTok, qc.InputTokens), nil, nil, nil, nil, nil, b.name(p+"Input_Tokens", s, 2, row))
 		row = s.next()
@@ -304,6 +298,23 @@ func (b *book) costsSheet() {
 		s.add()
 		s.add("No API quote attached.")
 	}
+}
+
+// tokenFormulas are the tokens per request priced for the quotes, as
+// formulas: the contract's workload, or the ceiling row's measured means
+// when the report prices measured tokens and the row has them.
+func (b *book) tokenFormulas() (inTok, outTok string) {
+	inTok, outTok = "Workload_Prompt_Tokens", "Workload_Output_Tokens"
+	res := b.r.Result
+	if b.r.Inputs.TokenBasis == "measured" && len(res.Matrix) > 0 {
+		m := b.sheets[shMatrix]
+		pr, or := m.rng(colPromptMean, 2, len(res.Matrix)+1), m.rng(colOutputMean, 2, len(res.Matrix)+1)
+		pick := func(col, fallback string) string {
+			return fmt.Sprintf(`IF(Ceiling_Rows=0,%s,IF(OR(INDEX(%s,Ceiling_Rows)="",INDEX(%s,Ceiling_Rows)=""),%s,INDEX(%s,Ceiling_Rows)))`, fallback, pr, or, fallback, col)
+		}
+		inTok, outTok = pick(pr, inTok), pick(or, outTok)
+	}
+	return inTok, outTok
 }
 
 // quotePrefix is the named-range prefix of the i-th quote (0-based).

@@ -73,6 +73,7 @@ const (
 	shScenarios      = "Scenarios"
 	shFleet          = "Fleet"
 	shCrossover      = "Crossover"
+	shTokens         = "Per million tokens"
 	shFinance        = "Rates and provider"
 	shRecommendation = "Recommendation"
 	shExitCheck      = "Exit check"
@@ -82,7 +83,7 @@ const (
 
 // SheetNames lists the workbook's sheets in order.
 var SheetNames = []string{shSummary, shContract, shMatrix, shEnvelope, shOverload, shCandidates, shResidency,
-	shCosts, shScenarios, shFleet, shCrossover, shFinance, shRecommendation, shExitCheck, shSources, shHistory}
+	shCosts, shScenarios, shFleet, shCrossover, shTokens, shFinance, shRecommendation, shExitCheck, shSources, shHistory}
 
 // Write builds the whole workbook in memory and only then writes it to w:
 // a failure while building writes nothing.
@@ -112,6 +113,7 @@ func build(r Report, out io.Writer) error {
 	b.scenariosSheet()
 	b.fleetSheet()
 	b.crossoverSheet()
+	b.tokensSheet()
 	b.financeSheet()
 	b.summarySheet()
 	b.overloadSheet()
