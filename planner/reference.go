@@ -310,7 +310,7 @@ func rowInteractivity(r Row) (*float64, string) {
 		v    *float64
 	}{{"TPOT median", r.TPOT.P50}, {"TPOT mean", r.TPOT.Mean}, {"ITL median", r.ITL.P50}, {"ITL mean", r.ITL.Mean}} {
 		if s.v != nil && *s.v > 0 {
-			return F(1 / *s.v), "1/" + s.name
+			return F(OutputSpeed(*s.v)), "1/" + s.name
 		}
 	}
 	return nil, ""
