@@ -21,6 +21,9 @@ type Result struct {
 	// ObjectiveText it in the objective syntax.
 	Objective     Objective `json:"objective"`
 	ObjectiveText string    `json:"objective_text"`
+	// Interactivity is the TPOT bound both ways, as a TPOT and as an
+	// output speed per user (Objective.Interactivity); "" without one.
+	Interactivity string `json:"interactivity,omitempty"`
 	// ObjectiveLoosened is true when an amendment loosened the objective
 	// after results existed; Loosening names each loosened term.
 	ObjectiveLoosened bool     `json:"objective_loosened"`
@@ -330,6 +333,7 @@ func (r *Result) objectiveInForce(in Inputs) Objective {
 	}
 	r.Objective = cur
 	r.ObjectiveText = cur.String()
+	r.Interactivity = cur.Interactivity()
 	if last != "" && last != r.ObjectiveText {
 		r.ContractWarnings = append(r.ContractWarnings, Warning{"objective-amendment-mismatch",
 			fmt.Sprintf("the contract's objective %q is not the last amendment's %q: the contract's is in force", r.ObjectiveText, last)})
