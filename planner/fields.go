@@ -194,6 +194,7 @@ var (
 		"peak_memory_gib": "peak memory (GiB)", "headroom": "memory headroom at peak", "oom": "out-of-memory error",
 		"restart": "worker restart", "power_watts": "average power (W)", "stopped": "stopped",
 		"stop_reason": "why it was stopped", "model": "model (typed: the file named none)",
+		"replicas": "replicas that served it",
 	}
 	gateFields = map[string]string{"name": "name", "pass": "outcome", "note": "note"}
 )
@@ -282,6 +283,7 @@ var bareLabels = map[string]string{
 	// An observed row, validated on its own.
 	"peak_memory_gib": "Peak memory (GiB)", "headroom": "Memory headroom at peak", "oom": "Out-of-memory error",
 	"restart": "Worker restart", "power_watts": "Average power (W)", "stopped": "Stopped", "stop_reason": "Why it was stopped",
+	"replicas": "Replicas that served it",
 	// A candidate, a route or an overload test, validated on its own.
 	"name": "Name", "model": "Model", "quantization": "Quantization or runtime change",
 	"artifact_size_gib": "Artifact size (GiB)", "loaded_memory_gib": "Loaded memory (GiB)", "cold_start_s": "Cold start (s)",

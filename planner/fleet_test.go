@@ -317,3 +317,19 @@ func TestFleetReplicasPerBox(t *testing.T) {
 		t.Errorf("headline admit %v", r.Headline.Admit.Details)
 	}
 }
+
+// A row whose file does not say how many replicas served it takes the
+// count typed for it: the same pair measures the same factor; a count
+// below 1 is refused.
+func TestFleetTypedReplicas(t *testing.T) {
+	in := fleetInputs()
+	in.Rows[5].Replicas, in.Rows[5].Observed.Replicas = nil, I(2)
+	r := Compute(in)
+	if f := r.Fleet; f.ScalingFrom != ScalingMeasured || math.Abs(*f.Scaling-1.8) > 1e-12 || *r.Scenarios[2].BoxesNeeded != 3 {
+		t.Errorf("typed replicas: %+v", f)
+	}
+	err := Observed{Replicas: I(0)}.Validate()
+	if err == nil || !strings.Contains(err.Error(), "the replicas that served the row must be 1 or more, got 0") {
+		t.Errorf("replicas 0: %v", err)
+	}
+}

@@ -74,6 +74,10 @@ type Observed struct {
 	// it (an import's "model-unknown" warning); the file's model, when it
 	// names one, is the row's and this is not used.
 	Model string `json:"model,omitempty"`
+	// Replicas is how many engine replicas served the row, typed by the
+	// lead for a file that does not say (a run against a router of k
+	// replicas); the file's count, when it gives one, is the row's.
+	Replicas *int `json:"replicas,omitempty"`
 }
 
 // ModelName is the row's model: the file's, else the one typed for it
@@ -212,13 +216,17 @@ type Row struct {
 	Samples []Sample `json:"-"`
 }
 
-// ReplicaCount is the replicas that served the row, 1 unless the file
-// says more.
+// ReplicaCount is the replicas that served the row: the file's count,
+// else the one typed for it (Observed.Replicas), else 1.
 func (r Row) ReplicaCount() int {
-	if r.Replicas == nil || *r.Replicas < 1 {
+	n := r.Replicas
+	if n == nil {
+		n = r.Observed.Replicas
+	}
+	if n == nil || *n < 1 {
 		return 1
 	}
-	return *r.Replicas
+	return *n
 }
 
 // MeasuredFigures are a row's server-side figures as every section reads

@@ -15,6 +15,9 @@ func (o Observed) Validate() error {
 	if h := o.Headroom; h != nil && (*h < 0 || *h > 1 || math.IsNaN(*h)) {
 		es.add("headroom", fmt.Sprintf("a share of device memory from 0 to 100 %%, got %s", fmtPct(*h)))
 	}
+	if o.Replicas != nil && *o.Replicas < 1 {
+		es.add("replicas", fmt.Sprintf("the replicas that served the row must be 1 or more, got %d", *o.Replicas))
+	}
 	if o.Stopped && o.StopReason == "" {
 		es.add("stop_reason", "a stopped row needs the reason it was stopped")
 	}

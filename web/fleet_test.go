@@ -193,3 +193,62 @@ func namedCellValue(t *testing.T, f *excelize.File, name string) (string, error)
 	t.Fatalf("no defined name %s", name)
 	return "", nil
 }
+
+// A second run at 8 streams against two replicas, typed as such in its
+// row's form, stops counting toward the envelope and measures the fleet's
+// scaling factor beside the one-replica row at 8 (its rate over theirs);
+// a count of 0 is refused in the form's words.
+func TestFleetMeasuredFromTypedReplicas(t *testing.T) {
+	app := newTestApp(t)
+	ctx := context.Background()
+	id, _ := seedMatrix(t, app)
+	lead := app.client("lead")
+	sha := fmt.Sprintf("%064x", id+200)
+	two := matrixRows(sha)[3] // 8 streams, 8/7 req/s on one replica
+	two.Source.File, two.RequestRate = "two-replicas.json", planner.F(8.0/7*1.8)
+	addRows(t, app.store, id, app.users["lead"].ID, 0, "two-replicas.json", sha, []planner.Row{two})
+	stored, err := app.store.Rows(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rid int64
+	for _, sr := range stored {
+		if sr.Row.Source.File == "two-replicas.json" {
+			rid = sr.ID
+		}
+	}
+	base := fmt.Sprintf("%s/reports/%d", app.srv.URL, id)
+	obs := func(n string) (*http.Response, string) {
+		return do(t, lead, http.MethodPost, fmt.Sprintf("%s/rows/%d/observed", base, rid), url.Values{"version": {reportVersion(t, app, id)},
+			"replicas": {n}, "headroom": {"20"}, "peak_memory_gib": {"64"}})
+	}
+	if res, body := obs("0"); res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(html.UnescapeString(body), "the replicas that served the row must be 1 or more, got 0") {
+		t.Fatalf("replicas 0: %d", res.StatusCode)
+	}
+	if res, body := obs("2"); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("replicas 2: %d %s", res.StatusCode, between(body, "<main", "</main>"))
+	}
+	if res, body := post(t, app, lead, id, "/fleet", url.Values{"fleet.topology": {planner.TopologyBoxes}, "fleet.reserve": {"1"}}); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("fleet: %d\n%.600s", res.StatusCode, body)
+	}
+	tok, err := app.store.CreateAPIToken(ctx, app.users["lead"].ID, "read")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body := do(t, http.DefaultClient, http.MethodGet, fmt.Sprintf("%s/api/v1/reports/%d", app.srv.URL, id), nil, "Authorization", "Bearer "+tok)
+	var a fleetAPI
+	if err := json.Unmarshal([]byte(body), &a); err != nil {
+		t.Fatal(err)
+	}
+	f := a.Result.Fleet
+	if f == nil || f.ScalingFrom != planner.ScalingMeasured || f.Scaling == nil || *f.Scaling < 1.8-1e-9 || *f.Scaling > 1.8+1e-9 {
+		t.Fatalf("fleet %+v", f)
+	}
+	_, page := do(t, lead, http.MethodGet, base, nil)
+	if got := testid(page, "fleet-scaling-from"); got != "measured" {
+		t.Errorf("page scaling from %q", got)
+	}
+	if !strings.Contains(html.UnescapeString(testid(page, "fleet-scaling-text")), "Measured: ") {
+		t.Errorf("scaling text %q", testid(page, "fleet-scaling-text"))
+	}
+}

@@ -63,6 +63,7 @@ func observedForm(r *formReader) planner.Observed {
 		Stopped:       r.check("stopped"),
 		StopReason:    r.str("stop_reason"),
 		Model:         r.str("model"),
+		Replicas:      r.integer("replicas"),
 	}
 	r.domain(o.Validate(), nil)
 	return o
