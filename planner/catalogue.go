@@ -302,3 +302,30 @@ func HistorySentences(catalogue string, moves []PriceMove) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// CatalogueTerms splits a filter such as "gpt-4o, claude" into its terms,
+// lower case; none means every model.
+func CatalogueTerms(filter string) []string {
+	var out []string
+	for _, t := range strings.Split(filter, ",") {
+		if t = strings.ToLower(strings.TrimSpace(t)); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// CatalogueMatch reports whether a model's key holds one of the terms
+// (every key matches no terms).
+func CatalogueMatch(key string, terms []string) bool {
+	if len(terms) == 0 {
+		return true
+	}
+	k := strings.ToLower(key)
+	for _, t := range terms {
+		if strings.Contains(k, t) {
+			return true
+		}
+	}
+	return false
+}

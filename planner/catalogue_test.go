@@ -94,3 +94,10 @@ func TestCatalogueQuoteBatch(t *testing.T) {
 		t.Error("unequal batch discounts made one")
 	}
 }
+
+func TestCatalogueMatch(t *testing.T) {
+	terms := CatalogueTerms(" GPT-4o, claude ,,")
+	if len(terms) != 2 || !CatalogueMatch("openai/gpt-4o-mini", terms) || !CatalogueMatch("anthropic/Claude-x", terms) || CatalogueMatch("mistral-large", terms) || !CatalogueMatch("any", nil) {
+		t.Errorf("terms %q", terms)
+	}
+}

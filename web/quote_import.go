@@ -36,7 +36,7 @@ func (s *Server) quoteImport(c echo.Context) error {
 	var qi store.QuoteImport
 	_, err := receiveEvidence(c, func(up evidenceUpload, file io.Reader) error {
 		var err error
-		qi, err = s.svc.ImportPrices(ctx, *currentUser(c), up.name, file, strings.TrimSpace(up.fields.Get("catalogue_date")), s.cfg.MaxUploadBytes)
+		qi, err = s.svc.ImportPrices(ctx, *currentUser(c), up.name, file, strings.TrimSpace(up.fields.Get("catalogue_date")), up.fields.Get("catalogue_match"), s.cfg.MaxUploadBytes)
 		return err
 	})
 	if err == nil {
@@ -49,8 +49,8 @@ func (s *Server) quoteImport(c echo.Context) error {
 	}
 	field := "file"
 	var ie *store.InputError
-	if errors.As(err, &ie) && ie.Field == "date" {
-		field = "catalogue_date"
+	if errors.As(err, &ie) && (ie.Field == "date" || ie.Field == "match") {
+		field = "catalogue_" + ie.Field
 	}
 	qs, lerr := s.store.Quotes(ctx)
 	if lerr != nil {
@@ -76,8 +76,9 @@ func (s *Server) quoteImportShow(c echo.Context) error {
 
 // apiQuoteImport brings a price catalogue into the library with a
 // personal API token: POST /api/v1/quotes/import, the file as the body
-// (?name=FILE, ?date=YYYY-MM-DD for the retrieval, default today) or as
-// multipart "file" (with a "date" field before it). Finance and admins
+// (?name=FILE, ?date=YYYY-MM-DD for the retrieval, default today,
+// ?match=TERMS to keep only the models whose key holds one) or as
+// multipart "file" (with "date" and "match" fields before it). Finance and admins
 // only; whole or nothing; the answer is the import with what moved.
 func (s *Server) apiQuoteImport(c echo.Context) error {
 	ctx := c.Request().Context()
@@ -86,7 +87,7 @@ func (s *Server) apiQuoteImport(c echo.Context) error {
 	if isMultipart(c.Request()) {
 		_, err = receiveEvidence(c, func(up evidenceUpload, file io.Reader) error {
 			var err error
-			qi, err = s.svc.ImportPrices(ctx, *currentUser(c), up.name, file, strings.TrimSpace(up.fields.Get("date")), s.cfg.MaxUploadBytes)
+			qi, err = s.svc.ImportPrices(ctx, *currentUser(c), up.name, file, strings.TrimSpace(up.fields.Get("date")), up.fields.Get("match"), s.cfg.MaxUploadBytes)
 			return err
 		})
 	} else {
@@ -94,7 +95,7 @@ func (s *Server) apiQuoteImport(c echo.Context) error {
 		if name == "" {
 			name = "catalogue.json"
 		}
-		qi, err = s.svc.ImportPrices(ctx, *currentUser(c), name, c.Request().Body, c.QueryParam("date"), s.cfg.MaxUploadBytes)
+		qi, err = s.svc.ImportPrices(ctx, *currentUser(c), name, c.Request().Body, c.QueryParam("date"), c.QueryParam("match"), s.cfg.MaxUploadBytes)
 	}
 	if err != nil {
 		drainUpload(c.Request())

@@ -17,7 +17,7 @@ import (
 // price catalogue in, whole or not at all, and prints what moved.
 func runQuotes(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "import" {
-		fmt.Fprintln(stderr, "Usage: capplan quotes import --as EMAIL [--date YYYY-MM-DD] [--db FILE] FILE")
+		fmt.Fprintln(stderr, "Usage: capplan quotes import --as EMAIL [--date YYYY-MM-DD] [--match TERMS] [--db FILE] FILE")
 		if len(args) > 0 && args[0] != "--help" && args[0] != "-h" {
 			return fmt.Errorf("quotes: unknown subcommand %q; the one there is: quotes import", args[0])
 		}
@@ -30,6 +30,7 @@ func runQuotes(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	dbPath := fs.String("db", defaultDB(), "SQLite database file (env CAPPLAN_DB)")
 	as := fs.String("as", "", "the finance or admin account (email) the import is recorded as (required)")
 	date := fs.String("date", "", "the day the catalogue was retrieved; default today")
+	match := fs.String("match", "", "keep only the models whose key holds one of these comma-separated terms, e.g. 'gpt-4o, claude'")
 	maxMB := fs.Int64("max-mb", 64, "largest file accepted, in MB")
 	if help, err := parseFlags(fs, args[1:]); help || err != nil {
 		return err
@@ -56,7 +57,7 @@ func runQuotes(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("quotes import: %w; nothing was imported", err)
 	}
 	defer f.Close()
-	qi, err := reports.New(st, "", time.Now).ImportPrices(ctx, u, filepath.Base(path), f, *date, *maxMB<<20)
+	qi, err := reports.New(st, "", time.Now).ImportPrices(ctx, u, filepath.Base(path), f, *date, *match, *maxMB<<20)
 	if err != nil {
 		return fmt.Errorf("quotes import: %w; nothing was imported", err)
 	}

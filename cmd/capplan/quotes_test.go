@@ -53,6 +53,19 @@ func TestRunQuotesImport(t *testing.T) {
 	if err := run(ctx, []string{"quotes", "import", "--db", db, "--as", "admin@example.com", cut}, &out, &errOut); err == nil || !strings.Contains(err.Error(), "cut off") || !strings.Contains(err.Error(), "nothing was imported") {
 		t.Errorf("a cut-off file: %v", err)
 	}
+	// Kept to the models matched: a re-import with the same terms reports
+	// no model it did not match as removed.
+	out.Reset()
+	v3 := write("v3.json", []pricegen.Model{{Key: "gpt-4o", Provider: "openai", Input: "2e-06", Output: "1.2e-05"}, {Key: "other", Input: "1e-06", Output: "2e-06"}})
+	if err := run(ctx, []string{"quotes", "import", "--db", db, "--as", "admin@example.com", "--date", "2026-12-01", "--match", "GPT", v3}, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); !strings.Contains(s, "1 models with a price moved, 0 new, 0 no longer listed") {
+		t.Errorf("matched re-import printed %q", s)
+	}
+	if err := run(ctx, []string{"quotes", "import", "--db", db, "--as", "admin@example.com", "--match", "mistral", v3}, &out, &errOut); err == nil || !strings.Contains(err.Error(), `has a key holding "mistral"`) {
+		t.Errorf("a filter matching nothing: %v", err)
+	}
 	st, err := store.Open(ctx, db)
 	if err != nil {
 		t.Fatal(err)

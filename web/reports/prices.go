@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"capplan/importers"
+	"capplan/planner"
 	"capplan/web/store"
 )
 
@@ -15,7 +16,12 @@ import (
 // all, dated by its retrieval (today when date is empty; never after
 // today). The browser, the token API and the command line all come here
 // (docs/method.md, "Price catalogues").
-func (s *Service) ImportPrices(ctx context.Context, u store.User, name string, r io.Reader, date string, maxBytes int64) (store.QuoteImport, error) {
+//
+// match, when not empty, keeps only the models whose key holds one of its
+// comma-separated terms ("gpt-4o, claude"), so the library takes the
+// models a team compares rather than a catalogue's thousands; a re-import
+// with the same terms reports as removed only the models they match.
+func (s *Service) ImportPrices(ctx context.Context, u store.User, name string, r io.Reader, date, match string, maxBytes int64) (store.QuoteImport, error) {
 	if u.Role != store.RoleFinance && u.Role != store.RoleAdmin {
 		return store.QuoteImport{}, fmt.Errorf("%w: finance or an admin imports price catalogues", ErrForbidden)
 	}
@@ -33,8 +39,18 @@ func (s *Service) ImportPrices(ctx context.Context, u store.User, name string, r
 	if err != nil {
 		return store.QuoteImport{}, err
 	}
-	ci := store.CatalogueImport{Catalogue: c.Catalogue, File: c.File, SHA256: c.SHA256, Retrieved: date, Prices: c.Prices,
-		BadPrices: c.BadPrices, OtherModels: c.OtherModels}
+	terms := planner.CatalogueTerms(match)
+	var prices []planner.CataloguePrice
+	for _, p := range c.Prices {
+		if planner.CatalogueMatch(p.Key, terms) {
+			prices = append(prices, p)
+		}
+	}
+	if len(prices) == 0 {
+		return store.QuoteImport{}, &store.InputError{Field: "match", Msg: fmt.Sprintf("no model of the %s catalogue (%d models) has a key holding %q", c.Catalogue, len(c.Prices), match)}
+	}
+	ci := store.CatalogueImport{Catalogue: c.Catalogue, File: c.File, SHA256: c.SHA256, Retrieved: date, Prices: prices,
+		BadPrices: c.BadPrices, OtherModels: c.OtherModels, Match: terms}
 	for _, sk := range c.Skipped {
 		ci.Skipped = append(ci.Skipped, sk.String())
 	}

@@ -23,6 +23,9 @@ type CatalogueImport struct {
 	// Left out by the reader, for the record: counts and named skips.
 	BadPrices, OtherModels int
 	Skipped                []string
+	// Match are the terms the import kept models by (none: every model);
+	// only models they match can be reported removed.
+	Match []string
 }
 
 // QuoteImport is a catalogue import as recorded: what it moved against
@@ -40,6 +43,7 @@ type QuoteImport struct {
 	BadPrices  int                      `json:"bad_prices"`
 	Other      int                      `json:"other_models"`
 	Skipped    []string                 `json:"skipped"`
+	Match      []string                 `json:"match,omitempty"`
 	Repriced   []QuoteUse               `json:"repriced"` // draft reports with a history entry
 	ImportedBy string                   `json:"imported_by"`
 	ImportedAt time.Time                `json:"imported_at"`
@@ -66,7 +70,7 @@ func (s *Store) ImportCatalogue(ctx context.Context, userID int64, ci CatalogueI
 	now := s.now()
 	at := stamp(now)
 	out := QuoteImport{Catalogue: ci.Catalogue, File: ci.File, SHA256: ci.SHA256, Retrieved: ci.Retrieved, Models: len(ci.Prices),
-		BadPrices: ci.BadPrices, Other: ci.OtherModels, Skipped: ci.Skipped, Repriced: []QuoteUse{}, ImportedAt: now}
+		BadPrices: ci.BadPrices, Other: ci.OtherModels, Skipped: ci.Skipped, Match: ci.Match, Repriced: []QuoteUse{}, ImportedAt: now}
 	if out.Skipped == nil {
 		out.Skipped = []string{}
 	}
@@ -88,7 +92,7 @@ func (s *Store) ImportCatalogue(ctx context.Context, userID int64, ci CatalogueI
 			json.Unmarshal([]byte(price), &r.price)
 			json.Unmarshal([]byte(r.data), &r.q)
 			have[r.key] = r
-			if listed {
+			if listed && planner.CatalogueMatch(r.key, ci.Match) {
 				older = append(older, r.price)
 			}
 		}
