@@ -246,7 +246,7 @@ var prefixGroups = map[string]map[string]string{
 		"source": "reference source", "date": "reference date", "gpu": "reference GPU", "model": "reference model",
 		"precision": "reference precision", "framework": "reference framework", "isl": "reference input tokens (ISL)",
 		"osl": "reference output tokens (OSL)", "intvty": "reference tok/s per user", "output_tput_per_gpu": "reference output tok/s per GPU",
-		"box_gpus": "GPUs serving the model on the box", "file": "reference file",
+		"file": "reference file",
 	},
 	"overload": {
 		"sent": "what was sent above the limit", "outcome": "overload outcome", "retry_after": "Retry-After sent",

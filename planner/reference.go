@@ -67,16 +67,23 @@ type ReferenceRow struct {
 	PrefixCacheOff  bool `json:"prefix_cache_off,omitempty"`
 }
 
-// ReferenceInput is a report's reference rows and how many GPUs serve the
-// model on the box (the per-GPU figure of a measured row divides by it).
+// ReferenceInput is a report's reference rows.
 type ReferenceInput struct {
 	Rows []ReferenceRow `json:"rows"`
-	// BoxGPUs is the GPUs the box serves the model on; 0 means 1.
-	BoxGPUs int `json:"box_gpus,omitempty"`
 }
 
-// Gpus is the box's GPU count, 1 when not typed.
-func (ri ReferenceInput) Gpus() int { return max(1, ri.BoxGPUs) }
+// boxGPUs is the GPUs a measured row's output is divided by, and where
+// that came from: the GPUs per box typed in the costs, else the contract's
+// device ("2x H100"), else 1 (as the frontier-comparable cost counts them).
+func boxGPUs(in Inputs) (float64, string) {
+	if g := in.SelfHosted.GPUsPerBox; g != nil && g.Amount.IsPositive() {
+		return g.Amount.InexactFloat64(), "typed in the costs (GPUs per box)"
+	}
+	if n, ok := GPUsFromDevice(in.Contract.Device); ok {
+		return float64(n), fmt.Sprintf("from the contract's device %q", in.Contract.Device)
+	}
+	return 1, "assumed 1: type the GPUs per box in the costs"
+}
 
 // MaxReferenceRows bounds a report's reference rows (InferenceX publishes a
 // few thousand points for all GPUs, models and frameworks).
@@ -127,9 +134,11 @@ type ReferenceResult struct {
 	Plan bool `json:"plan"`
 	// Rule states the matching rule in a sentence.
 	Rule string `json:"rule"`
-	// BoxGPUs is the GPU count a measured row's output tok/s is divided by.
-	BoxGPUs int              `json:"box_gpus"`
-	Rows    []ReferenceMatch `json:"rows"`
+	// BoxGPUs is the GPU count a measured row's output tok/s is divided
+	// by, GPUsSource where it came from.
+	BoxGPUs    float64          `json:"box_gpus"`
+	GPUsSource string           `json:"gpus_source"`
+	Rows       []ReferenceMatch `json:"rows"`
 	// Matched counts the rows that match the report.
 	Matched int `json:"matched"`
 	// Frontier is the matched rows' frontier, by interactivity: the
@@ -198,9 +207,11 @@ func CompareReference(in Inputs, r *Result) *ReferenceResult {
 	}
 	c := in.Contract
 	box := boxTerms(c, r.Matrix)
+	gpus, gpuSrc := boxGPUs(in)
 	res := &ReferenceResult{
-		Plan:    len(in.Rows) == 0,
-		BoxGPUs: in.Reference.Gpus(),
+		Plan:       len(in.Rows) == 0,
+		BoxGPUs:    gpus,
+		GPUsSource: gpuSrc,
 		Rule: fmt.Sprintf("A reference row matches when its GPU is the contract's device, its model the contract's baseline model (organisation, case, punctuation and precision words ignored), its precision the model's or artifact's when they state one, and its ISL and OSL are each within %s of the contract's prompt and output tokens.",
 			DisplayShare(ReferenceTolerance)),
 		Rows:        make([]ReferenceMatch, len(in.Reference.Rows)),
@@ -265,7 +276,7 @@ func (res *ReferenceResult) ratio(i int, m RowResult) FrontierRatio {
 	x, from := rowInteractivity(m.Row)
 	fr.Interactivity, fr.InteractivityFrom = x, from
 	if o := m.Row.OutputTokenRate; o != nil {
-		fr.OutputPerGPU = F(*o / float64(res.BoxGPUs))
+		fr.OutputPerGPU = F(*o / res.BoxGPUs)
 	}
 	switch {
 	case fr.Interactivity == nil:
@@ -500,8 +511,8 @@ func (res *ReferenceResult) differences(in Inputs, b box) []string {
 		if r.Disagg {
 			ds = append(ds, "The reference disaggregated prefill and decode onto separate GPUs.")
 		}
-		if r.TP > 0 && r.TP != res.BoxGPUs {
-			ds = append(ds, fmt.Sprintf("The reference ran tensor parallel %d; your box serves the model on %d %s.", r.TP, res.BoxGPUs, plural(res.BoxGPUs, "GPU", "GPUs")))
+		if r.TP > 0 && float64(r.TP) != res.BoxGPUs {
+			ds = append(ds, fmt.Sprintf("The reference ran tensor parallel %d; your box serves the model on %s %s.", r.TP, fmtNum(res.BoxGPUs), plural(int(math.Ceil(res.BoxGPUs)), "GPU", "GPUs")))
 		}
 		if r.ISL != b.isl || r.OSL != b.osl {
 			ds = append(ds, fmt.Sprintf("The reference's workload is %d/%d tokens in/out; the contract's %d/%d.", r.ISL, r.OSL, b.isl, b.osl))

@@ -50,7 +50,8 @@ func TestReferenceWorkedExample(t *testing.T) {
 	// 1,600 output tok/s on 2 GPUs is 800 per GPU.
 	in.Rows[3].TPOT = Stat{P50: F(0.02), Mean: F(0.021)}
 	in.Rows[3].OutputTokenRate = F(1600)
-	in.Reference = &ReferenceInput{Rows: refRows(), BoxGPUs: 2}
+	in.Reference = &ReferenceInput{Rows: refRows()}
+	in.SelfHosted.GPUsPerBox = Fig("2", "GPUs", "spec sheet", evDate)
 	r := Compute(in)
 	rf := r.Reference
 	if rf == nil || rf.Plan {
