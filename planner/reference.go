@@ -184,6 +184,8 @@ type FrontierRatio struct {
 	MatrixRow int      `json:"matrix_row"`
 	Load      *float64 `json:"load"`
 	LoadKind  LoadKind `json:"load_kind"`
+	// LoadText names the load: "8 concurrent streams".
+	LoadText string `json:"load_text"`
 	// Interactivity is 1/TPOT of the row (its median, else its mean; the
 	// ITL's when the file has no TPOT), InteractivityFrom which figure.
 	Interactivity     *float64 `json:"intvty"`
@@ -270,7 +272,7 @@ func (res *ReferenceResult) headlineText(r *Result) string {
 func (res *ReferenceResult) ratio(i int, m RowResult) FrontierRatio {
 	fr := FrontierRatio{MatrixRow: i, LoadKind: m.Row.LoadKind}
 	if m.LoadKnown {
-		fr.Load = F(m.Load)
+		fr.Load, fr.LoadText = F(m.Load), loadText(m.Row.LoadKind, m.Load)
 	}
 	at := loadWords(m)
 	x, from := rowInteractivity(m.Row)

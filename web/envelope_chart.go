@@ -49,7 +49,36 @@ func envelopeChart(res planner.Result) templ.Component {
 			bounds[s.name] = *s.bound
 		}
 	}
-	return charts.LoadChart("Throughput and latency against load", loads, tput, lat, bounds, res.Envelope.Ceiling)
+	return charts.LoadChartWithReference("Throughput and latency against load", loads, tput, lat, bounds, res.Envelope.Ceiling, referencePoints(res))
+}
+
+// referencePoints are the matched reference rows with a known concurrency,
+// as the chart draws them (docs/method.md, "Reference rows"): at their
+// concurrency, their output tok/s per GPU times the box's GPUs, a series
+// of their own that is never joined with the counted rows.
+func referencePoints(res planner.Result) []charts.Point {
+	rf := res.Reference
+	if rf == nil {
+		return nil
+	}
+	var out []charts.Point
+	for _, m := range rf.Rows {
+		if m.Matched && m.Row.Concurrency != nil {
+			out = append(out, charts.Point{X: *m.Row.Concurrency, Y: m.Row.OutputPerGPU * rf.BoxGPUs})
+		}
+	}
+	return out
+}
+
+// referenceChartNote says how the reference points are drawn, "" when
+// there are none.
+func referenceChartNote(res planner.Result) string {
+	n := len(referencePoints(res))
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("The %s of the %s is the public frontier at each reference row's concurrency: its output tok/s per GPU × %s GPUs, drawn apart and never counted or joined with your rows.",
+		plural(n, "diamond", "diamonds"), charts.ReferenceSeries, planner.DisplayNumber(res.Reference.BoxGPUs, 0))
 }
 
 // drawn: the chart draws a row when it counts and has a known load and

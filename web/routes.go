@@ -75,6 +75,10 @@ func (s *Server) routes(e *echo.Echo) {
 	g.POST("/reports/:id/evidence/demand/accept", s.demandAccept, requireRole(lead, admin))
 	g.POST("/reports/:id/evidence/:kind", s.evidenceSave, requireRole(lead, admin))
 	g.POST("/reports/:id/evidence/:kind/remove", s.evidenceRemove, requireRole(lead, admin))
+	// Reference rows: the public frontier, never evidence
+	g.POST("/reports/:id/reference", s.referenceSave, requireRole(lead, admin))
+	g.POST("/reports/:id/reference/row", s.referenceRowSave, requireRole(lead, admin))
+	g.POST("/reports/:id/reference/remove", s.referenceRemove, requireRole(lead, admin))
 
 	// Side by side: 2 to 4 reports or candidates, a shareable URL and a workbook sheet
 	g.GET("/compare", s.compareShow, anyone)

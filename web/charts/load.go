@@ -19,13 +19,31 @@ import (
 // bound whose series is missing gets a series of its own. ceiling, if not
 // nil, is drawn as a vertical line at that load.
 func LoadChart(title string, loads, throughput []float64, latencies map[string][]*float64, bounds map[string]float64, ceiling *float64) templ.Component {
+	return LoadChartWithReference(title, loads, throughput, latencies, bounds, ceiling, nil)
+}
+
+// ReferenceSeries names the reference rows' series on the load chart.
+const ReferenceSeries = "public frontier (reference, not evidence)"
+
+// Point is one [x, y] point.
+type Point struct{ X, Y float64 }
+
+// LoadChartWithReference is LoadChart with reference points (the public
+// frontier at its concurrency, docs/method.md "Reference rows") drawn as
+// a series of their own: markers only, never joined with the measured
+// rows or with each other.
+func LoadChartWithReference(title string, loads, throughput []float64, latencies map[string][]*float64, bounds map[string]float64, ceiling *float64, reference []Point) templ.Component {
 	var measured []*float64
 	for _, ys := range latencies {
 		measured = append(measured, ys...)
 	}
 	var loadMax any
 	if ceiling != nil {
-		loadMax = axisMax(ptrs(loads), *ceiling)
+		xs := slices.Clone(loads)
+		for _, p := range reference {
+			xs = append(xs, p.X)
+		}
+		loadMax = axisMax(ptrs(xs), *ceiling)
 	}
 
 	line := charts.NewLine()
@@ -68,6 +86,15 @@ func LoadChart(title string, loads, throughput []float64, latencies map[string][
 			charts.WithLineChartOpts(opts.LineChart{YAxisIndex: 1, ShowSymbol: opts.Bool(false)}),
 			charts.WithLineStyleOpts(opts.LineStyle{Type: "dashed"}),
 		)
+	}
+	if len(reference) > 0 {
+		sc := charts.NewScatter()
+		data := make([]opts.ScatterData, len(reference))
+		for i, p := range reference {
+			data[i] = opts.ScatterData{Value: []any{p.X, p.Y}, Symbol: "diamond", SymbolSize: 11}
+		}
+		sc.AddSeries(ReferenceSeries, data, charts.WithItemStyleOpts(opts.ItemStyle{Opacity: opts.Float(0.7)}))
+		line.Overlap(sc)
 	}
 	return Component(line)
 }

@@ -282,6 +282,7 @@ func (rep *Report) compute(ctx context.Context, st *store.Store, asOf string, kn
 		SecAmendment:      &in.AmendmentAccepted,
 		SecProvider:       &in.Provider,
 		SecFleet:          &in.Fleet,
+		SecReference:      &in.Reference,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("report %d: %w", id, err)

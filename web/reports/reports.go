@@ -65,6 +65,7 @@ const (
 	SecAmendment      = "amendment_acceptance" // planner.AmendmentAcceptance
 	SecProvider       = "provider"             // *planner.ProviderInputs
 	SecFleet          = "fleet"                // *planner.FleetInputs
+	SecReference      = "reference"            // *planner.ReferenceInput
 )
 
 // Settings are the report-wide choices for the money side.

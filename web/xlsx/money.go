@@ -231,6 +231,13 @@ func (b *book) summarySheet() {
 			kv("", "Missing: "+m.What+" (enter it in "+m.Where+")")
 		}
 	}
+	if hr := res.Headline.Reference; hr != nil {
+		label := "Public frontier (reference, not evidence)"
+		if hr.Plan {
+			label = "Plan: public frontier only, not evidence"
+		}
+		kv(label, hr.Text)
+	}
 
 	s.add()
 	s.add(excelize_bold(b, "Decision"))

@@ -66,6 +66,7 @@ const (
 	shContract       = "Contract"
 	shMatrix         = "Matrix"
 	shEnvelope       = "Envelope and admission"
+	shReference      = "Reference"
 	shOverload       = "Overload test"
 	shCandidates     = "Candidates"
 	shResidency      = "Residency"
@@ -82,7 +83,7 @@ const (
 )
 
 // SheetNames lists the workbook's sheets in order.
-var SheetNames = []string{shSummary, shContract, shMatrix, shEnvelope, shOverload, shCandidates, shResidency,
+var SheetNames = []string{shSummary, shContract, shMatrix, shEnvelope, shReference, shOverload, shCandidates, shResidency,
 	shCosts, shScenarios, shFleet, shCrossover, shTokens, shFinance, shRecommendation, shExitCheck, shSources, shHistory}
 
 // Write builds the whole workbook in memory and only then writes it to w:
@@ -109,6 +110,7 @@ func build(r Report, out io.Writer) error {
 	b.contractSheet()
 	b.matrixSheet()
 	b.envelopeSheet()
+	b.referenceSheet()
 	b.costsSheet()
 	b.scenariosSheet()
 	b.fleetSheet()

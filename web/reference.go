@@ -1,0 +1,276 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"capplan/importers"
+	"capplan/planner"
+	"capplan/web/reports"
+	"capplan/web/store"
+)
+
+// Reference rows (docs/method.md, "Reference rows"): the public frontier
+// imported from an InferenceX file or typed, kept in the report section
+// reports.SecReference and never among the rows the matrix judges.
+
+// referenceSave imports an InferenceX file as reference rows: POST
+// /reports/:id/reference. Its rows replace the rows of a file of the same
+// name and join the others; a file that cannot be read, or a result file,
+// changes nothing and is named in the answer.
+func (s *Server) referenceSave(c echo.Context) error {
+	r, err := s.editableReport(c)
+	if err != nil {
+		return err
+	}
+	rep, err := s.svc.Load(c.Request().Context(), r.ID)
+	if err != nil {
+		return err
+	}
+	prev := rep.In.Reference
+	var next *planner.ReferenceInput
+	var summary string
+	fields, err := receiveEvidence(c, func(up evidenceUpload, file io.Reader) error {
+		opt := importers.ReferenceOptions{EvidenceOptions: importers.EvidenceOptions{MaxBytes: s.cfg.MaxUploadBytes},
+			Source: up.fields.Get("reference.source"), Date: up.fields.Get("reference.date")}
+		rows, f, err := importers.ParseInferenceX(up.name, file, opt)
+		if err != nil {
+			return err
+		}
+		next = withReferenceRows(prev, up.name, rows)
+		if len(next.Rows) > planner.MaxReferenceRows {
+			return &badUploadError{fmt.Sprintf("%s: the report would hold %d reference rows, more than the %d it keeps: remove a file first", up.name, len(next.Rows), planner.MaxReferenceRows)}
+		}
+		summary = fmt.Sprintf("%s: %d reference rows imported (public frontier, not evidence)", up.name, f.Records)
+		return nil
+	})
+	errs := formErrors{}
+	if err != nil {
+		drainUpload(c.Request())
+		var ie *importers.Error
+		var bu *badUploadError
+		if !errors.As(err, &ie) && !errors.As(err, &bu) && !errors.Is(err, importers.ErrTooLarge) {
+			return err
+		}
+		errs["file"] = err.Error()
+	}
+	e := store.Edit{ReportID: r.ID, BaseVersion: r.Version, UserID: currentUser(c).ID, Action: "reference rows imported", Section: reports.SecReference}
+	if v, err := strconv.Atoi(fields.Get("version")); err == nil {
+		e.BaseVersion = v
+	}
+	return s.saveSection(c, r, sectionSave{
+		Anchor: "reference", Key: "import", Form: fields, Errs: errs,
+		Edit: e, Prev: referenceHistory(prev), Next: referenceHistory(next), Changed: true,
+		Save: saveReference(s, r.ID, next), Doc: reports.SecReference,
+		Again: referenceFor, Flash: summary,
+	})
+}
+
+// referenceRowSave adds one typed reference row: POST
+// /reports/:id/reference/row.
+func (s *Server) referenceRowSave(c echo.Context) error {
+	r, err := s.editableReport(c)
+	if err != nil {
+		return err
+	}
+	form, err := c.FormParams()
+	if err != nil {
+		return err
+	}
+	rep, err := s.svc.Load(c.Request().Context(), r.ID)
+	if err != nil {
+		return err
+	}
+	rr, errs := readReferenceRow(form)
+	prev := rep.In.Reference
+	next := withReferenceRows(prev, "", []planner.ReferenceRow{rr})
+	if len(next.Rows) > planner.MaxReferenceRows {
+		errs["form"] = fmt.Sprintf("the report keeps at most %d reference rows: remove a file first", planner.MaxReferenceRows)
+	}
+	return s.saveSection(c, r, sectionSave{
+		Anchor: "reference", Key: "row", Form: form, Errs: errs,
+		Edit: s.edit(c, r, "reference row typed", reports.SecReference), Prev: referenceHistory(prev), Next: referenceHistory(next), Changed: true,
+		Save: saveReference(s, r.ID, next), Doc: reports.SecReference,
+		Again: referenceFor, Flash: "reference row added (public frontier, not evidence)",
+	})
+}
+
+// referenceRemove drops the reference rows of one file or source ("group"
+// as the section lists them), or all of them when no group is named:
+// POST /reports/:id/reference/remove.
+func (s *Server) referenceRemove(c echo.Context) error {
+	r, err := s.editableReport(c)
+	if err != nil {
+		return err
+	}
+	rep, err := s.svc.Load(c.Request().Context(), r.ID)
+	if err != nil {
+		return err
+	}
+	group := c.FormValue("group")
+	prev := rep.In.Reference
+	var next *planner.ReferenceInput
+	if prev != nil && group != "" {
+		next = &planner.ReferenceInput{Rows: []planner.ReferenceRow{}}
+		for _, rr := range prev.Rows {
+			if referenceGroup(rr) != group {
+				next.Rows = append(next.Rows, rr)
+			}
+		}
+		if len(next.Rows) == 0 {
+			next = nil
+		}
+	}
+	return s.saveSection(c, r, sectionSave{
+		Anchor: "reference", Edit: s.edit(c, r, "reference rows removed", reports.SecReference),
+		Prev: referenceHistory(prev), Next: referenceHistory(next), Changed: true,
+		Save: saveReference(s, r.ID, next), Doc: reports.SecReference,
+		Again: referenceFor, Flash: "reference rows removed",
+	})
+}
+
+// saveReference stores next as the report's reference section.
+func saveReference(s *Server, reportID int64, next *planner.ReferenceInput) func(ctx context.Context, e store.Edit) error {
+	return func(ctx context.Context, e store.Edit) error {
+		return s.store.SaveSection(ctx, e, reports.SecReference, next)
+	}
+}
+
+// withReferenceRows is prev with rows added; rows of a file replace the
+// rows of the file of the same name.
+func withReferenceRows(prev *planner.ReferenceInput, file string, rows []planner.ReferenceRow) *planner.ReferenceInput {
+	next := &planner.ReferenceInput{Rows: []planner.ReferenceRow{}}
+	if prev != nil {
+		for _, rr := range prev.Rows {
+			if file == "" || rr.File != file {
+				next.Rows = append(next.Rows, rr)
+			}
+		}
+	}
+	next.Rows = append(next.Rows, rows...)
+	return next
+}
+
+// referenceGroup is what a reference row is listed and removed by: its
+// file, or for a typed row its source.
+func referenceGroup(rr planner.ReferenceRow) string {
+	if rr.File != "" {
+		return rr.File
+	}
+	return "typed: " + rr.Source
+}
+
+// referenceHistory is what the history says of the section: the rows per
+// file or source, not every row (a file holds thousands).
+func referenceHistory(ri *planner.ReferenceInput) map[string]string {
+	out := map[string]string{}
+	if ri == nil {
+		return out
+	}
+	n := map[string]int{}
+	for _, rr := range ri.Rows {
+		n[referenceGroup(rr)]++
+	}
+	for g, k := range n {
+		out[g] = reports.Plural(k, "1 row", fmt.Sprintf("%d rows", k))
+	}
+	return out
+}
+
+// readReferenceRow reads the typed reference row's form; planner checks it.
+func readReferenceRow(f url.Values) (planner.ReferenceRow, formErrors) {
+	errs := formErrors{}
+	get := func(k string) string { return strings.TrimSpace(f.Get("reference." + k)) }
+	rr := planner.ReferenceRow{Format: "typed", Source: get("source"), Date: get("date"), GPU: get("gpu"), Model: get("model"),
+		Precision: get("precision"), Framework: get("framework")}
+	whole := func(k string, dst *int) {
+		v := strings.ReplaceAll(get(k), ",", "")
+		if v == "" {
+			return
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			errs["reference."+k] = strconv.Quote(get(k)) + " is not a whole number"
+			return
+		}
+		*dst = n
+	}
+	num := func(k string, dst *float64) {
+		v := strings.ReplaceAll(get(k), ",", "")
+		if v == "" {
+			return
+		}
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			errs["reference."+k] = strconv.Quote(get(k)) + " is not a number"
+			return
+		}
+		*dst = x
+	}
+	whole("isl", &rr.ISL)
+	whole("osl", &rr.OSL)
+	num("intvty", &rr.Interactivity)
+	num("output_tput_per_gpu", &rr.OutputPerGPU)
+	mergeFieldErrors(errs, rr.Validate(), "reference")
+	return rr, errs
+}
+
+// referenceFor is the reference section with a form state.
+func referenceFor(v reportView, f sectionForm) templ.Component { return referenceSection(v, f, false) }
+
+// ratioLoad names a ratio's row by its load.
+func ratioLoad(fr planner.FrontierRatio) string {
+	if fr.Load == nil {
+		return "row " + strconv.Itoa(fr.MatrixRow+1)
+	}
+	return fr.LoadText
+}
+
+// referenceOrder is the rows the section lists: matched first, at most
+// referenceShown.
+func referenceOrder(rf *planner.ReferenceResult) []int {
+	var out []int
+	for _, matched := range []bool{true, false} {
+		for i, m := range rf.Rows {
+			if m.Matched == matched && len(out) < referenceShown {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
+// referenceFileGroup is one file or typed source of reference rows.
+type referenceFileGroup struct {
+	Name string
+	Rows int
+}
+
+// referenceGroups lists the report's reference rows by file or source, in
+// the order they were added.
+func referenceGroups(in planner.Inputs) []referenceFileGroup {
+	var out []referenceFileGroup
+	if in.Reference == nil {
+		return out
+	}
+	at := map[string]int{}
+	for _, rr := range in.Reference.Rows {
+		g := referenceGroup(rr)
+		i, ok := at[g]
+		if !ok {
+			i = len(out)
+			at[g] = i
+			out = append(out, referenceFileGroup{Name: g})
+		}
+		out[i].Rows++
+	}
+	return out
+}
