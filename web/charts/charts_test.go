@@ -249,3 +249,29 @@ func TestLatencyAxisShowsTheBounds(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadChartReference: the reference points are a scatter series of
+// their own, named as not evidence, and the measured throughput line
+// holds the measured rows only.
+func TestLoadChartReference(t *testing.T) {
+	ceiling := 8.0
+	opt := option(t, LoadChartWithReference("t", []float64{1, 2, 4, 8}, []float64{100, 180, 250, 260},
+		map[string][]*float64{"E2E p95": {ptr(2), ptr(3), ptr(5), ptr(9)}}, nil, &ceiling,
+		[]Point{{X: 16, Y: 900}, {X: 64, Y: 2000}}))
+	ss := seriesOf(t, opt)
+	var ref *series
+	for i := range ss {
+		if ss[i].Name == ReferenceSeries {
+			ref = &ss[i]
+		}
+	}
+	if ref == nil || ref.Type != "scatter" || len(ref.Data) != 2 {
+		t.Fatalf("reference series = %+v (all: %v)", ref, names(ss))
+	}
+	if p := ref.Data[1].Value.([]any); p[0] != 64.0 || p[1] != 2000.0 {
+		t.Errorf("reference point %v", p)
+	}
+	if ss[0].Type != "line" || len(ss[0].Data) != 4 {
+		t.Errorf("the throughput line holds %d points, want the 4 measured", len(ss[0].Data))
+	}
+}
