@@ -69,6 +69,12 @@ var lazyParts = map[string]lazyPartDef{
 		rr, _, ok := v.judgedRow(rid)
 		return observedRowBody(v, sectionForm{}, rr, key), ok
 	}},
+	"reference-import": {may: mayEdit, body: func(v reportView, _ string) (templ.Component, bool) {
+		return referenceImportBody(v, sectionForm{}), true
+	}},
+	"reference-row": {may: mayEdit, body: func(v reportView, _ string) (templ.Component, bool) {
+		return referenceRowBody(v, sectionForm{}), true
+	}},
 	"candidate-new": {may: mayEdit, body: func(v reportView, _ string) (templ.Component, bool) {
 		return candidateEditForm(v, sectionForm{}, "new", planner.Candidate{}), true
 	}},
