@@ -158,9 +158,6 @@ type Fleet struct {
 	// meets.
 	Problems []string `json:"problems"`
 	Text     string   `json:"text"`
-
-	// inputs kept for the arithmetic.
-	in FleetInputs
 }
 
 // Where a fleet's scaling factor comes from, and its reserve.
@@ -255,7 +252,7 @@ func BuildFleet(in *FleetInputs, m []RowResult, ad Admission, maxBoxes int) *Fle
 	if in == nil {
 		return nil
 	}
-	f := &Fleet{Topology: in.Topology, ReplicasPerBox: max(1, in.ReplicasPerBox), in: *in, Problems: []string{}}
+	f := &Fleet{Topology: in.Topology, ReplicasPerBox: max(1, in.ReplicasPerBox), Problems: []string{}}
 	if in.Topology != TopologyReplicas {
 		f.ReplicasPerBox = 1
 	}
