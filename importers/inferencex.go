@@ -113,11 +113,18 @@ func notInferenceX(br *bufio.Reader) error {
 	case isGenAIBenchRunKey(k):
 		tool = "a genai-bench run file"
 	}
-	return fmt.Errorf("this is %s (one JSON object), not InferenceX rows: it is evidence of your own box, so import it under Imported results; reference rows are InferenceX's agg_bmk.json array or its CSV export", tool)
+	return &ResultNotReferenceError{fmt.Sprintf("this is %s (one JSON object), not InferenceX rows: it is evidence of your own box, so import it under Imported results; reference rows are InferenceX's agg_bmk.json array or its CSV export", tool)}
 }
 
+// ResultNotReferenceError refuses a benchmark result of the box given as
+// reference rows: it belongs among the imported results, and a caller
+// that knows where those go (the API's results route) can say so.
+type ResultNotReferenceError struct{ msg string }
+
+func (e *ResultNotReferenceError) Error() string { return e.msg }
+
 // errResultNotReference refuses a result file given as reference rows.
-var errResultNotReference = errors.New("not InferenceX rows (no hw, intvty and output_tput_per_gpu): a benchmark result of your own box belongs under Imported results, not among the reference rows")
+var errResultNotReference = &ResultNotReferenceError{"not InferenceX rows (no hw, intvty and output_tput_per_gpu): a benchmark result of your own box belongs under Imported results, not among the reference rows"}
 
 // ixReader collects the rows of one file.
 type ixReader struct {

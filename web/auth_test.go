@@ -48,6 +48,7 @@ var routeAccess = map[string]string{
 	"GET /reports/:id/imports/:iid/file":         "*",
 	"GET /reports/:id/rows/:rid/provenance":      "*",
 	"POST /api/v1/reports/:id/results":           "admin lead",
+	"POST /api/v1/reports/:id/reference":         "admin lead",
 	"POST /reports/:id/submit":                   "admin lead",
 	"POST /reports/:id/approve":                  "admin reviewer",
 	"POST /reports/:id/loosening/accept":         "admin reviewer",

@@ -39,17 +39,13 @@ func (s *Server) referenceSave(c echo.Context) error {
 	var next *planner.ReferenceInput
 	var summary string
 	fields, err := receiveEvidence(c, func(up evidenceUpload, file io.Reader) error {
-		opt := importers.ReferenceOptions{EvidenceOptions: importers.EvidenceOptions{MaxBytes: s.cfg.MaxUploadBytes},
-			Source: up.fields.Get("reference.source"), Date: up.fields.Get("reference.date")}
-		rows, f, err := importers.ParseInferenceX(up.name, file, opt)
+		n, added, err := reports.AddReferenceFile(prev, up.name, file, reports.ReferenceOptions{
+			Source: up.fields.Get("reference.source"), Date: up.fields.Get("reference.date"), MaxBytes: s.cfg.MaxUploadBytes})
 		if err != nil {
 			return err
 		}
-		next = withReferenceRows(prev, up.name, rows)
-		if len(next.Rows) > planner.MaxReferenceRows {
-			return &badUploadError{fmt.Sprintf("%s: the report would hold %d reference rows, more than the %d it keeps: remove a file first", up.name, len(next.Rows), planner.MaxReferenceRows)}
-		}
-		summary = fmt.Sprintf("%s: %d reference rows imported (public frontier, not evidence)", up.name, f.Records)
+		next = n
+		summary = fmt.Sprintf("%s: %d reference rows imported (public frontier, not evidence)", added.File, added.Rows)
 		return nil
 	})
 	errs := formErrors{}
@@ -57,10 +53,14 @@ func (s *Server) referenceSave(c echo.Context) error {
 		drainUpload(c.Request())
 		var ie *importers.Error
 		var bu *badUploadError
-		if !errors.As(err, &ie) && !errors.As(err, &bu) && !errors.Is(err, importers.ErrTooLarge) {
+		if !errors.As(err, &ie) && !errors.As(err, &bu) && !errors.Is(err, importers.ErrTooLarge) && !reports.IsUserError(err) {
 			return err
 		}
-		errs["file"] = err.Error()
+		msg := err.Error()
+		if fe := new(store.InputError); errors.As(err, &fe) {
+			msg = fe.Msg
+		}
+		errs["file"] = msg
 	}
 	e := store.Edit{ReportID: r.ID, BaseVersion: r.Version, UserID: currentUser(c).ID, Action: "reference rows imported", Section: reports.SecReference}
 	if v, err := strconv.Atoi(fields.Get("version")); err == nil {
@@ -68,7 +68,7 @@ func (s *Server) referenceSave(c echo.Context) error {
 	}
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "reference", Key: "import", Form: fields, Errs: errs,
-		Edit: e, Prev: referenceHistory(prev), Next: referenceHistory(next), Changed: true,
+		Edit: referenceEdit(e, prev, next), Changed: true,
 		Save: saveReference(s, r.ID, next), Doc: reports.SecReference,
 		Again: referenceFor, Flash: summary,
 	})
@@ -91,13 +91,13 @@ func (s *Server) referenceRowSave(c echo.Context) error {
 	}
 	rr, errs := readReferenceRow(form)
 	prev := rep.In.Reference
-	next := withReferenceRows(prev, "", []planner.ReferenceRow{rr})
+	next := reports.WithReferenceRows(prev, "", []planner.ReferenceRow{rr})
 	if len(next.Rows) > planner.MaxReferenceRows {
 		errs["form"] = fmt.Sprintf("the report keeps at most %d reference rows: remove a file first", planner.MaxReferenceRows)
 	}
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "reference", Key: "row", Form: form, Errs: errs,
-		Edit: s.edit(c, r, "reference row typed", reports.SecReference), Prev: referenceHistory(prev), Next: referenceHistory(next), Changed: true,
+		Edit: referenceEdit(s.edit(c, r, "reference row typed", reports.SecReference), prev, next), Changed: true,
 		Save: saveReference(s, r.ID, next), Doc: reports.SecReference,
 		Again: referenceFor, Flash: "reference row added (public frontier, not evidence)",
 	})
@@ -121,7 +121,7 @@ func (s *Server) referenceRemove(c echo.Context) error {
 	if prev != nil && group != "" {
 		next = &planner.ReferenceInput{Rows: []planner.ReferenceRow{}}
 		for _, rr := range prev.Rows {
-			if referenceGroup(rr) != group {
+			if reports.ReferenceGroup(rr) != group {
 				next.Rows = append(next.Rows, rr)
 			}
 		}
@@ -130,8 +130,7 @@ func (s *Server) referenceRemove(c echo.Context) error {
 		}
 	}
 	return s.saveSection(c, r, sectionSave{
-		Anchor: "reference", Edit: s.edit(c, r, "reference rows removed", reports.SecReference),
-		Prev: referenceHistory(prev), Next: referenceHistory(next), Changed: true,
+		Anchor: "reference", Edit: referenceEdit(s.edit(c, r, "reference rows removed", reports.SecReference), prev, next), Changed: true,
 		Save: saveReference(s, r.ID, next), Doc: reports.SecReference,
 		Again: referenceFor, Flash: "reference rows removed",
 	})
@@ -144,45 +143,12 @@ func saveReference(s *Server, reportID int64, next *planner.ReferenceInput) func
 	}
 }
 
-// withReferenceRows is prev with rows added; rows of a file replace the
-// rows of the file of the same name.
-func withReferenceRows(prev *planner.ReferenceInput, file string, rows []planner.ReferenceRow) *planner.ReferenceInput {
-	next := &planner.ReferenceInput{Rows: []planner.ReferenceRow{}}
-	if prev != nil {
-		for _, rr := range prev.Rows {
-			if file == "" || rr.File != file {
-				next.Rows = append(next.Rows, rr)
-			}
-		}
-	}
-	next.Rows = append(next.Rows, rows...)
-	return next
-}
-
-// referenceGroup is what a reference row is listed and removed by: its
-// file, or for a typed row its source.
-func referenceGroup(rr planner.ReferenceRow) string {
-	if rr.File != "" {
-		return rr.File
-	}
-	return "typed: " + rr.Source
-}
-
-// referenceHistory is what the history says of the section: the rows per
-// file or source, not every row (a file holds thousands).
-func referenceHistory(ri *planner.ReferenceInput) map[string]string {
-	out := map[string]string{}
-	if ri == nil {
-		return out
-	}
-	n := map[string]int{}
-	for _, rr := range ri.Rows {
-		n[referenceGroup(rr)]++
-	}
-	for g, k := range n {
-		out[g] = reports.Plural(k, "1 row", fmt.Sprintf("%d rows", k))
-	}
-	return out
+// referenceEdit is e with the history's lines of a change of reference
+// rows from prev to next, as the API and the command line write them
+// (reports.ReferenceHistory).
+func referenceEdit(e store.Edit, prev, next *planner.ReferenceInput) store.Edit {
+	e.Before, e.After = reports.ReferenceHistory(prev, next)
+	return e
 }
 
 // readReferenceRow reads the typed reference row's form; planner checks it.
@@ -263,7 +229,7 @@ func referenceGroups(in planner.Inputs) []referenceFileGroup {
 	}
 	at := map[string]int{}
 	for _, rr := range in.Reference.Rows {
-		g := referenceGroup(rr)
+		g := reports.ReferenceGroup(rr)
 		i, ok := at[g]
 		if !ok {
 			i = len(out)

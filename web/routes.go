@@ -114,6 +114,7 @@ func (s *Server) routes(e *echo.Echo) {
 	// HTTP API (personal tokens)
 	api := e.Group("/api/v1", s.apiToken)
 	api.POST("/reports/:id/results", s.apiResults)
+	api.POST("/reports/:id/reference", s.apiReference)
 	api.GET("/reports/:id", s.apiReportShow)
 	api.POST("/quotes/import", s.apiQuoteImport)
 	api.GET("/reports/:id/showback.focus.csv", s.reportShowbackFOCUS)
