@@ -21,17 +21,18 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"serve":    {runServe, "start the web app"},
-	"user":     {runUser, "manage accounts: user add --email E --role R"},
-	"backup":   {runBackup, "write one archive of the database and its raw files: backup -o FILE"},
-	"restore":  {runRestore, "bring back a backup archive: restore FILE --db PATH"},
-	"check":    {runCheck, "verify the database and its raw files; --remove-orphans"},
-	"probe":    {runProbe, "ask a running server whether it is ready (GET /readyz); exit 0 when it is"},
-	"inspect":  {runInspect, "read benchmark result files and print their rows"},
-	"import":   {runImport, "import result files into a report: import --report ID FILE..."},
-	"envelope": {runEnvelope, "judge result files against an objective; gate CI on the ceiling"},
-	"export":   {runExport, "write a report as an XLSX workbook with live formulas"},
-	"quotes":   {runQuotes, "import a price catalogue into the quote library: quotes import --as EMAIL FILE"},
+	"serve":     {runServe, "start the web app"},
+	"user":      {runUser, "manage accounts: user add --email E --role R"},
+	"backup":    {runBackup, "write one archive of the database and its raw files: backup -o FILE"},
+	"restore":   {runRestore, "bring back a backup archive: restore FILE --db PATH"},
+	"check":     {runCheck, "verify the database and its raw files; --remove-orphans"},
+	"probe":     {runProbe, "ask a running server whether it is ready (GET /readyz); exit 0 when it is"},
+	"inspect":   {runInspect, "read benchmark result files and print their rows"},
+	"import":    {runImport, "import result files into a report: import --report ID FILE..."},
+	"envelope":  {runEnvelope, "judge result files against an objective; gate CI on the ceiling"},
+	"export":    {runExport, "write a report as an XLSX workbook with live formulas"},
+	"quotes":    {runQuotes, "import a price catalogue into the quote library: quotes import --as EMAIL FILE"},
+	"reference": {runReference, "import public frontier rows into a report: reference import --report ID --as EMAIL FILE..."},
 }
 
 // exitCoder is an error that asks for a particular exit status.
