@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"capplan/planner"
@@ -16,26 +15,7 @@ import (
 // reserve"): the report's editors and finance may. A blank topology
 // removes the fleet, and the report sizes one box at a time again.
 func (s *Server) fleetSave(c echo.Context) error {
-	r, err := s.costReport(c)
-	if err != nil {
-		return err
-	}
-	form, err := c.FormParams()
-	if err != nil {
-		return err
-	}
-	var prev *planner.FleetInputs
-	if _, err := s.store.Section(c.Request().Context(), r.ID, reports.SecFleet, &prev); err != nil {
-		return err
-	}
-	next, errs := readFleetForm(form)
-	return s.saveSection(c, r, sectionSave{
-		Anchor: "fleet", Form: form, Errs: errs, Prev: prev, Next: next,
-		Edit:  s.edit(c, r, "fleet changed", "fleet"),
-		Doc:   reports.SecFleet,
-		Again: func(v reportView, f sectionForm) templ.Component { return fleetSection(v, f, false) },
-		Swap:  swapOf(func(v reportView) templ.Component { return fleetSection(v, sectionForm{}, false) }),
-	})
+	return saveCostSection(s, c, reports.SecFleet, "fleet", "fleet changed", readFleetForm, fleetSection)
 }
 
 // readFleetForm reads the fleet form; planner checks what the numbers

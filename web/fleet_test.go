@@ -14,8 +14,6 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"capplan/planner"
-	"capplan/web/reports"
-	"capplan/web/store"
 )
 
 // fleetAPI is what the API says of the fleet and the scenarios it sizes.
@@ -37,17 +35,7 @@ type fleetAPI struct {
 func TestFleetAgrees(t *testing.T) {
 	app := newTestApp(t)
 	ctx := context.Background()
-	if _, err := app.store.CreateUser(ctx, "admin", "Admin", store.RoleAdmin, testPassword); err != nil {
-		t.Fatal(err)
-	}
-	if err := reports.SeedDemo(ctx, app.store, t.TempDir()); err != nil {
-		t.Fatal(err)
-	}
-	list, err := app.store.Reports(ctx)
-	if err != nil || len(list) != 1 {
-		t.Fatalf("reports %v %v", list, err)
-	}
-	id := list[0].ID
+	id := seededDemo(t, app)
 	tok, err := app.store.CreateAPIToken(ctx, app.users["reviewer"].ID, "read")
 	if err != nil {
 		t.Fatal(err)

@@ -16,11 +16,10 @@ import (
 	"capplan/web/store"
 )
 
-// TestHeadlineAgrees: the demo report's headline reads the same on the
-// page, in the JSON API, in the list of reports and on the workbook's
-// first sheet, all from the one planner.Headline.
-func TestHeadlineAgrees(t *testing.T) {
-	app := newTestApp(t)
+// seededDemo seeds the demo report as `make run` does, owned by the
+// "admin" account, and returns its id.
+func seededDemo(t testing.TB, app *testApp) int64 {
+	t.Helper()
 	ctx := context.Background()
 	if _, err := app.store.CreateUser(ctx, "admin", "Admin", store.RoleAdmin, testPassword); err != nil {
 		t.Fatal(err)
@@ -32,10 +31,14 @@ func TestHeadlineAgrees(t *testing.T) {
 	if err != nil || len(list) != 1 {
 		t.Fatalf("reports %v %v", list, err)
 	}
-	id := list[0].ID
+	return list[0].ID
+}
 
-	// The API's headline.
-	tok, err := app.store.CreateAPIToken(ctx, app.users["reviewer"].ID, "read")
+// reportJSON is the JSON API's answer for report id, read with a
+// reviewer's token.
+func reportJSON(t testing.TB, app *testApp, id int64) string {
+	t.Helper()
+	tok, err := app.store.CreateAPIToken(context.Background(), app.users["reviewer"].ID, "read")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,6 +46,18 @@ func TestHeadlineAgrees(t *testing.T) {
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("API: %d %s", res.StatusCode, body)
 	}
+	return body
+}
+
+// TestHeadlineAgrees: the demo report's headline reads the same on the
+// page, in the JSON API, in the list of reports and on the workbook's
+// first sheet, all from the one planner.Headline.
+func TestHeadlineAgrees(t *testing.T) {
+	app := newTestApp(t)
+	id := seededDemo(t, app)
+
+	// The API's headline.
+	body := reportJSON(t, app, id)
 	var api struct {
 		Result struct {
 			Headline planner.Headline `json:"headline"`

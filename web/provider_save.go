@@ -15,6 +15,14 @@ import (
 // providerSave saves the provider view's inputs: the report's editors and
 // finance may.
 func (s *Server) providerSave(c echo.Context) error {
+	return saveCostSection(s, c, reports.SecProvider, "provider", "provider view changed", readProviderForm, providerSection)
+}
+
+// saveCostSection saves a section the report's editors and finance may
+// change, stored whole as the document doc (a *T, nil when the form
+// removes it): read turns the form into it, section shows it again (see
+// saveSection for the pipeline).
+func saveCostSection[T any](s *Server, c echo.Context, doc, anchor, action string, read func(url.Values) (*T, formErrors), section func(reportView, sectionForm, bool) templ.Component) error {
 	r, err := s.costReport(c)
 	if err != nil {
 		return err
@@ -23,17 +31,17 @@ func (s *Server) providerSave(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var prev *planner.ProviderInputs
-	if _, err := s.store.Section(c.Request().Context(), r.ID, reports.SecProvider, &prev); err != nil {
+	var prev *T
+	if _, err := s.store.Section(c.Request().Context(), r.ID, doc, &prev); err != nil {
 		return err
 	}
-	next, errs := readProviderForm(form)
+	next, errs := read(form)
 	return s.saveSection(c, r, sectionSave{
-		Anchor: "provider", Form: form, Errs: errs, Prev: prev, Next: next,
-		Edit:  s.edit(c, r, "provider view changed", "provider"),
-		Doc:   reports.SecProvider,
-		Again: func(v reportView, f sectionForm) templ.Component { return providerSection(v, f, false) },
-		Swap:  swapOf(func(v reportView) templ.Component { return providerSection(v, sectionForm{}, false) }),
+		Anchor: anchor, Form: form, Errs: errs, Prev: prev, Next: next,
+		Edit:  s.edit(c, r, action, anchor),
+		Doc:   doc,
+		Again: func(v reportView, f sectionForm) templ.Component { return section(v, f, false) },
+		Swap:  swapOf(func(v reportView) templ.Component { return section(v, sectionForm{}, false) }),
 	})
 }
 

@@ -13,8 +13,6 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"capplan/planner"
-	"capplan/web/reports"
-	"capplan/web/store"
 )
 
 // TestTokenCostsAgree: the demo report's costs per million tokens, its
@@ -23,27 +21,9 @@ import (
 // planner result.
 func TestTokenCostsAgree(t *testing.T) {
 	app := newTestApp(t)
-	ctx := context.Background()
-	if _, err := app.store.CreateUser(ctx, "admin", "Admin", store.RoleAdmin, testPassword); err != nil {
-		t.Fatal(err)
-	}
-	if err := reports.SeedDemo(ctx, app.store, t.TempDir()); err != nil {
-		t.Fatal(err)
-	}
-	list, err := app.store.Reports(ctx)
-	if err != nil || len(list) != 1 {
-		t.Fatalf("reports %v %v", list, err)
-	}
-	id := list[0].ID
+	id := seededDemo(t, app)
 
-	tok, err := app.store.CreateAPIToken(ctx, app.users["reviewer"].ID, "read")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, body := do(t, http.DefaultClient, http.MethodGet, fmt.Sprintf("%s/api/v1/reports/%d", app.srv.URL, id), nil, "Authorization", "Bearer "+tok)
-	if res.StatusCode != http.StatusOK {
-		t.Fatalf("API: %d %s", res.StatusCode, body)
-	}
+	body := reportJSON(t, app, id)
 	var api struct {
 		Result struct {
 			Currency  string                   `json:"currency"`
