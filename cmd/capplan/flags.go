@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+
+	"capplan/web/store"
 )
 
 // newFlags returns a flag set that prints usage to stderr and returns
@@ -96,6 +99,25 @@ func existingDB(path string) error {
 		return fmt.Errorf("database %s: %w (start the app once with `capplan serve`, or pass --db)", path, err)
 	}
 	return nil
+}
+
+// openAs opens the existing database at path for a command that acts as
+// the account with email as (what names the command in its errors).
+// The caller closes the store.
+func openAs(ctx context.Context, path, as, what string) (*store.Store, store.User, error) {
+	if err := existingDB(path); err != nil {
+		return nil, store.User{}, err
+	}
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		return nil, store.User{}, err
+	}
+	u, err := st.UserByEmail(ctx, as)
+	if err != nil {
+		st.Close()
+		return nil, store.User{}, fmt.Errorf("%s: account %q: %w", what, as, err)
+	}
+	return st, u, nil
 }
 
 // plural picks the word for n.

@@ -39,18 +39,11 @@ func runQuotes(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return errors.New("quotes import: --as and one FILE (LiteLLM's model_prices_and_context_window.json or genai-prices' data.json) are required")
 	}
-	if err := existingDB(*dbPath); err != nil {
-		return err
-	}
-	st, err := store.Open(ctx, *dbPath)
+	st, u, err := openAs(ctx, *dbPath, *as, "quotes import")
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	u, err := st.UserByEmail(ctx, *as)
-	if err != nil {
-		return fmt.Errorf("quotes import: account %q: %w", *as, err)
-	}
 	path := fs.Arg(0)
 	f, err := os.Open(path)
 	if err != nil {

@@ -43,18 +43,11 @@ func runReference(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fs.Usage()
 		return errors.New("reference import: --report, --as and at least one FILE (InferenceX's agg_bmk.json or its CSV export) are required")
 	}
-	if err := existingDB(*dbPath); err != nil {
-		return err
-	}
-	st, err := store.Open(ctx, *dbPath)
+	st, u, err := openAs(ctx, *dbPath, *as, "reference import")
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	u, err := st.UserByEmail(ctx, *as)
-	if err != nil {
-		return fmt.Errorf("reference import: account %q: %w", *as, err)
-	}
 	got, err := reports.New(st, "", time.Now).ImportReference(ctx, u, *reportID, *maxMB<<20, func(add func(name string, r io.Reader, source, date string) error) error {
 		for _, path := range fs.Args() {
 			f, err := os.Open(path)
