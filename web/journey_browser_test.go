@@ -65,12 +65,17 @@ func runJourney(ctx context.Context, t *testing.T, who string, steps []journeySt
 	}
 }
 
-// focusIs checks that the focused element matches js, a predicate on a
-// (the active element), and names where the focus is when it does not.
+// focusIs waits until the focused element matches js, a predicate on a
+// (the active element): app.js moves the focus once htmx has settled the
+// swap, which can be a moment after the swapped text is seen. When the
+// wait runs out it names where the focus is.
 func focusIs(ctx context.Context, t *testing.T, what, js string) {
 	t.Helper()
-	ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const a = document.activeElement; return !!a && a !== document.body && (`+js+`); })()`))
-	if err != nil || !ok {
+	cond := `(() => { const a = document.activeElement; return !!a && a !== document.body && (` + js + `); })()`
+	_, err := chromedp.Run(ctx, chromedp.Poll[bool](cond,
+		chromedp.WithPollingInterval(50*time.Millisecond),
+		chromedp.WithPollingTimeout(browsertest.WaitTimeout)))
+	if err != nil {
 		at, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const a = document.activeElement; return a ? a.outerHTML.slice(0, 160) : "nothing"; })()`))
 		t.Errorf("%s: the focus is on %s (%v)", what, at, err)
 	}
@@ -187,7 +192,7 @@ func TestBrowserRoleJourneys(t *testing.T) {
 			chromedp.Click(css(`[data-testid="save-contract"]`)),
 			browsertest.WaitText(`[data-testid="form-errors"]`, "Please fix 2 fields"),
 		), after: func(ctx context.Context, t *testing.T) {
-			focusIs(ctx, t, "a refused contract", `a === [...document.querySelectorAll('[aria-invalid="true"]')].find(e => e.getClientRects().length > 0)`)
+			focusIs(ctx, t, "a refused contract", `!!a.closest("#contract") && a === [...a.closest("#contract").querySelectorAll('[aria-invalid="true"]')].find(e => e.getClientRects().length > 0)`)
 		}},
 		{name: "contract-saved", actions: []chromedp.Action[chromedp.Void]{
 			chromedp.SetValue(css(`input[name="device_memory_gib"]`), "80"),
