@@ -42,10 +42,16 @@ const axeRun = `(async () => {
       targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) }));
 })()`
 
-// Axe runs axe-core in the test's page as it stands and returns its serious
-// and critical violations. It loads axe-core into the page first (through
-// the DevTools protocol, so the page's script policy does not apply).
+// Axe runs axe-core in the test's page as it stands, every part of it laid
+// out (see RenderAll), and returns its serious and critical violations. It
+// loads axe-core into the page first (through the DevTools protocol, so the
+// page's script policy does not apply).
 func Axe(ctx context.Context) ([]AxeViolation, error) {
+	undo, err := RenderAll(ctx)
+	defer undo()
+	if err != nil {
+		return nil, err
+	}
 	loaded, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`typeof axe !== "undefined"`))
 	if err != nil {
 		return nil, err

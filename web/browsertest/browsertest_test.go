@@ -103,3 +103,42 @@ func TestScreenshot(t *testing.T) {
 		t.Errorf("screenshot path %q is not a .png", p)
 	}
 }
+
+// A part the browser skips while off screen (content-visibility: auto)
+// clips what sticks out of it: MeasureOverflow must still see it, as the
+// reader who scrolls there would, and leave the page as it was.
+func TestMeasureOverflowSeesSkippedParts(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!doctype html><html><head><title>skipped</title></head><body style="margin:0">
+<div style="height:5000px">first screen</div>
+<section style="content-visibility:auto; contain-intrinsic-size:auto 300px"><div style="width:2000px">too wide</div></section>
+</body></html>`))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	ctx := New(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	raw := `Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)`
+	before, err := chromedp.Run(ctx, chromedp.Evaluate[int](raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := MeasureOverflow(ctx, 375)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.ScrollWidth <= o.Width {
+		t.Errorf("MeasureOverflow = %+v: the skipped section's 2,000 px child was not seen (the page as it stands measures %d px)", o, before)
+	}
+	if len(o.Culprits) == 0 || !strings.Contains(strings.Join(o.Culprits, " "), "too wide") {
+		t.Errorf("culprits %q do not name the wide child", o.Culprits)
+	}
+	left, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!document.getElementById("browsertest-render-all")`))
+	if err != nil || !left {
+		t.Errorf("the page was left laid out whole (%v)", err)
+	}
+}

@@ -55,8 +55,31 @@ const overflowJS = `(() => {
 	return {width: vw, scrollWidth: sw, culprits: out};
 })()`
 
+// renderAllJS lays out every part of the page, content-visibility: auto
+// or not, until unrenderJS. A part the browser skips while off screen is
+// laid out as a box of a guessed size whose content is clipped, so
+// measuring it as it stands would miss what sticks out of it once the
+// reader scrolls there; checks measure the page as it is once all read.
+const (
+	renderAllJS = `(() => { if (document.getElementById("browsertest-render-all")) return;
+	const s = document.createElement("style"); s.id = "browsertest-render-all";
+	s.textContent = "* { content-visibility: visible !important; }";
+	document.head.append(s); })()`
+	unrenderJS = `(() => { const s = document.getElementById("browsertest-render-all"); if (s) s.remove(); })()`
+)
+
+// RenderAll lays out the whole page until the returned undo is called, as
+// Axe and MeasureOverflow do for what they check. ctx must come from New.
+func RenderAll(ctx context.Context) (undo func(), err error) {
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](renderAllJS)); err != nil {
+		return func() {}, fmt.Errorf("laying out the whole page: %w", err)
+	}
+	return func() { chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](unrenderJS)) }, nil
+}
+
 // MeasureOverflow sets the viewport to width (height 900) and measures
-// the page as it then lays out. ctx must come from New.
+// the page as it then lays out, every part of it (see RenderAll). ctx
+// must come from New.
 func MeasureOverflow(ctx context.Context, width int) (Overflow, error) {
 	var got struct {
 		Width       int      `json:"width"`
@@ -64,6 +87,11 @@ func MeasureOverflow(ctx context.Context, width int) (Overflow, error) {
 		Culprits    []string `json:"culprits"`
 	}
 	err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(width), 900))
+	if err == nil {
+		var undo func()
+		undo, err = RenderAll(ctx)
+		defer undo()
+	}
 	if err == nil {
 		got, err = chromedp.Run(ctx, chromedp.Evaluate[struct {
 			Width       int      `json:"width"`
