@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"capplan/planner"
 )
@@ -209,6 +210,7 @@ func historyLines(before, after string) []string {
 	if before == "" && after == "" {
 		return nil
 	}
+	before, after = legacyLines(before), legacyLines(after)
 	if before == "" {
 		return strings.Split(after, "\n")
 	}
@@ -237,6 +239,98 @@ func historyLines(before, after string) []string {
 		return []string{strings.ReplaceAll(before, "\n", "; ") + " → (removed)"}
 	}
 	return []string{strings.ReplaceAll(before, "\n", "; ") + " → " + strings.ReplaceAll(after, "\n", "; ")}
+}
+
+// legacyLines rewrites, as sentences, the lines of an entry saved before
+// the history walked lists item by item: such a line carries a list or an
+// object as JSON ("gates: [{"name":"data location"}]"). A list of plain
+// values reads as one line, "Loads: 1, 2, 4"; anything else as one line a
+// field, labelled as diffJSON labels them ("Gates 1: name: data
+// location"). Every other line is kept as it is.
+func legacyLines(side string) string {
+	if !strings.ContainsAny(side, "[{") {
+		return side
+	}
+	lines := strings.Split(side, "\n")
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		label, val, ok := strings.Cut(l, ": ")
+		if !ok || val == "" || (val[0] != '[' && val[0] != '{') || !json.Valid([]byte(val)) {
+			out = append(out, l)
+			continue
+		}
+		d := json.NewDecoder(strings.NewReader(val))
+		d.UseNumber()
+		var x any
+		d.Decode(&x)
+		if list, isList := x.([]any); isList && plainValues(list) {
+			parts := make([]string, len(list))
+			for i, v := range list {
+				parts[i] = historyValue(flatten(v)[""])
+			}
+			if len(parts) == 0 {
+				parts = []string{"(none)"}
+			}
+			out = append(out, capitalize(label)+": "+strings.Join(parts, ", "))
+			continue
+		}
+		f := flatten(x)
+		ks := make([]string, 0, len(f))
+		for k := range f {
+			ks = append(ks, k)
+		}
+		sort.Slice(ks, func(i, j int) bool { return keyLess(ks[i], ks[j]) })
+		for _, k := range ks {
+			out = append(out, legacyLabel(capitalize(label), k)+": "+historyValue(f[k]))
+		}
+		if len(ks) == 0 {
+			out = append(out, capitalize(label)+": (none)")
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// plainValues reports whether a list holds no lists or objects.
+func plainValues(list []any) bool {
+	for _, v := range list {
+		switch v.(type) {
+		case []any, map[string]any:
+			return false
+		}
+	}
+	return true
+}
+
+// legacyLabel labels a flattened key k under an old line's label: "[0].name"
+// under "Gates" is "Gates 1: name".
+func legacyLabel(label, k string) string {
+	var b strings.Builder
+	b.WriteString(label)
+	for k != "" {
+		if strings.HasPrefix(k, "[") {
+			end := strings.IndexByte(k, ']')
+			n, _ := strconv.Atoi(k[1:end])
+			fmt.Fprintf(&b, " %d", n+1)
+			k = k[end+1:]
+			continue
+		}
+		k = strings.TrimPrefix(k, ".")
+		name := k
+		if i := strings.IndexAny(k, ".["); i >= 0 {
+			name, k = k[:i], k[i:]
+		} else {
+			k = ""
+		}
+		l := fieldLabel(name)
+		// Within a line the field is named in lower case ("Gates 1:
+		// name"), an acronym as it is ("TTFT").
+		if r := []rune(l); len(r) > 1 && unicode.IsUpper(r[0]) && unicode.IsLower(r[1]) {
+			r[0] = unicode.ToLower(r[0])
+			l = string(r)
+		}
+		b.WriteString(": " + l)
+	}
+	return b.String()
 }
 
 // summarise is a leaf as the history shows it: printed whole when short,
