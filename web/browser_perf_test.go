@@ -61,11 +61,12 @@ func fetchedECharts(lt loadTiming) bool {
 
 // TestBrowserChartCodeOnlyWithCharts: the login page and a page with no
 // chart fetch no chart code; the demo report fetches it after its load
-// event and draws its charts.
+// event and draws its charts, those in sections still off screen (not
+// laid out yet, as the page is rendered as shown) included.
 func TestBrowserChartCodeOnlyWithCharts(t *testing.T) {
 	app := newTestApp(t)
 	demo := demoReport(t, app)
-	ctx := browsertest.New(t)
+	ctx := browsertest.New(t, browsertest.AsShown())
 
 	login, err := chromedp.Run(ctx, visit(app.srv.URL+"/login", false))
 	if err != nil {
@@ -110,7 +111,7 @@ func BenchmarkBrowserReportLoad(b *testing.B) {
 	app := newTestApp(b)
 	demo := demoReport(b, app)
 	// 41 page loads: more than browsertest.Timeout allows on a busy machine.
-	ctx, cancel := browsertest.Extend(browsertest.New(b), 10*time.Minute)
+	ctx, cancel := browsertest.Extend(browsertest.New(b, browsertest.AsShown()), 10*time.Minute)
 	defer cancel()
 	report := fmt.Sprintf("%s/reports/%d", app.srv.URL, demo.ID)
 	var login []float64

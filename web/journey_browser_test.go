@@ -33,11 +33,17 @@ type journeyStep struct {
 // scroll sideways (browsertest.NoHorizontalScroll keeps a full-page
 // screenshot of each width when CAPPLAN_SCREENSHOTS names a folder, and of
 // any width that scrolls), and axe-core finds no serious or critical
-// violation. The viewport is left at 1280 px.
+// violation. A screenshot of the first screen at each width is always
+// kept, in browsertest.ArtifactDir. The viewport is left at 1280 px.
 func lookAt(ctx context.Context, t *testing.T, name string) {
 	t.Helper()
 	for _, w := range browsertest.Widths {
 		browsertest.NoHorizontalScroll(ctx, t, name, w)
+		// What the step shows on a first screen, kept at every width
+		// (NoHorizontalScroll keeps the whole page when asked to).
+		if err := browsertest.KeepView(ctx, t, fmt.Sprintf("%s-%d-view", name, w)); err != nil {
+			t.Logf("screenshot of %s at %d px: %v", name, w, err)
+		}
 		browsertest.CheckAxe(ctx, t, fmt.Sprintf("%s at %d px", name, w))
 	}
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
@@ -49,6 +55,9 @@ func lookAt(ctx context.Context, t *testing.T, name string) {
 // ends the test, a check that fails is reported and the journey goes on.
 func runJourney(ctx context.Context, t *testing.T, who string, steps []journeyStep) {
 	t.Helper()
+	if dir, err := browsertest.ArtifactDir(ctx); err == nil {
+		t.Logf("%s: every step's first screen at 375 and 1280 px in %s", who, dir)
+	}
 	for i, s := range steps {
 		name := fmt.Sprintf("%s-%02d-%s", who, i+1, s.name)
 		if err := chromedp.Do(ctx, s.actions...); err != nil {
@@ -127,7 +136,8 @@ func logoutStep() journeyStep {
 // generated GuideLLM file (the matrix's objective in view at 1280 px);
 // enters costs and a scenario. The reviewer reads the demo (the headline's
 // three answers) and the lead's report; finance reads the quotes and the
-// demo's costs. CAPPLAN_SCREENSHOTS=dir keeps every step at both widths.
+// demo's costs. Every step's first screen is kept at both widths (the
+// folder is logged); CAPPLAN_SCREENSHOTS=dir keeps whole pages too.
 func TestBrowserRoleJourneys(t *testing.T) {
 	app := newTestApp(t)
 	demo := demoReport(t, app)

@@ -13,17 +13,21 @@ import (
 // not on the page until its details is opened; opened with Enter, it is
 // fetched and shown with the focus left on the summary, the next Tab lands
 // in its first field, and a save from it goes through (its version is the
-// report's).
+// report's). The page is rendered as a reader's browser does
+// (browsertest.AsShown): the sections far below the first screen are not
+// laid out at load, and the cost section, off screen too, works all the
+// same once the keyboard reaches it.
 func TestBrowserLazyFormOpensByKeyboard(t *testing.T) {
 	app := newTestApp(t)
 	demo := demoReport(t, app)
-	ctx := browsertest.New(t)
+	ctx := browsertest.New(t, browsertest.AsShown())
 	summary := `#costs details > summary`
 	steps := []chromedp.Action[chromedp.Void]{}
 	steps = append(steps, browserLogin(app, app.users["admin"].Email)...)
 	steps = append(steps,
 		chromedp.Navigate(fmt.Sprintf("%s/reports/%d", app.srv.URL, demo.ID)),
 		browsertest.WaitText(`#costs`, "Edit the self-hosted cost inputs"),
+		waitTrue("the headline laid out at load, the history (far below) not", `document.querySelector('#headline h2').checkVisibility({contentVisibilityAuto: true}) && !document.querySelector('#history h2').checkVisibility({contentVisibilityAuto: true})`),
 		waitTrue("no self-hosted form before it is opened", `!document.querySelector('[data-testid="self-hosted-form"]') && !!document.querySelector('#costs .lazy-part')`),
 		chromedp.Focus(css(summary)),
 		chromedp.KeyEvent("\r"),

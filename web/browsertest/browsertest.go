@@ -24,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -52,18 +53,44 @@ func sessionOf(ctx context.Context) *session {
 	return s
 }
 
+// Option changes how New sets up the browser.
+type Option func(*options)
+
+type options struct{ asShown bool }
+
+// AsShown keeps the pages' own rendering: parts styled content-visibility:
+// auto are laid out only when near the screen, as a reader's browser does.
+// Without it every part of every page is laid out from the start, so a
+// test that waits for a section's text, or clicks in it, meets it at its
+// real place and size rather than a skipped box of a guessed size that
+// moves once laid out. Use it for what the skipping itself changes: load
+// timing, and a journey that checks the page still works with it.
+func AsShown() Option { return func(o *options) { o.asShown = true } }
+
+// renderAllInit lays out every part of every document from its start (see
+// AsShown); it needs no element of the document, so it runs before any.
+const renderAllInit = `(() => {
+	const s = new CSSStyleSheet();
+	s.replaceSync("* { content-visibility: visible !important; }");
+	document.adoptedStyleSheets = [...document.adoptedStyleSheets, s];
+})()`
+
 // New starts a headless Chromium for the test and returns a context for
 // chromedp.Run and chromedp.Do. The browser, its fresh profile directory
 // and the context end with the test; the context also ends after Timeout.
-func New(t testing.TB) context.Context {
+func New(t testing.TB, opts ...Option) context.Context {
 	t.Helper()
-	return NewFor(t, Timeout)
+	return NewFor(t, Timeout, opts...)
 }
 
 // NewFor is New for a test that needs longer than Timeout in its browser
 // (a journey of many pages, each looked at twice).
-func NewFor(t testing.TB, timeout time.Duration) context.Context {
+func NewFor(t testing.TB, timeout time.Duration, opts ...Option) context.Context {
 	t.Helper()
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
 	exe, err := findChromium()
 	if err != nil {
 		if os.Getenv("CI") == "" {
@@ -99,6 +126,12 @@ func NewFor(t testing.TB, timeout time.Duration) context.Context {
 	// the browser's life to the context of the first call.
 	if err := chromedp.Do(browserCtx); err != nil {
 		t.Fatalf("starting %s: %v", exe, err)
+	}
+
+	if !o.asShown {
+		if _, err := chromedp.Call(browserCtx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: renderAllInit}); err != nil {
+			t.Fatalf("setting the browser to lay out whole pages: %v", err)
+		}
 	}
 
 	s := &session{t: t, browser: browserCtx, markers: make(map[string]chan struct{})}
@@ -209,6 +242,20 @@ func ConsoleErrors(ctx context.Context) []string {
 	return append([]string(nil), s.errs...)
 }
 
+// textOfJS is a function of an element giving its rendered text; within
+// a part the browser skips, the outermost such part is laid out for the
+// reading and left as it was.
+const textOfJS = `(el => {
+	let part = null;
+	for (let p = el; p; p = p.parentElement) if (getComputedStyle(p).contentVisibility === "auto") part = p;
+	if (!part) return el.innerText;
+	const was = part.style.contentVisibility;
+	part.style.contentVisibility = "visible";
+	const text = el.innerText;
+	part.style.contentVisibility = was;
+	return text;
+})`
+
 // WaitText waits until the first element matching the CSS selector exists
 // and its rendered text (innerText, so hidden text does not count)
 // contains text. It polls in the page and fails after WaitTimeout with
@@ -225,7 +272,10 @@ func waitText(selector, text string, timeout time.Duration) chromedp.Action[chro
 		// while the page is still parsed or its scripts still run can be
 		// gone from chromedp's copy of the document by the next action
 		// ("Could not find node with given id").
-		cond := fmt.Sprintf(`(() => { if (document.readyState !== "complete") return false; const el = document.querySelector(%s); return !!el && el.innerText.includes(%s); })()`, sel, want)
+		// An element in a part the browser skips (content-visibility:
+		// auto, off screen; see AsShown) has no rendered text: its part is
+		// laid out for the reading, as it is once the reader scrolls there.
+		cond := fmt.Sprintf(`(() => { if (document.readyState !== "complete") return false; const el = document.querySelector(%s); return !!el && (%s)(el).includes(%s); })()`, sel, textOfJS, want)
 		// A click that navigates (a form post, a redirect) can tear down
 		// the page under the poll; the wait then starts again on the new
 		// page until the deadline.
@@ -243,7 +293,7 @@ func waitText(selector, text string, timeout time.Duration) chromedp.Action[chro
 				break
 			}
 		}
-		last := fmt.Sprintf(`(() => { const el = document.querySelector(%s); return el ? el.innerText : "<no element>"; })()`, sel)
+		last := fmt.Sprintf(`(() => { const el = document.querySelector(%s); return el ? (%s)(el) : "<no element>"; })()`, sel, textOfJS)
 		got, lerr := chromedp.Evaluate[string](last)(ctx, t)
 		if lerr != nil {
 			got = "<unavailable: " + lerr.Error() + ">"
@@ -266,6 +316,25 @@ func ScreenshotView(ctx context.Context, t testing.TB, name string) string {
 	t.Helper()
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	return keepScreenshot(ctx, t, name, png, err)
+}
+
+// KeepView writes a screenshot of what the viewport shows, as
+// ScreenshotView does, without logging it: a journey keeps one of every
+// step at every width and names their folder once (see ArtifactDir).
+func KeepView(ctx context.Context, t testing.TB, name string) error {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err == nil {
+		_, err = writeArtifact(sessionOf(ctx), t, name+".png", png)
+	}
+	return err
+}
+
+// ArtifactDir is the folder the test's screenshots and failure pages go
+// to: $CAPPLAN_SCREENSHOTS, or a capplan-browser-* folder under the
+// system temp dir, left in place for a person to look at.
+func ArtifactDir(ctx context.Context) (string, error) {
+	return artifactDir(sessionOf(ctx))
 }
 
 // keepScreenshot writes a screenshot taken by Screenshot or ScreenshotView

@@ -118,7 +118,7 @@ func TestMeasureOverflowSeesSkippedParts(t *testing.T) {
 	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	ctx := New(t)
+	ctx := New(t, AsShown())
 	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
 		t.Fatal(err)
 	}
@@ -137,8 +137,45 @@ func TestMeasureOverflowSeesSkippedParts(t *testing.T) {
 	if len(o.Culprits) == 0 || !strings.Contains(strings.Join(o.Culprits, " "), "too wide") {
 		t.Errorf("culprits %q do not name the wide child", o.Culprits)
 	}
-	left, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!document.getElementById("browsertest-render-all")`))
+	// Skipped again from the next frames on.
+	left, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() =>
+		done(!document.getElementById("browsertest-render-all") && !document.querySelector("section div").checkVisibility({contentVisibilityAuto: true})))))`, chromedp.EvalAwaitPromise))
 	if err != nil || !left {
 		t.Errorf("the page was left laid out whole (%v)", err)
+	}
+	// The skipped section's text is still waited for as a reader sees it.
+	if err := chromedp.Do(ctx, waitText("section div", "too wide", 3*time.Second)); err != nil {
+		t.Error(err)
+	}
+}
+
+// Without AsShown every part of a page is laid out from its start.
+func TestNewLaysOutWholePages(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!doctype html><html><head><title>skipped</title></head><body>
+<div style="height:5000px">first screen</div>
+<section style="content-visibility:auto"><p>far below</p></section>
+</body></html>`))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	for _, asShown := range []bool{false, true} {
+		var opts []Option
+		if asShown {
+			opts = append(opts, AsShown())
+		}
+		ctx := New(t, opts...)
+		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/")); err != nil {
+			t.Fatal(err)
+		}
+		laid, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector("section p").checkVisibility({contentVisibilityAuto: true})`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if laid == asShown {
+			t.Errorf("AsShown %v: the section far below laid out at load = %v", asShown, laid)
+		}
 	}
 }
