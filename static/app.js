@@ -463,6 +463,10 @@ document.addEventListener("htmx:afterRequest", function (e) {
     if (root.matches && root.matches(BOXES)) boxes.push(root);
     root.querySelectorAll(BOXES).forEach(function (b) { boxes.push(b); });
     boxes.forEach(function (b) {
+      // A box in a section the browser has not laid out yet (off screen,
+      // content-visibility: auto) is measured when the section is, below:
+      // measuring it now would lay the section out for nothing.
+      if (b.checkVisibility && !b.checkVisibility({ contentVisibilityAuto: true })) return;
       var scrolls = b.scrollWidth > b.clientWidth + 1 && getComputedStyle(b).overflowX !== "visible";
       if (scrolls && !b.hasAttribute("tabindex") && !b.querySelector(FOCUSABLE)) {
         b.setAttribute("tabindex", "0");
@@ -481,6 +485,9 @@ document.addEventListener("htmx:afterRequest", function (e) {
   window.addEventListener("resize", function () {
     if (!pending) pending = requestAnimationFrame(all);
   });
+  document.addEventListener("contentvisibilityautostatechange", function (e) {
+    if (!e.skipped && e.target.nodeType === 1) mark(e.target);
+  }, true);
   document.addEventListener("htmx:load", function (e) {
     // The whole page is marked once it has loaded (below): measuring a
     // box lays the page out, which must not hold up its first paint.

@@ -49,3 +49,28 @@ func TestBrowserLazyFormOpensByKeyboard(t *testing.T) {
 		t.Errorf("console errors: %q", errs)
 	}
 }
+
+// TestBrowserScrollBoxMarkedWhenShown: at 375 px a wide table's scroll box
+// in a section far below the first screen is not measured while the
+// browser has not laid the section out (as shown, browsertest.AsShown),
+// and takes tabindex 0 (reachable with the keyboard) once the reader
+// scrolls to it.
+func TestBrowserScrollBoxMarkedWhenShown(t *testing.T) {
+	app := newTestApp(t)
+	demo := demoReport(t, app)
+	ctx := browsertest.New(t, browsertest.AsShown())
+	// The scenarios' first scroll box that holds nothing to focus (one
+	// that does is reached through what it holds).
+	box := `[...document.querySelectorAll("#scenarios .table-scroll")].find(b => !b.querySelector("a[href], button, input, select, textarea, summary, [tabindex]"))`
+	steps := append(browserLogin(app, app.users["admin"].Email),
+		chromedp.EmulateViewport(375, 900),
+		chromedp.Navigate(fmt.Sprintf("%s/reports/%d", app.srv.URL, demo.ID)),
+		waitTrue("the page loaded and the scroll boxes on screen marked", `document.readyState === "complete"`),
+		waitTrue("the scenarios' box, off screen, not measured yet", `(() => { const b = `+box+`; return !!b && !b.checkVisibility({contentVisibilityAuto: true}) && !b.hasAttribute("tabindex"); })()`),
+		chromedp.Evaluate[chromedp.Void](box+`.scrollIntoView()`),
+		waitTrue("the scenarios' box, scrolled to, reachable with the keyboard", box+`.getAttribute("tabindex") === "0"`),
+	)
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatal(err)
+	}
+}
