@@ -50,6 +50,7 @@ var routeAccess = map[string]string{
 	"POST /api/v1/reports/:id/results":           "admin lead",
 	"POST /api/v1/reports/:id/reference":         "admin lead",
 	"POST /reports/:id/submit":                   "admin lead",
+	"POST /reports/:id/withdraw":                 "admin lead",
 	"POST /reports/:id/approve":                  "admin reviewer",
 	"POST /reports/:id/loosening/accept":         "admin reviewer",
 	"POST /reports/:id/amendment/accept":         "admin reviewer",

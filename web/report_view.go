@@ -60,9 +60,10 @@ func viewOf(rep *reports.Report, u *store.User) reportView {
 	v.CanReview = u.Role == store.RoleReviewer || u.Role == store.RoleAdmin
 	v.CanRevise = v.CanEdit && v.Review.Approved() && len(v.Review.Successors) == 0
 	v.CanSubmit = v.CanEdit && v.Review.State != store.StateInReview && !v.Review.Approved()
+	v.CanWithdraw = v.CanEdit && v.Review.State == store.StateInReview
 	// In review and after approval nothing of the report changes (the
 	// store refuses it), so no edit form is shown; the review bar says
-	// why (lockedText).
+	// why.
 	if v.Review.Approved() || v.Review.State == store.StateInReview {
 		v.Locked = v.CanEdit || v.CanEditCosts
 		v.CanEdit, v.CanEditCosts = false, false

@@ -32,6 +32,23 @@ func (s *Server) reportSubmit(c echo.Context) error {
 	return reviewDone(c, r.ID, "Submitted for review.")
 }
 
+// reportWithdraw returns a report in review to draft (its editors), with
+// the reason typed, if any. The service refuses anyone else, saying who
+// may; a report not in review or a stale page is refused in the review
+// bar, the form open with the reason as typed.
+func (s *Server) reportWithdraw(c echo.Context) error {
+	r, err := s.reportParam(c)
+	if err != nil {
+		return err
+	}
+	st := s.reviewStep(c, r)
+	st.Comment = c.FormValue("reason")
+	if err := s.svc.Withdraw(c.Request().Context(), st); err != nil {
+		return s.reviewRefused(c, reviewForm{Action: "withdraw", Comment: st.Comment}, err)
+	}
+	return reviewDone(c, r.ID, "Withdrawn from review: the report is a draft again. Submit it again when it is ready.")
+}
+
 // reportApprove approves a report in review (reviewers, admins). The
 // service refuses it while any exit-check item fails and unless the
 // reviewer confirms; a refusal shows the report again with the reason in
@@ -74,9 +91,10 @@ func reviewDone(c echo.Context, id int64, msg string) error {
 }
 
 // reviewForm is what the review bar shows after a refused workflow step:
-// which step, why, and the send-back comment as typed.
+// which step, why, and the send-back comment or the withdrawal's reason as
+// typed.
 type reviewForm struct {
-	Action  string // "submit", "approve" or "send-back"
+	Action  string // "submit", "approve", "send-back", "withdraw", ...
 	Err     string
 	Comment string
 }

@@ -10,10 +10,12 @@ import (
 	"capplan/web/browsertest"
 )
 
-// TestBrowserReviewJourney: a reviewer opens a report whose exit check fails,
-// cannot approve it and sends it back with a comment; the lead sees it sent
-// back, names the recommendation's owner in the form and submits again; the
-// reviewer confirms, approves and downloads the workbook.
+// TestBrowserReviewJourney: the lead submits a report whose exit check
+// fails, withdraws it from review by keyboard (the form fitting 375 px) and
+// submits it again; a reviewer cannot approve it and sends it back with a
+// comment; the lead sees it sent back, names the recommendation's owner in
+// the form and submits again; the reviewer confirms, approves and
+// downloads the workbook.
 func TestBrowserReviewJourney(t *testing.T) {
 	app := newTestApp(t)
 	id := seedReviewReport(t, app)
@@ -28,8 +30,9 @@ func TestBrowserReviewJourney(t *testing.T) {
 	steps := []struct {
 		name    string
 		actions []chromedp.Action[chromedp.Void]
+		after   func() // checks of the page the actions leave
 	}{
-		{"the lead is asked first, goes back, then submits with the item failing", append(append(login("lead"),
+		{name: "the lead is asked first, goes back, then submits with the item failing", actions: append(login("lead"),
 			browsertest.WaitText(`[data-testid="exit-recommendation"]`, "owner missing"),
 			chromedp.Click(css(`[data-testid="submit-review-open"]`)),
 			browsertest.WaitText(`[data-testid="submit-failing"]`, "owner missing"),
@@ -41,20 +44,46 @@ func TestBrowserReviewJourney(t *testing.T) {
 			browsertest.WaitText(`[data-testid="review-state"]`, "in review"),
 			browsertest.WaitText(`[data-testid="review-state-text"]`, "sections are locked"),
 			waitTrue("no edit form while in review", `document.querySelector('[data-testid="recommendation-form"], [data-testid="scenario-form"]') === null`),
-		), logout...)},
-		{"the reviewer cannot approve while the exit check fails", append(append(login("reviewer"),
+			chromedp.Focus(css(`[data-testid="withdraw-open"]`)),
+			chromedp.KeyEvent("\r"),
+			browsertest.WaitText(`[data-testid="withdraw"]`, "Returns the report to draft so you can edit it; submit it again when ready."),
+		), after: func() {
+			browsertest.NoHorizontalScroll(ctx, t, "withdraw form open", 375)
+			browsertest.CheckAxe(ctx, t, "withdraw form open")
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "the lead withdraws it by keyboard, saying why, and submits it again", actions: append([]chromedp.Action[chromedp.Void]{
+			chromedp.Focus(css(`textarea[data-testid="withdraw-reason"]`)),
+			chromedp.SendKeys(css(`textarea[data-testid="withdraw-reason"]`), "Typed the wrong owner."),
+			chromedp.Focus(css(`[data-testid="withdraw-submit"]`)),
+			chromedp.KeyEvent("\r"),
+			browsertest.WaitText(`[data-testid="flash"]`, "Withdrawn from review"),
+			browsertest.WaitText(`[data-testid="review-state"]`, "draft"),
+			browsertest.WaitText(`[data-testid="review-state-text"]`, "its editors may change it"),
+			waitTrue("the edit forms back", `document.querySelector('[data-testid="scenario-form"]') !== null && document.querySelector('[data-testid="withdraw"]') === null`),
+			// The history is off screen, laid out only when near it: its
+			// text is read from the document.
+			waitTrue("the withdrawal in the history", `(() => { const h = document.querySelector('#history tbody tr'); return !!h && h.textContent.includes("withdrawn from review") && h.textContent.includes("Typed the wrong owner."); })()`),
+			chromedp.Click(css(`[data-testid="submit-review-open"]`)),
+			chromedp.Click(css(`[data-testid="submit-confirm"]`)),
+			chromedp.Click(css(`[data-testid="submit-anyway"]`)),
+			browsertest.WaitText(`[data-testid="review-state"]`, "in review"),
+		}, logout...)},
+		{name: "the reviewer cannot approve while the exit check fails", actions: append(append(login("reviewer"),
 			browsertest.WaitText(`[data-testid="exit-fail"]`, "1 item fails"),
 			chromedp.WaitVisible(css(`button[data-testid="approve"][disabled]`)),
 			browsertest.WaitText(`[data-testid="approve-why"]`, "Cannot approve"),
 		), logout...)},
-		{"the reviewer sends it back with a comment", append(append(login("reviewer"),
+		{name: "the reviewer sends it back with a comment", actions: append(append(login("reviewer"),
 			chromedp.Click(css(`[data-testid="send-back-open"]`)),
 			chromedp.SendKeys(css(`textarea[data-testid="send-back-comment"]`), "Name the owner."),
 			chromedp.Click(css(`button[data-testid="send-back"]`)),
 			browsertest.WaitText(`[data-testid="review-state"]`, "sent back"),
 			browsertest.WaitText(`blockquote[data-testid="sent-back-comment"]`, "Name the owner."),
 		), logout...)},
-		{"the lead names the recommendation's owner and submits again", append(append(login("lead"),
+		{name: "the lead names the recommendation's owner and submits again", actions: append(append(login("lead"),
 			browsertest.WaitText(`[data-testid="review-state"]`, "sent back"),
 			chromedp.Click(css(`#recommendation details > summary`)),
 			chromedp.SendKeys(css(`[data-testid="recommendation-form"] input[name="owner"]`), "A. Lead"),
@@ -65,7 +94,7 @@ func TestBrowserReviewJourney(t *testing.T) {
 			chromedp.Click(css(`[data-testid="submit-review"]`)),
 			browsertest.WaitText(`[data-testid="review-state"]`, "in review"),
 		), logout...)},
-		{"the reviewer confirms and approves", append(login("reviewer"),
+		{name: "the reviewer confirms and approves", actions: append(login("reviewer"),
 			chromedp.WaitVisible(css(`button[data-testid="approve"]:not([disabled])`)),
 			chromedp.Click(css(`[data-testid="approve-confirm"]`)),
 			chromedp.Click(css(`button[data-testid="approve"]`)),
@@ -76,6 +105,9 @@ func TestBrowserReviewJourney(t *testing.T) {
 	for _, s := range steps {
 		if err := chromedp.Do(ctx, s.actions...); err != nil {
 			t.Fatalf("%s: %v", s.name, err)
+		}
+		if s.after != nil {
+			s.after()
 		}
 	}
 

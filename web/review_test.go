@@ -416,3 +416,141 @@ func TestAPIReportHasReviewAndExitCheck(t *testing.T) {
 		t.Fatalf("review %+v, %d exit items", got.Review, len(got.Result.ExitCheck))
 	}
 }
+
+// A lead withdraws their report from review: the page offers it only to
+// the report's editors while it is in review, the report is a draft again
+// with its edit forms back and the step in its history; anyone else, a
+// draft, an approved report and a stale page are refused in words, and
+// the refusals change nothing.
+func TestReviewWithdraw(t *testing.T) {
+	app := newTestApp(t)
+	id := seedReviewReport(t, app)
+	ctx := context.Background()
+	base := fmt.Sprintf("%s/reports/%d", app.srv.URL, id)
+	lead, lead2, rev := app.client("lead"), app.client("lead2"), app.client("reviewer")
+	// The file import and the scenarios are two of the edit forms a draft
+	// shows its lead and a report in review does not.
+	editForms := func(body string) int {
+		return strings.Count(body, fmt.Sprintf(`action="/reports/%d/imports"`, id)) + strings.Count(body, fmt.Sprintf(`action="/reports/%d/scenarios"`, id))
+	}
+	withdrawForm := fmt.Sprintf(`action="/reports/%d/withdraw"`, id)
+	type seen struct {
+		state   store.State
+		version string
+		changes int
+	}
+	look := func() seen {
+		t.Helper()
+		rv, err := app.store.Review(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := app.store.History(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return seen{rv.State, app.version(id), len(h)}
+	}
+	// refused posts a withdrawal as c that must be refused with status
+	// and words, leaving the report as it was.
+	refused := func(what string, c *http.Client, version string, status int, words string) string {
+		t.Helper()
+		before := look()
+		res, body := do(t, c, "POST", base+"/withdraw", url.Values{"version": {version}, "reason": {"Typed with care."}})
+		if res.StatusCode != status || !strings.Contains(testid(body, "error"), words) {
+			t.Errorf("%s: %d %q, want %d saying %q", what, res.StatusCode, testid(body, "error"), status, words)
+		}
+		if after := look(); after != before {
+			t.Errorf("%s changed the report: %+v, was %+v", what, after, before)
+		}
+		return body
+	}
+
+	// A draft: nothing to withdraw, said in the review bar.
+	_, body := do(t, lead, "GET", base, nil)
+	if strings.Contains(body, withdrawForm) || editForms(body) != 2 {
+		t.Fatal("a draft should show its edit forms and no withdraw form")
+	}
+	body = refused("a draft", lead, app.version(id), http.StatusConflict, "The report is not in review: it is a draft")
+	if !strings.Contains(between(body, `id="review"`, `class="review-actions`), `data-testid="error"`) {
+		t.Errorf("the refusal should be in the review bar:\n%s", between(body, `id="review"`, `class="review-actions`))
+	}
+
+	// In review: the lead is offered the withdrawal, saying what it does;
+	// the reviewer and a lead who is not an editor are not.
+	do(t, lead, "POST", base+"/submit", url.Values{"version": {app.version(id)}, "confirm": {"yes"}})
+	_, body = do(t, lead, "GET", base, nil)
+	form := between(body, `data-testid="withdraw"`, "</details>")
+	if editForms(body) != 0 || !strings.Contains(form, withdrawForm) || !strings.Contains(form, `name="reason"`) ||
+		testid(form, "withdraw-what") != "Returns the report to draft so you can edit it; submit it again when ready." ||
+		!strings.Contains(form, `aria-describedby="withdraw-what"`) {
+		t.Fatalf("in review, the lead should see the withdraw form and no edit form:\n%s", form)
+	}
+	if got := testid(body, "review-state-text"); !strings.Contains(got, "or its editors withdraw it from review") {
+		t.Errorf("in review the review bar says %q, not that its editors may withdraw it", got)
+	}
+	for who, c := range map[string]*http.Client{"reviewer": rev, "lead2": lead2} {
+		if _, body := do(t, c, "GET", base, nil); strings.Contains(body, withdrawForm) {
+			t.Errorf("%s is offered the withdrawal", who)
+		}
+	}
+	refused("the reviewer", rev, app.version(id), http.StatusForbidden, "Only a lead or an admin may do this; you are signed in as a reviewer.")
+	refused("a lead who is not an editor", lead2, app.version(id), http.StatusForbidden,
+		"Only the report&#39;s owner, the leads it names as editors, or an admin may withdraw it from review.")
+	// A stale page: refused in the review bar, the form open with the
+	// reason as typed.
+	body = refused("a stale page", lead, "1", http.StatusConflict, "Reload the page")
+	if f := between(body, `data-testid="withdraw"`, "</details>"); !strings.Contains(body, `<details class="send-back" open data-testid="withdraw">`) ||
+		!strings.Contains(between(f, `data-testid="withdraw-reason"`, "</textarea>"), "Typed with care.") {
+		t.Errorf("a stale withdrawal should show its form open with the reason:\n%s", f)
+	}
+
+	// The lead withdraws it (htmx), saying why: a draft with its edit
+	// forms back, the step in its history.
+	res, _ := do(t, lead, "POST", base+"/withdraw", url.Values{"version": {app.version(id)}, "reason": {"The fleet is one box short."}}, "HX-Request", "true")
+	if res.StatusCode != http.StatusNoContent || res.Header.Get("HX-Redirect") != fmt.Sprintf("/reports/%d", id) {
+		t.Fatalf("withdraw (htmx): %d, HX-Redirect %q", res.StatusCode, res.Header.Get("HX-Redirect"))
+	}
+	_, body = do(t, lead, "GET", base, nil)
+	if testid(body, "review-state") != "draft" || editForms(body) != 2 || strings.Contains(body, withdrawForm) {
+		t.Fatalf("withdrawn: state %q, %d of the 2 edit forms", testid(body, "review-state"), editForms(body))
+	}
+	if !strings.Contains(testid(body, "flash"), "Withdrawn from review") {
+		t.Errorf("the flash says %q", testid(body, "flash"))
+	}
+	h, _ := app.store.History(ctx, id)
+	if h[0].Action != "withdrawn from review" || h[0].Before != "in review" || h[0].After != "draft: The fleet is one box short." || h[0].User != app.users["lead"].Display() {
+		t.Errorf("history entry %+v", h[0])
+	}
+	if hist := between(body, `id="history"`, "</section>"); !strings.Contains(hist, "withdrawn from review") || !strings.Contains(hist, "The fleet is one box short.") {
+		t.Errorf("the page's history lacks the withdrawal:\n%s", hist)
+	}
+
+	// Sent back, submitted again and withdrawn (without htmx, without a
+	// reason): a draft, not the reviewer's send-back, on the page and in
+	// the list.
+	do(t, lead, "POST", base+"/submit", url.Values{"version": {app.version(id)}, "confirm": {"yes"}})
+	do(t, rev, "POST", base+"/send-back", url.Values{"version": {app.version(id)}, "comment": {"Name the recommendation's owner."}})
+	fixRecommendation(t, app, id)
+	do(t, lead, "POST", base+"/submit", url.Values{"version": {app.version(id)}})
+	res, _ = do(t, lead, "POST", base+"/withdraw", url.Values{"version": {app.version(id)}})
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != fmt.Sprintf("/reports/%d#review", id) {
+		t.Fatalf("withdraw: %d to %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	_, body = do(t, lead, "GET", base, nil)
+	if testid(body, "review-state") != "draft" || strings.Contains(body, `data-testid="sent-back-comment"`) ||
+		!strings.HasPrefix(testid(body, "review-state-text"), "Draft: its editors may change it") {
+		t.Errorf("withdrawn after a send-back, the review bar says %q: %q", testid(body, "review-state"), testid(body, "review-state-text"))
+	}
+	_, body = do(t, lead, "GET", app.srv.URL+"/reports", nil)
+	if got := between(body, fmt.Sprintf(`data-testid="review-state-%d"`, id), "</td>"); !strings.Contains(got, ">draft<") {
+		t.Errorf("the list should show the withdrawn report as a draft:\n%s", got)
+	}
+
+	// Approved: refused, naming who approved it.
+	do(t, lead, "POST", base+"/submit", url.Values{"version": {app.version(id)}})
+	if res, _ := do(t, rev, "POST", base+"/approve", url.Values{"version": {app.version(id)}, "confirm": {"yes"}}); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("approve: %d", res.StatusCode)
+	}
+	refused("an approved report", lead, app.version(id), http.StatusConflict, "approved by "+app.users["reviewer"].Display())
+}

@@ -102,6 +102,7 @@ func (s *Server) routes(e *echo.Echo) {
 
 	// Exit check, review, exports
 	g.POST("/reports/:id/submit", s.reportSubmit, requireRole(lead, admin))
+	g.POST("/reports/:id/withdraw", s.reportWithdraw, requireRole(lead, admin))
 	g.POST("/reports/:id/approve", s.reportApprove, requireRole(reviewer, admin))
 	g.POST("/reports/:id/loosening/accept", s.reportAcceptLoosening, requireRole(reviewer, admin))
 	g.POST("/reports/:id/amendment/accept", s.reportAcceptAmendment, requireRole(reviewer, admin))

@@ -317,7 +317,7 @@ func (rep *Report) workflow() *planner.Workflow {
 	case rep.Review.State == store.StateInReview:
 		w.State = planner.WorkflowInReview
 	default:
-		if sent := store.SentBack(rep.Review.State, rep.Comments); sent != nil {
+		if sent := store.SentBack(rep.Review, rep.Comments); sent != nil {
 			w.State, w.By, w.At = planner.WorkflowSentBack, sent.User, sent.At.UTC().Format(planner.DateLayout)
 		}
 	}

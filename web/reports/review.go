@@ -38,7 +38,7 @@ type Step struct {
 	BaseVersion int
 	User        store.User
 	Confirmed   bool   // approve: the reviewer ticked that they read the exit check; submit: the lead ticked to submit with items failing
-	Comment     string // send back: what must change
+	Comment     string // send back: what must change; withdraw: why, if the lead says
 }
 
 func (st Step) edit(action string) store.Edit {
@@ -115,9 +115,41 @@ func (s *Service) SendBack(ctx context.Context, st Step) error {
 	if comment == "" {
 		return refuse(KindInvalid, "Comment: required when sending a report back; say what must change before it can be approved.")
 	}
-	e := st.edit("sent back")
+	e := st.edit(store.ActionSentBack)
 	e.Before, e.After = store.StateInReview.Label(), "sent back: "+comment
 	return s.Store.Transition(ctx, e, store.StateDraft, comment)
+}
+
+// Withdraw returns a report in review to draft at the asking of one who
+// may edit it (its owner, the leads it names as editors, an admin), so it
+// can be changed and submitted again; the reason, when given, is kept in
+// the history entry. It is refused for anyone else, for an approved report
+// (naming who approved it) and for a draft. No comment is recorded, so the
+// draft does not read as sent back by a reviewer.
+func (s *Service) Withdraw(ctx context.Context, st Step) error {
+	r, err := s.Store.Report(ctx, st.ReportID)
+	if err != nil {
+		return err
+	}
+	if !r.CanEdit(st.User) {
+		return &forbiddenRefusal{Refusal{Msg: "only the report's owner, the leads it names as editors, or an admin may withdraw it from review", kind: KindForbidden}}
+	}
+	rv, err := s.Store.Review(ctx, st.ReportID)
+	if err != nil {
+		return err
+	}
+	if rv.Approved() {
+		return s.ReadOnly(ctx, st.ReportID)
+	}
+	if rv.State != store.StateInReview {
+		return refuse(KindConflict, "The report is not in review: it is a %s, so there is nothing to withdraw; its editors may change it as it is.", rv.State.Label())
+	}
+	e := st.edit(store.ActionWithdrawn)
+	e.Before, e.After = store.StateInReview.Label(), store.StateDraft.Label()
+	if reason := strings.TrimSpace(st.Comment); reason != "" {
+		e.After += ": " + reason
+	}
+	return s.Store.Transition(ctx, e, store.StateDraft, "")
 }
 
 // Revise starts a new revision of an approved report; it returns the new

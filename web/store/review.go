@@ -41,6 +41,10 @@ type Review struct {
 	// Successors are the revisions started from this one.
 	PredecessorID int64
 	Successors    []int64
+	// Withdrawn: the report's latest review step was its editors
+	// withdrawing it from review (ActionWithdrawn), so it is a draft they
+	// took back, not one a reviewer sent back.
+	Withdrawn bool
 }
 
 // Approved reports whether the report is approved, hence read-only.
@@ -86,12 +90,12 @@ func (e *ReadOnlyError) Error() string {
 func (e *ReadOnlyError) Unwrap() error { return &InputError{Field: "report", Msg: e.Error()} }
 
 // InReviewError refuses a change to a report in review: it is read-only
-// until a reviewer sends it back. It unwraps to an *InputError, so
-// handlers show its text to the user.
+// until a reviewer sends it back or its editors withdraw it. It unwraps to
+// an *InputError, so handlers show its text to the user.
 type InReviewError struct{ ReportID int64 }
 
 func (e *InReviewError) Error() string {
-	return fmt.Sprintf("report %d is in review and read-only until a reviewer sends it back", e.ReportID)
+	return fmt.Sprintf("report %d is in review and read-only until a reviewer sends it back or its editors withdraw it from review", e.ReportID)
 }
 
 // Unwrap makes the refusal a user error.
@@ -126,8 +130,9 @@ type rowQuerier interface {
 func review(ctx context.Context, q rowQuerier, reportID int64) (Review, error) {
 	var rv Review
 	var at string
-	err := q.QueryRowContext(ctx, `SELECT r.state, r.approved_at, COALESCE(NULLIF(u.name, ''), u.email, ''), COALESCE(r.predecessor_id, 0)
-		FROM reports r LEFT JOIN users u ON u.id = r.approved_by WHERE r.id = ?`, reportID).Scan(&rv.State, &at, &rv.ApprovedBy, &rv.PredecessorID)
+	err := q.QueryRowContext(ctx, `SELECT r.state, r.approved_at, COALESCE(NULLIF(u.name, ''), u.email, ''), COALESCE(r.predecessor_id, 0),
+			r.state = 'draft' AND COALESCE((`+latestReviewStep+`), '') = ?
+		FROM reports r LEFT JOIN users u ON u.id = r.approved_by WHERE r.id = ?`, reviewSection, ActionWithdrawn, reportID).Scan(&rv.State, &at, &rv.ApprovedBy, &rv.PredecessorID, &rv.Withdrawn)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Review{}, ErrNotFound
 	}
@@ -168,10 +173,10 @@ var transitions = map[State]State{
 	StateApproved: StateInReview, // approve: in review → approved
 }
 
-// Transition moves the report to state to (submit, approve, or send back to
-// draft) as one change: version check, history entry e, and, when comment
-// is not empty, the comment recorded on the "review" section. Approving
-// records who and when.
+// Transition moves the report to state to (submit, approve, or send back
+// or withdraw to draft) as one change: version check, history entry e,
+// and, when comment is not empty, the comment recorded on the "review"
+// section. Approving records who and when.
 func (s *Store) Transition(ctx context.Context, e Edit, to State, comment string) error {
 	return s.transition(ctx, e, to, comment, nil)
 }
@@ -193,7 +198,7 @@ func (s *Store) transition(ctx context.Context, e Edit, to State, comment string
 		}
 		from, ok := transitions[to]
 		if to == StateDraft {
-			from, ok = StateInReview, true // send back
+			from, ok = StateInReview, true // send back, withdraw
 		}
 		if !ok || cur != from {
 			return inputErr("state", fmt.Sprintf("the report is %s; only a report %s can become %s", cur.Label(), from.Label(), to.Label()))
