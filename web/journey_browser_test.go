@@ -33,14 +33,19 @@ type journeyStep struct {
 // scroll sideways (browsertest.NoHorizontalScroll keeps a full-page
 // screenshot of each width when CAPPLAN_SCREENSHOTS names a folder, and of
 // any width that scrolls), and axe-core finds no serious or critical
-// violation. A screenshot of the first screen at each width is always
-// kept, in browsertest.ArtifactDir. The viewport is left at 1280 px.
+// violation. A screenshot of the screen at each width, around the focus
+// when something has it, is always kept, in browsertest.ArtifactDir. The
+// viewport is left at 1280 px.
 func lookAt(ctx context.Context, t *testing.T, name string) {
 	t.Helper()
 	for _, w := range browsertest.Widths {
 		browsertest.NoHorizontalScroll(ctx, t, name, w)
-		// What the step shows on a first screen, kept at every width
-		// (NoHorizontalScroll keeps the whole page when asked to).
+		// What the step shows on a screen this wide, kept at every width
+		// (NoHorizontalScroll keeps the whole page when asked to): around
+		// the focus, where the browser keeps it, once the width changed.
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`(() => { const a = document.activeElement; if (a && a !== document.body) a.scrollIntoView({block: "center"}); })()`)); err != nil {
+			t.Logf("scrolling to the focus at %d px: %v", w, err)
+		}
 		if err := browsertest.KeepView(ctx, t, fmt.Sprintf("%s-%d-view", name, w)); err != nil {
 			t.Logf("screenshot of %s at %d px: %v", name, w, err)
 		}
@@ -56,7 +61,7 @@ func lookAt(ctx context.Context, t *testing.T, name string) {
 func runJourney(ctx context.Context, t *testing.T, who string, steps []journeyStep) {
 	t.Helper()
 	if dir, err := browsertest.ArtifactDir(ctx); err == nil {
-		t.Logf("%s: every step's first screen at 375 and 1280 px in %s", who, dir)
+		t.Logf("%s: every step's screen at 375 and 1280 px in %s", who, dir)
 	}
 	for i, s := range steps {
 		name := fmt.Sprintf("%s-%02d-%s", who, i+1, s.name)
@@ -136,8 +141,8 @@ func logoutStep() journeyStep {
 // generated GuideLLM file (the matrix's objective in view at 1280 px);
 // enters costs and a scenario. The reviewer reads the demo (the headline's
 // three answers) and the lead's report; finance reads the quotes and the
-// demo's costs. Every step's first screen is kept at both widths (the
-// folder is logged); CAPPLAN_SCREENSHOTS=dir keeps whole pages too.
+// demo's costs. Every step's screen is kept at both widths (the folder is
+// logged); CAPPLAN_SCREENSHOTS=dir keeps whole pages too.
 func TestBrowserRoleJourneys(t *testing.T) {
 	app := newTestApp(t)
 	demo := demoReport(t, app)
