@@ -13,7 +13,8 @@ import (
 // TestBrowserPagesFitNarrowAndWide: the main pages, the demo report above
 // all, never scroll sideways at 375 px nor at 1280 px (a wide table
 // scrolls inside its own box), and at 1280 px the matrix's judged
-// columns, up to end-to-end p95, are in view without scrolling its box.
+// columns, up to end-to-end p95, are in view without scrolling its box;
+// at 375 px the exit check's items stack, each detail in view.
 // CAPPLAN_SCREENSHOTS=dir keeps a screenshot of each page at each width.
 func TestBrowserPagesFitNarrowAndWide(t *testing.T) {
 	app := newTestApp(t)
@@ -47,6 +48,33 @@ func TestBrowserPagesFitNarrowAndWide(t *testing.T) {
 	check("quotes", "/quotes", `h1`)
 	check("users", "/users", `h1`)
 	check("account", "/account", `h1`)
+
+	// At 375 px the exit check's items stack: every detail is read
+	// without scrolling its box sideways.
+	if err := chromedp.Do(ctx,
+		chromedp.EmulateViewport(375, 900),
+		chromedp.Navigate(app.srv.URL+report+"/exitcheck"),
+		chromedp.WaitVisible(css(`#exitcheck`)),
+	); err != nil {
+		t.Fatal(err)
+	}
+	cut, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
+		const vw = document.documentElement.clientWidth;
+		const out = [];
+		const cells = document.querySelectorAll('[data-testid="exit-table"] [data-testid="exit-detail"]');
+		if (cells.length === 0) return ["no exit-check detail cells"];
+		for (const c of cells) {
+			const r = c.getBoundingClientRect();
+			if (r.right > vw + 1) out.push(c.closest("tr").dataset.testid + ": detail reaches " + Math.round(r.right) + " px in a " + vw + " px viewport");
+		}
+		return out;
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range cut {
+		t.Errorf("exit check at 375 px: %s", o)
+	}
 
 	// At 1280 px the matrix's objective figures are in view.
 	if err := chromedp.Do(ctx,
