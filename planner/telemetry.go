@@ -339,7 +339,7 @@ func UtilisationFlatNote(rows []RowTelemetry, outputTokenRates []*float64) strin
 	if uMax-uMin > UtilFlatPoints || pMax/pMin < 1+PowerMovedFraction || tMax/tMin < 1+ThroughputMovedFraction {
 		return ""
 	}
-	return fmt.Sprintf("GPU utilisation stayed between %.0f %% and %.0f %% while power moved %.0f W to %.0f W and output throughput %.1f× (%.0f to %.0f tokens/s): utilisation is not a load signal here; power and tokens are",
+	return fmt.Sprintf("GPU utilisation stayed between %.0f %% and %.0f %% while power moved %.0f W to %.0f W and output throughput %.1f× (%.0f to %.0f tokens/s): utilisation is not a load signal here, power and output tokens are.",
 		uMin, uMax, pMin, pMax, tMax/tMin, tMin, tMax)
 }
 

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -14,7 +15,8 @@ import (
 // all, never scroll sideways at 375 px nor at 1280 px (a wide table
 // scrolls inside its own box), and at 1280 px the matrix's judged
 // columns, up to end-to-end p95, are in view without scrolling its box;
-// at 375 px the exit check's items stack, each detail in view.
+// at 375 px the tables of text (exit check, cost breakdown and evidence)
+// stack, each cell in view.
 // CAPPLAN_SCREENSHOTS=dir keeps a screenshot of each page at each width.
 func TestBrowserPagesFitNarrowAndWide(t *testing.T) {
 	app := newTestApp(t)
@@ -49,32 +51,39 @@ func TestBrowserPagesFitNarrowAndWide(t *testing.T) {
 	check("users", "/users", `h1`)
 	check("account", "/account", `h1`)
 
-	// At 375 px the exit check's items stack: every detail is read
-	// without scrolling its box sideways.
-	if err := chromedp.Do(ctx,
-		chromedp.EmulateViewport(375, 900),
-		chromedp.Navigate(app.srv.URL+report+"/exitcheck"),
-		chromedp.WaitVisible(css(`#exitcheck`)),
-	); err != nil {
-		t.Fatal(err)
-	}
-	cut, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
-		const vw = document.documentElement.clientWidth;
-		const out = [];
-		const cells = document.querySelectorAll('[data-testid="exit-table"] [data-testid="exit-detail"]');
-		if (cells.length === 0) return ["no exit-check detail cells"];
-		for (const c of cells) {
-			const r = c.getBoundingClientRect();
-			if (r.right > vw + 1) out.push(c.closest("tr").dataset.testid + ": detail reaches " + Math.round(r.right) + " px in a " + vw + " px viewport");
+	// At 375 px the tables of text stack (the exit check, the cost
+	// breakdown, the cost evidence): every cell is read without
+	// scrolling its box sideways.
+	inView := func(path, cells string) {
+		t.Helper()
+		if err := chromedp.Do(ctx,
+			chromedp.EmulateViewport(375, 900),
+			chromedp.Navigate(app.srv.URL+path),
+			chromedp.WaitVisible(css(`#main`)),
+		); err != nil {
+			t.Fatal(err)
 		}
-		return out;
-	})()`))
-	if err != nil {
-		t.Fatal(err)
+		sel, _ := json.Marshal(cells)
+		cut, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
+			const vw = document.documentElement.clientWidth;
+			const out = [];
+			const cells = document.querySelectorAll(` + string(sel) + `);
+			if (cells.length === 0) return ["no cells match"];
+			for (const c of cells) {
+				const r = c.getBoundingClientRect();
+				if (r.width > 0 && r.right > vw + 1) out.push(c.closest("table").dataset.testid + " " + JSON.stringify(c.innerText.slice(0, 40)) + " reaches " + Math.round(r.right) + " px in a " + vw + " px viewport");
+			}
+			return out.slice(0, 5);
+		})()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range cut {
+			t.Errorf("%s at 375 px: %s", path, o)
+		}
 	}
-	for _, o := range cut {
-		t.Errorf("exit check at 375 px: %s", o)
-	}
+	inView(report+"/exitcheck", `[data-testid="exit-table"] [data-testid="exit-detail"]`)
+	inView(report, `table[data-testid="self-hosted-breakdown"] td, table[data-testid="evidence"] td`)
 
 	// At 1280 px the matrix's objective figures are in view.
 	if err := chromedp.Do(ctx,
