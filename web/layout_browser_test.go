@@ -67,7 +67,7 @@ func TestBrowserPagesFitNarrowAndWide(t *testing.T) {
 		cut, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
 			const vw = document.documentElement.clientWidth;
 			const out = [];
-			const cells = document.querySelectorAll(` + string(sel) + `);
+			const cells = document.querySelectorAll(`+string(sel)+`);
 			if (cells.length === 0) return ["no cells match"];
 			for (const c of cells) {
 				const r = c.getBoundingClientRect();
