@@ -40,7 +40,7 @@ func TestHistoryInSentences(t *testing.T) {
 			t.Errorf("history lacks %q", want)
 		}
 	}
-	lines := regexp.MustCompile(`<td class="diff" data-testid="history-change">(.*?)</td>`).FindAllStringSubmatch(hist, -1)
+	lines := regexp.MustCompile(`<td class="diff" data-testid="history-change"[^>]*>(.*?)</td>`).FindAllStringSubmatch(hist, -1)
 	if len(lines) == 0 {
 		t.Fatal("no change column in the history")
 	}
