@@ -138,7 +138,7 @@ func seedDemoEvidence(ctx context.Context, st *store.Store, reportID, userID int
 		if err != nil {
 			return err
 		}
-		e := store.Edit{ReportID: reportID, BaseVersion: r.Version, UserID: userID, Action: sec.action, Section: sec.name}
+		e := store.Edit{ReportID: reportID, BaseVersion: r.Version, UserID: userID, Action: sec.action, Section: sec.name, After: reports.DemoEntered}
 		if err := st.SaveSection(ctx, e, sec.name, sec.doc); err != nil {
 			return err
 		}

@@ -15,6 +15,12 @@ import (
 // with its own run, the residency plan, self-hosted costs with evidence,
 // an API quote, three demand scenarios and a recommendation.
 
+// DemoEntered is what a history entry of the demo's seeding says changed:
+// the demo fills each section whole, from nothing.
+const DemoEntered = "the demo's figures, entered when the demo was made"
+
+const demoEntered = DemoEntered
+
 // demoQuoteName is the API quote the demo report is compared with.
 const demoQuoteName = "Hosted Llama 3.1 8B (demo)"
 
@@ -25,7 +31,7 @@ func seedDemoPlan(ctx context.Context, st *store.Store, dataDir string, reportID
 	day := func(daysAgo int) string { return now.AddDate(0, 0, -daysAgo).Format("2006-01-02") }
 	edit := func(action, section string) (store.Edit, error) {
 		r, err := st.Report(ctx, reportID)
-		return store.Edit{ReportID: reportID, BaseVersion: r.Version, UserID: userID, Action: action, Section: section}, err
+		return store.Edit{ReportID: reportID, BaseVersion: r.Version, UserID: userID, Action: action, Section: section, After: demoEntered}, err
 	}
 	save := func(name, action string, v any) error {
 		e, err := edit(action, name)
@@ -206,7 +212,7 @@ func seedDemoCandidates(ctx context.Context, st *store.Store, dataDir string, re
 		if err != nil {
 			return err
 		}
-		if err := st.SetObserved(ctx, store.Edit{ReportID: reportID, BaseVersion: r.Version, UserID: userID, Action: "observed figures typed in", Section: "candidates"}, sr.ID, o); err != nil {
+		if err := st.SetObserved(ctx, store.Edit{ReportID: reportID, BaseVersion: r.Version, UserID: userID, Action: "observed figures typed in", Section: "candidates", After: demoEntered}, sr.ID, o); err != nil {
 			return err
 		}
 	}
