@@ -16,7 +16,7 @@ import (
 // scrolls inside its own box), and at 1280 px the matrix's judged
 // columns, up to end-to-end p95, are in view without scrolling its box;
 // at 375 px the tables of text (exit check, cost breakdown and evidence,
-// history) stack, each cell in view.
+// history, the reports list) stack, each cell in view.
 // CAPPLAN_SCREENSHOTS=dir keeps a screenshot of each page at each width.
 func TestBrowserPagesFitNarrowAndWide(t *testing.T) {
 	app := newTestApp(t)
@@ -52,8 +52,8 @@ func TestBrowserPagesFitNarrowAndWide(t *testing.T) {
 	check("account", "/account", `h1`)
 
 	// At 375 px the tables of text stack (the exit check, the cost
-	// breakdown, the cost evidence, the history): every cell is read
-	// without scrolling its box sideways.
+	// breakdown, the cost evidence, the history, the reports list):
+	// every cell is read without scrolling its box sideways.
 	inView := func(path, cells string) {
 		t.Helper()
 		if err := chromedp.Do(ctx,
@@ -85,6 +85,7 @@ func TestBrowserPagesFitNarrowAndWide(t *testing.T) {
 	inView(report+"/exitcheck", `[data-testid="exit-table"] [data-testid="exit-detail"]`)
 	inView(report, `table[data-testid="self-hosted-breakdown"] td, table[data-testid="evidence"] td`)
 	inView(report+"/history", `#history td`)
+	inView("/reports", `table[data-testid="report-list"] td`)
 
 	// At 1280 px the matrix's objective figures are in view.
 	if err := chromedp.Do(ctx,
