@@ -41,8 +41,15 @@ type evidenceUpload struct {
 
 // receiveEvidence reads the form's fields until the "file" part and hands
 // that part to use. The file input comes last in every evidence form, so
-// the fields are known when the file streams.
+// the fields are known when the file streams. A second file is ignored.
 func receiveEvidence(c echo.Context, use func(up evidenceUpload, file io.Reader) error) (url.Values, error) {
+	return receiveFiles(c, false, use)
+}
+
+// receiveFiles is receiveEvidence for a form whose file input takes
+// several files (many): each "file" part is handed to use in turn, and the
+// first error stops the reading.
+func receiveFiles(c echo.Context, many bool, use func(up evidenceUpload, file io.Reader) error) (url.Values, error) {
 	mr, err := c.Request().MultipartReader()
 	if err != nil {
 		return nil, &badUploadError{"expected a multipart/form-data upload with the file in the field \"file\""}
@@ -59,7 +66,7 @@ func receiveEvidence(c echo.Context, use func(up evidenceUpload, file io.Reader)
 		}
 		name := part.FormName()
 		if name == "file" {
-			if part.FileName() == "" || used {
+			if part.FileName() == "" || (used && !many) {
 				part.Close()
 				continue
 			}

@@ -22,10 +22,11 @@ import (
 // imported from an InferenceX file or typed, kept in the report section
 // reports.SecReference and never among the rows the matrix judges.
 
-// referenceSave imports an InferenceX file as reference rows: POST
-// /reports/:id/reference. Its rows replace the rows of a file of the same
-// name and join the others; a file that cannot be read, or a result file,
-// changes nothing and is named in the answer.
+// referenceSave imports InferenceX files as reference rows: POST
+// /reports/:id/reference, one file or several. Each file's rows replace the
+// rows of a file of the same name and join the others; a file that cannot
+// be read, or a result file, changes nothing (the files before it in the
+// same upload included) and is named in the answer.
 func (s *Server) referenceSave(c echo.Context) error {
 	r, err := s.editableReport(c)
 	if err != nil {
@@ -36,18 +37,22 @@ func (s *Server) referenceSave(c echo.Context) error {
 		return err
 	}
 	prev := rep.In.Reference
-	var next *planner.ReferenceInput
-	var summary string
-	fields, err := receiveEvidence(c, func(up evidenceUpload, file io.Reader) error {
-		n, added, err := reports.AddReferenceFile(prev, up.name, file, reports.ReferenceOptions{
+	next := prev
+	var imported []string
+	fields, err := receiveFiles(c, true, func(up evidenceUpload, file io.Reader) error {
+		n, added, err := reports.AddReferenceFile(next, up.name, file, reports.ReferenceOptions{
 			Source: up.fields.Get("reference.source"), Date: up.fields.Get("reference.date"), MaxBytes: s.cfg.MaxUploadBytes})
 		if err != nil {
 			return err
 		}
 		next = n
-		summary = fmt.Sprintf("%s: %d reference rows imported (public frontier, not evidence)", added.File, added.Rows)
+		imported = append(imported, fmt.Sprintf("%s: %d reference rows imported", added.File, added.Rows))
 		return nil
 	})
+	summary := ""
+	if len(imported) > 0 {
+		summary = strings.Join(imported, "; ") + " (public frontier, not evidence)"
+	}
 	errs := formErrors{}
 	if err != nil {
 		drainUpload(c.Request())

@@ -873,7 +873,7 @@ func referenceImportBody(v reportView, f sectionForm) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 80, "<label class=\"wide\">File <input type=\"file\" name=\"file\" required data-testid=\"reference-file\"></label></div><div class=\"form-actions\"><button type=\"submit\" data-testid=\"reference-submit-import\">Import as reference</button></div></form>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 80, "<label class=\"wide\">Files (one or several) <input type=\"file\" name=\"file\" multiple required data-testid=\"reference-file\"></label></div><div class=\"form-actions\"><button type=\"submit\" data-testid=\"reference-submit-import\">Import as reference</button></div></form>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"html"
+	"io"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strings"
@@ -147,5 +150,68 @@ func TestReferenceImportAndPlan(t *testing.T) {
 	}
 	if rf := apiResult(t, app, r.ID).Reference; rf == nil || len(rf.Rows) != 6 {
 		t.Errorf("after removing the CSV: %+v", rf)
+	}
+}
+
+// postReferenceFiles sends the browser's reference form with several
+// files in its one file input.
+func postReferenceFiles(t *testing.T, c *http.Client, u, version string, files ...upload) (*http.Response, string) {
+	t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	mw.WriteField("version", version)
+	mw.WriteField("reference.date", "2026-11-20")
+	mw.WriteField("reference.source", "InferenceX")
+	for _, f := range files {
+		w, _ := mw.CreateFormFile("file", f.name)
+		w.Write(f.data)
+	}
+	mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, u, &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	res, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res, string(b)
+}
+
+// The browser's reference form takes several files at once, as the API and
+// the command do: all are imported, or, when one cannot be read, none is
+// and the answer names it.
+func TestReferenceFormTakesSeveralFiles(t *testing.T) {
+	app := newTestApp(t)
+	r := frozenReport(t, app)
+	lead := app.client("lead")
+	u := fmt.Sprintf("%s/reports/%d/reference", app.srv.URL, r.ID)
+
+	res, body := postReferenceFiles(t, lead, u, reportVersion(t, app, r.ID),
+		upload{name: "agg_bmk.json", data: inferenceXRows(false)},
+		upload{name: "broken.json", data: []byte(`[{"hw": "h100", "model": `)})
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(html.UnescapeString(body), "broken.json") {
+		t.Fatalf("a bad second file: %d, answer does not name it:\n%.600s", res.StatusCode, between(body, `id="reference"`, "</section>"))
+	}
+	if rf := apiResult(t, app, r.ID).Reference; rf != nil && len(rf.Rows) > 0 {
+		t.Fatalf("a refused upload stored %d reference rows", len(rf.Rows))
+	}
+
+	res, body = postReferenceFiles(t, lead, u, reportVersion(t, app, r.ID),
+		upload{name: "agg_bmk.json", data: inferenceXRows(false)},
+		upload{name: "inferencex.csv", data: inferenceXRows(true)})
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("two files: %d\n%.600s", res.StatusCode, body)
+	}
+	rf := apiResult(t, app, r.ID).Reference
+	if rf == nil || len(rf.Rows) != 10 {
+		t.Fatalf("two files of 5 rows each: reference %+v", rf)
+	}
+	files := map[string]int{}
+	for _, row := range rf.Rows {
+		files[row.Row.File]++
+	}
+	if files["agg_bmk.json"] != 5 || files["inferencex.csv"] != 5 {
+		t.Errorf("rows per file %v, want 5 from each", files)
 	}
 }
