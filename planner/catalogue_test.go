@@ -101,3 +101,65 @@ func TestCatalogueMatch(t *testing.T) {
 		t.Errorf("terms %q", terms)
 	}
 }
+
+// A quote priced from a public catalogue goes stale after
+// CatalogueStaleDays even when the report allows older evidence: its
+// prices are then stale in the report's evidence (saying whose limit), and
+// the exit check's evidence item fails. The same prices typed from an
+// offer stay current under the report's 90 days.
+func TestCatalogueQuoteStaleSooner(t *testing.T) {
+	old := "2026-10-20" // 40 days before demoInputs' AsOf, 2026-11-29
+	quote := func(catalogue string) Inputs {
+		in := demoInputs()
+		q := flatQuote("LiteLLM: gpt-4o", "0.03")
+		q.InputPerMTokens.EvidenceDate, q.OutputPerMTokens.EvidenceDate = old, old
+		q.Catalogue = catalogue
+		in.Quotes = []Quote{q}
+		return in
+	}
+	priceEvidence := func(r Result) []Evidence {
+		var out []Evidence
+		for _, e := range r.Evidence {
+			if strings.HasSuffix(e.Field, "input_per_m_tokens") || strings.HasSuffix(e.Field, "output_per_m_tokens") {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	exitHolds := func(r Result) bool {
+		for _, it := range r.ExitCheck {
+			if it.ID == "evidence_dates" {
+				return it.Pass
+			}
+		}
+		t.Fatal("no evidence_dates exit item")
+		return false
+	}
+
+	typed := Compute(quote(""))
+	if typed.StaleAfterDays != 90 {
+		t.Fatalf("the report's limit is %d days, want 90", typed.StaleAfterDays)
+	}
+	for _, e := range priceEvidence(typed) {
+		if e.Stale {
+			t.Errorf("a typed quote's %s, 40 days old, is stale: %s", e.Field, e.Problem)
+		}
+	}
+	if !exitHolds(typed) {
+		t.Error("the typed quote fails the evidence item")
+	}
+
+	cat := Compute(quote(CatalogueLiteLLM))
+	got := priceEvidence(cat)
+	if len(got) != 2 {
+		t.Fatalf("price evidence %+v", got)
+	}
+	for _, e := range got {
+		if !e.Stale || e.Problem != "40 days old, older than 30 days (the LiteLLM catalogue's limit)" {
+			t.Errorf("a catalogue quote's %s: stale %v, problem %q", e.Field, e.Stale, e.Problem)
+		}
+	}
+	if exitHolds(cat) {
+		t.Error("a stale catalogue price passes the evidence item")
+	}
+}

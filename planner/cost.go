@@ -101,6 +101,11 @@ type Quote struct {
 	IntegrationLabour *Figure `json:"integration_labour"`
 	Monitoring        *Figure `json:"monitoring"`
 
+	// Catalogue names the public price catalogue the quote's prices were
+	// read from ("" for a quote typed from an offer). Its prices go stale
+	// after CatalogueStaleDays, sooner than the report's own limit when
+	// that is longer: list prices move within weeks.
+	Catalogue string `json:"catalogue,omitempty"`
 	// Currency is the ISO 4217 code the quote's money is typed in; empty
 	// means the report's. Another currency is converted with the report's
 	// dated exchange rate.
@@ -183,6 +188,11 @@ type Evidence struct {
 	Future bool `json:"future,omitempty"`
 	// Problem says what is wrong with the date.
 	Problem string `json:"problem,omitempty"`
+	// StaleAfterDays, when set, is this evidence's own staleness limit,
+	// applied when shorter than the report's (a catalogue price's
+	// CatalogueStaleDays); StaleBy names whose limit it is.
+	StaleAfterDays int    `json:"stale_after_days,omitempty"`
+	StaleBy        string `json:"stale_by,omitempty"`
 }
 
 // SelfHostedCost is the monthly all-in cost of self-hosting, split into the
@@ -504,6 +514,11 @@ func quoteEvidence(q Quote) []Evidence {
 	}
 	if q.Tax != nil {
 		out = append(out, ev(quoteField(q, "tax.rate"), q.Tax.Rate)...)
+	}
+	if q.Catalogue != "" {
+		for i := range out {
+			out[i].StaleAfterDays, out[i].StaleBy = CatalogueStaleDays, "the "+q.Catalogue+" catalogue's limit"
+		}
 	}
 	return out
 }

@@ -246,13 +246,20 @@ func ageEvidence(e *Evidence, asOf, testDate string, staleAfter int) {
 	}
 	days := int(a.Sub(d).Hours() / 24)
 	e.AgeDays = &days
+	limit, by := staleAfter, ""
+	if e.StaleAfterDays > 0 && e.StaleAfterDays < staleAfter {
+		limit, by = e.StaleAfterDays, e.StaleBy
+	}
 	switch {
 	case e.Future:
 	case days < 0:
 		e.Stale, e.Future = true, true
 		e.Problem = "dated after the report date " + asOf
-	case days > staleAfter:
+	case days > limit:
 		e.Stale = true
-		e.Problem = fmt.Sprintf("%d days old, older than %d days", days, staleAfter)
+		e.Problem = fmt.Sprintf("%d days old, older than %d days", days, limit)
+		if by != "" {
+			e.Problem += " (" + by + ")"
+		}
 	}
 }

@@ -5,12 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"capplan/planner"
 	"capplan/web/demogen/pricegen"
@@ -68,7 +70,11 @@ func TestCatalogueImportAndReimport(t *testing.T) {
 	app := newTestApp(t)
 	ctx := context.Background()
 	fin := app.client("finance")
-	res, body := postCatalogue(t, fin, app.srv.URL, "2026-10-01", "model_prices_and_context_window.json", catalogueV1())
+	// Dated from today, before the demo's test date (12 days ago): a
+	// catalogue's prices go stale after 30 days.
+	daysAgo := func(n int) string { return time.Now().UTC().AddDate(0, 0, -n).Format(time.DateOnly) }
+	first, newer := daysAgo(16), daysAgo(14)
+	res, body := postCatalogue(t, fin, app.srv.URL, first, "model_prices_and_context_window.json", catalogueV1())
 	if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), "/quotes/imports/") {
 		t.Fatalf("import: %d %s", res.StatusCode, between(body, "<main", "</main>"))
 	}
@@ -86,13 +92,13 @@ func TestCatalogueImportAndReimport(t *testing.T) {
 			q = x
 		}
 	}
-	if q.ID == 0 || q.Catalogue != planner.CatalogueLiteLLM || q.CatalogueKey != "gpt-4o" || q.Retrieved != "2026-10-01" || q.Currency != "USD" ||
+	if q.ID == 0 || q.Catalogue != planner.CatalogueLiteLLM || q.CatalogueKey != "gpt-4o" || q.Retrieved != first || q.Currency != "USD" ||
 		q.Q.InputPerMTokens.Amount.String() != "2.5" || q.Q.CachedInputPerMTokens.Amount.String() != "1.25" || q.Q.BatchDiscount.Amount.String() != "0.5" {
 		t.Fatalf("imported quote %+v", q)
 	}
 	_, lib := do(t, fin, http.MethodGet, app.srv.URL+"/quotes", nil)
-	if !strings.Contains(lib, "days ago: stale (older than 30 days)") {
-		t.Error("the library does not show the catalogue quote's age as stale")
+	if !strings.Contains(lib, "retrieved 16 days ago") || strings.Contains(lib, "stale (older than 30 days)") {
+		t.Error("the library does not show the catalogue quote's age, current")
 	}
 
 	// A draft and a report to approve both use the quote.
@@ -113,7 +119,7 @@ func TestCatalogueImportAndReimport(t *testing.T) {
 	// The demo is in EUR: a dated USD rate lets the USD quote compare.
 	r, _ = app.store.Report(ctx, r.ID)
 	settings := reports.Settings{Currency: "EUR", TokenBasis: "contract", MaxBoxes: 2, StaleAfterDays: 90,
-		ExchangeRates: []planner.ExchangeRate{{Currency: "USD", Rate: planner.Fig("0.9", "EUR/USD", "ECB reference rate", "2026-11-15")}}}
+		ExchangeRates: []planner.ExchangeRate{{Currency: "USD", Rate: planner.Fig("0.9", "EUR/USD", "ECB reference rate", first)}}}
 	if err := app.store.SaveSection(ctx, store.Edit{ReportID: r.ID, BaseVersion: r.Version, UserID: demoAdmin.ID, Action: "cost settings changed", Section: reports.SecSettings}, reports.SecSettings, settings); err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +162,7 @@ func TestCatalogueImportAndReimport(t *testing.T) {
 		b, _ := io.ReadAll(res.Body)
 		return res, b
 	}
-	if res, b := apiImport(v2[:len(v2)/2], "2026-11-30"); res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(b), "cut off") || !strings.Contains(string(b), "Nothing was imported") {
+	if res, b := apiImport(v2[:len(v2)/2], newer); res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(b), "cut off") || !strings.Contains(string(b), "Nothing was imported") {
 		t.Errorf("a cut-off catalogue: %d %s", res.StatusCode, b)
 	}
 	if res, b := apiImport(v2, "2099-01-01"); res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(b), "after today") {
@@ -167,7 +173,7 @@ func TestCatalogueImportAndReimport(t *testing.T) {
 	}
 
 	// The newer retrieval, through the API.
-	res, b := apiImport(v2, "2026-11-30")
+	res, b := apiImport(v2, newer)
 	if res.StatusCode != http.StatusCreated {
 		t.Fatalf("API import: %d %s", res.StatusCode, b)
 	}
@@ -192,7 +198,7 @@ func TestCatalogueImportAndReimport(t *testing.T) {
 		t.Errorf("draft v%d, was v%d", v, draftVersion)
 	}
 	hist, _ := app.store.History(ctx, draft)
-	if !strings.Contains(hist[0].Action, "library quote LiteLLM: gpt-4o repriced by the LiteLLM catalogue retrieved 2026-11-30") ||
+	if !strings.Contains(hist[0].Action, "library quote LiteLLM: gpt-4o repriced by the LiteLLM catalogue retrieved "+newer) ||
 		hist[0].After != "LiteLLM gpt-4o: input price 2.50 → 2.00 USD per 1M tokens (−20 %)\nLiteLLM gpt-4o: batch input price 1.25 → 1.00 USD per 1M tokens (−20 %)" {
 		t.Errorf("draft history %q: %q", hist[0].Action, hist[0].After)
 	}
@@ -212,7 +218,7 @@ func TestCatalogueImportAndReimport(t *testing.T) {
 	// The library: the re-imported quote, the one no longer listed; the
 	// import's page shows what moved.
 	q2, _ := app.store.QuoteByID(ctx, q.ID)
-	if q2.Retrieved != "2026-11-30" || q2.Q.InputPerMTokens.Amount.String() != "2" || q2.Q.InputPerMTokens.EvidenceDate != "2026-11-30" {
+	if q2.Retrieved != newer || q2.Q.InputPerMTokens.Amount.String() != "2" || q2.Q.InputPerMTokens.EvidenceDate != newer {
 		t.Errorf("re-imported quote %+v", q2)
 	}
 	_, lib = do(t, fin, http.MethodGet, app.srv.URL+"/quotes", nil)
@@ -230,5 +236,54 @@ func TestCatalogueImportAndReimport(t *testing.T) {
 	}
 	for _, s := range rawFloatsIn(visibleText(page)) {
 		t.Errorf("import page: raw float in %q", s)
+	}
+}
+
+// A quote from a catalogue retrieved more than 30 days ago is stale in the
+// library and in every report using it, even one whose own limit is 90
+// days: the report's evidence says whose limit it broke, and a reviewer
+// cannot approve it until the catalogue is imported again.
+func TestCatalogueQuoteStaleBlocksApproval(t *testing.T) {
+	app := newTestApp(t)
+	ctx := context.Background()
+	fin := app.client("finance")
+	retrieved := time.Now().UTC().AddDate(0, 0, -40).Format(time.DateOnly)
+	if res, body := postCatalogue(t, fin, app.srv.URL, retrieved, "model_prices_and_context_window.json", catalogueV1()); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("import: %d %s", res.StatusCode, between(body, "<main", "</main>"))
+	}
+	_, lib := do(t, fin, http.MethodGet, app.srv.URL+"/quotes", nil)
+	if !strings.Contains(lib, "retrieved 40 days ago: stale (older than 30 days)") {
+		t.Error("the library does not show the catalogue quote as stale")
+	}
+	var q store.Quote
+	qs, _ := app.store.Quotes(ctx)
+	for _, x := range qs {
+		if x.Q.Name == "LiteLLM: gpt-4o" {
+			q = x
+		}
+	}
+	r := seedDemoInto(t, app)
+	admin, _ := app.store.UserByEmail(ctx, "admin")
+	r, _ = app.store.Report(ctx, r.ID)
+	if err := app.store.AttachQuote(ctx, store.Edit{ReportID: r.ID, BaseVersion: r.Version, UserID: admin.ID, Action: "quote attached", Section: "costs"}, q.ID); err != nil {
+		t.Fatal(err)
+	}
+	r, _ = app.store.Report(ctx, r.ID)
+	settings := reports.Settings{Currency: "EUR", TokenBasis: "contract", MaxBoxes: 2, StaleAfterDays: 90,
+		ExchangeRates: []planner.ExchangeRate{{Currency: "USD", Rate: planner.Fig("0.9", "EUR/USD", "ECB reference rate", time.Now().UTC().AddDate(0, 0, -16).Format(time.DateOnly))}}}
+	if err := app.store.SaveSection(ctx, store.Edit{ReportID: r.ID, BaseVersion: r.Version, UserID: admin.ID, Action: "cost settings changed", Section: reports.SecSettings}, reports.SecSettings, settings); err != nil {
+		t.Fatal(err)
+	}
+	_, page := do(t, app.client("reviewer"), http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID), nil)
+	if !strings.Contains(html.UnescapeString(between(page, `role="table" data-testid="evidence"`, "</table>")), "40 days old, older than 30 days (the LiteLLM catalogue's limit)") {
+		t.Error("the report's evidence does not say the catalogue price is stale by the catalogue's limit")
+	}
+	r, _ = app.store.Report(ctx, r.ID)
+	if err := app.store.Transition(ctx, store.Edit{ReportID: r.ID, BaseVersion: r.Version, UserID: admin.ID, Action: "submitted for review", Section: "review"}, store.StateInReview, ""); err != nil {
+		t.Fatal(err)
+	}
+	res, body := do(t, app.client("reviewer"), http.MethodPost, fmt.Sprintf("%s/reports/%d/approve", app.srv.URL, r.ID), url.Values{"version": {app.version(r.ID)}, "confirm": {"yes"}})
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(html.UnescapeString(body), "Evidence dates") || !strings.Contains(html.UnescapeString(body), "catalogue's limit") {
+		t.Fatalf("approving with a stale catalogue price: %d %s", res.StatusCode, between(body, `class="flash`, "</"))
 	}
 }

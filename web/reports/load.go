@@ -356,6 +356,9 @@ func (rep *computed) inputs(in planner.Inputs, contract planner.Contract, quotes
 		if pq.Currency == "" { // the library's currency column: never priced as the report's
 			pq.Currency = q.Currency
 		}
+		if pq.Catalogue == "" { // a catalogue's prices go stale sooner
+			pq.Catalogue = q.Catalogue
+		}
 		in.Quotes = append(in.Quotes, pq)
 	}
 	if rep.Settings.Currency != "" {
