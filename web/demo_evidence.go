@@ -22,9 +22,12 @@ import (
 // an upload: a GPU log of the rows, a six-hour soak with drains and a
 // two-tenant usage log.
 
-// DemoTelemetryStart is when the demo's first row began: the contract's
-// test window.
-var DemoTelemetryStart = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+// DemoTelemetryStart is when the demo's first row began: the start of the
+// contract's test window, on its test date.
+func DemoTelemetryStart() time.Time {
+	d, _ := time.Parse(time.DateOnly, reports.DemoTestDate())
+	return d.Add(9 * time.Hour)
+}
 
 // demoTelemetryRows are the GPU's steady states at the demo's loads:
 // utilisation pinned near 100 % while power and memory climb.
@@ -40,7 +43,7 @@ var demoTelemetryRows = map[float64]telemetrygen.Row{
 // order): one sample a second, the rows back to back from
 // DemoTelemetryStart.
 func DemoTelemetryLog(w io.Writer, rows []planner.Row) error {
-	cfg := telemetrygen.Config{Start: DemoTelemetryStart, LeadS: 30}
+	cfg := telemetrygen.Config{Start: DemoTelemetryStart(), LeadS: 30}
 	for _, r := range rows {
 		load, _ := r.LoadValue()
 		tr, ok := demoTelemetryRows[load]
@@ -105,7 +108,7 @@ func seedDemoEvidence(ctx context.Context, st *store.Store, reportID, userID int
 	for _, r := range rows {
 		res.Matrix = append(res.Matrix, planner.RowResult{Row: r})
 	}
-	up := evidenceUpload{fields: url.Values{"start": {DemoTelemetryStart.Format("2006-01-02T15:04:05")}}, name: "nvidia-smi-demo.csv"}
+	up := evidenceUpload{fields: url.Values{"start": {DemoTelemetryStart().Format("2006-01-02T15:04:05")}}, name: "nvidia-smi-demo.csv"}
 	tel, _, err := importTelemetry(up, &log, importers.EvidenceOptions{}, res)
 	if err != nil {
 		return fmt.Errorf("demo telemetry: %w", err)

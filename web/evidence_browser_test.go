@@ -50,7 +50,7 @@ func TestBrowserTelemetryIntoDemo(t *testing.T) {
 		}
 	}
 	sort.Slice(rows, func(a, b int) bool { la, _ := rows[a].LoadValue(); lb, _ := rows[b].LoadValue(); return la < lb })
-	cfg := telemetrygen.Config{Start: DemoTelemetryStart, LeadS: 10}
+	cfg := telemetrygen.Config{Start: DemoTelemetryStart(), LeadS: 10}
 	for _, r := range rows {
 		cfg.Rows = append(cfg.Rows, telemetrygen.Row{DurationS: *r.DurationS, Watts: 600, MemUsedMiB: 73400, UtilPct: 99, TempC: 60})
 	}
@@ -69,7 +69,7 @@ func TestBrowserTelemetryIntoDemo(t *testing.T) {
 		chromedp.Navigate(fmt.Sprintf("%s/reports/%d#evidence-telemetry", app.srv.URL, demo.ID)),
 		chromedp.WaitVisible(css(`[data-testid="telemetry-table"]`)),
 		chromedp.Click(css(`[data-testid="evidence-edit-telemetry"] > summary`)),
-		chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid="telemetry-start"]').value = "`+DemoTelemetryStart.Format("2006-01-02T15:04:05")+`"`),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid="telemetry-start"]').value = "`+DemoTelemetryStart().Format("2006-01-02T15:04:05")+`"`),
 		chromedp.SetUploadFiles(css(`[data-testid="evidence-file-telemetry"]`), []string{smi}),
 		chromedp.Click(css(`[data-testid="evidence-submit-telemetry"]`)),
 		browsertest.WaitText(`[data-testid="flash"]`, "smi.csv"),

@@ -249,7 +249,7 @@ func TestEvidenceDCGMNaN(t *testing.T) {
 	app := newTestApp(t)
 	r := demoReport(t, app)
 	lead := app.client("admin")
-	start := DemoTelemetryStart.Add(40 * time.Second)
+	start := DemoTelemetryStart().Add(40 * time.Second)
 	var b strings.Builder
 	for i := range 120 {
 		ms := start.Add(time.Duration(i) * time.Second).UnixMilli()
@@ -263,7 +263,7 @@ func TestEvidenceDCGMNaN(t *testing.T) {
 		fmt.Fprintf(&b, "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\"} %s %d\nDCGM_FI_DEV_GPU_TEMP{gpu=\"0\"} NaN %d\nDCGM_FI_DEV_GPU_UTIL{gpu=\"0\"} 97 %d\n", power, ms, ms, ms)
 	}
 	base := fmt.Sprintf("%s/reports/%d/evidence/", app.srv.URL, r.ID)
-	res, body := postEvidence(t, lead, base+"telemetry", map[string]string{"version": fmt.Sprint(r.Version), "start": DemoTelemetryStart.Format("2006-01-02T15:04:05")}, "dcgm.prom", []byte(b.String()))
+	res, body := postEvidence(t, lead, base+"telemetry", map[string]string{"version": fmt.Sprint(r.Version), "start": DemoTelemetryStart().Format("2006-01-02T15:04:05")}, "dcgm.prom", []byte(b.String()))
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("DCGM with NaN: %d\n%s", res.StatusCode, body)
 	}
@@ -285,11 +285,11 @@ func TestEvidenceAIPerfGPUTelemetry(t *testing.T) {
 	lead := app.client("admin")
 	var b strings.Builder
 	for i := range 600 {
-		at := DemoTelemetryStart.Add(time.Duration(i) * time.Second)
+		at := DemoTelemetryStart().Add(time.Duration(i) * time.Second)
 		fmt.Fprintf(&b, `{"timestamp_ns":%d,"dcgm_url":"http://localhost:9401/metrics","gpu_index":0,"gpu_uuid":"GPU-5e1f","gpu_model_name":"NVIDIA H100 80GB HBM3","hostname":"gpu-01","telemetry_data":{"gpu_power_usage":612.5,"energy_consumption":%d.0,"gpu_utilization":96.0,"gpu_memory_used":70.5,"gpu_temperature":61.0}}`+"\n", at.UnixNano(), i)
 	}
 	base := fmt.Sprintf("%s/reports/%d/evidence/", app.srv.URL, r.ID)
-	res, body := postEvidence(t, lead, base+"telemetry", map[string]string{"version": fmt.Sprint(r.Version), "start": DemoTelemetryStart.Format("2006-01-02T15:04:05")}, "gpu_telemetry_export.jsonl", []byte(b.String()))
+	res, body := postEvidence(t, lead, base+"telemetry", map[string]string{"version": fmt.Sprint(r.Version), "start": DemoTelemetryStart().Format("2006-01-02T15:04:05")}, "gpu_telemetry_export.jsonl", []byte(b.String()))
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("AIPerf GPU telemetry: %d\n%s", res.StatusCode, body)
 	}

@@ -43,7 +43,7 @@ func TestOneValuePerRowFigureInEverySection(t *testing.T) {
 		1: {Watts: 420, MemUsedMiB: 67174}, 2: {Watts: 480, MemUsedMiB: 67994}, 4: {Watts: 560, MemUsedMiB: 69632},
 		8: {Watts: 631, MemUsedMiB: 71270}, 10: {Watts: 650, MemUsedMiB: 66226},
 	}
-	cfg := telemetrygen.Config{Start: DemoTelemetryStart, LeadS: 10}
+	cfg := telemetrygen.Config{Start: DemoTelemetryStart(), LeadS: 10}
 	for _, r := range rows {
 		load, _ := r.LoadValue()
 		tr := steady[load]
@@ -56,7 +56,7 @@ func TestOneValuePerRowFigureInEverySection(t *testing.T) {
 	}
 	admin := app.client("admin")
 	res, body := postEvidence(t, admin, fmt.Sprintf("%s/reports/%d/evidence/telemetry", app.srv.URL, demo.ID),
-		map[string]string{"version": fmt.Sprint(demo.Version), "start": DemoTelemetryStart.Format("2006-01-02T15:04:05")}, "smi.csv", smi.Bytes())
+		map[string]string{"version": fmt.Sprint(demo.Version), "start": DemoTelemetryStart().Format("2006-01-02T15:04:05")}, "smi.csv", smi.Bytes())
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("telemetry: %d\n%s", res.StatusCode, body)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"capplan/planner"
 	"capplan/web/demogen/guidellmgen"
@@ -12,6 +13,16 @@ import (
 
 // DemoTitle is the title of the report seeded into an empty database.
 const DemoTitle = "Demo: support assistant on one H100"
+
+// demoTestDaysAgo is how many days before the demo is made its load test
+// ran. The demo's evidence is dated from the day it is made too, so it is
+// never stale nor dated after its test, whenever it is seeded.
+const demoTestDaysAgo = 12
+
+// DemoTestDate is the demo's test date: demoTestDaysAgo days before today.
+func DemoTestDate() string {
+	return time.Now().UTC().AddDate(0, 0, -demoTestDaysAgo).Format(time.DateOnly)
+}
 
 // DemoContract is the frozen contract of the demo report.
 func DemoContract() planner.Contract {
@@ -30,7 +41,7 @@ func DemoContract() planner.Contract {
 		Device:          "1x H100 SXM 80GB",
 		DeviceMemoryGiB: planner.F(80),
 		Host:            "gpu-stg-01",
-		TestDate:        "2026-11-20",
+		TestDate:        DemoTestDate(),
 		Workload:        planner.Workload{PromptTokens: 512, OutputTokens: 256, Data: "synthetic", Prompts: "varied"},
 		LoadKind:        planner.LoadConcurrency,
 		Loads:           []float64{1, 2, 4, 8, 10},
@@ -44,7 +55,7 @@ func DemoContract() planner.Contract {
 		},
 		AdmissionProposal: "max 8 in flight, queue 16, 429 with Retry-After beyond",
 		Rollback:          "revert the gateway route to the hosted API",
-		Owners:            planner.Owners{TestOwner: "A. Lead", Observer: "B. Reviewer", StopAuthority: "A. Lead", Window: "2026-11-20 09:00-11:00 UTC"},
+		Owners:            planner.Owners{TestOwner: "A. Lead", Observer: "B. Reviewer", StopAuthority: "A. Lead", Window: DemoTestDate() + " 09:00-11:00 UTC"},
 	}
 }
 

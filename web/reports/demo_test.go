@@ -88,3 +88,14 @@ func mustOpenDB(tb testing.TB) *store.Store {
 }
 
 const testPassword = "a long enough password"
+
+// The demo's test date follows the day it is made, as its evidence dates
+// do: a fixed date would, weeks later, leave evidence dated after the test
+// and fail the demo's own exit check.
+func TestDemoTestDateFollowsToday(t *testing.T) {
+	want := time.Now().UTC().AddDate(0, 0, -demoTestDaysAgo).Format(time.DateOnly)
+	c := DemoContract()
+	if c.TestDate != want || c.Owners.Window != want+" 09:00-11:00 UTC" {
+		t.Errorf("demo test date %q, window %q; want %s, 12 days before today", c.TestDate, c.Owners.Window, want)
+	}
+}
