@@ -100,17 +100,24 @@ func post(t testing.TB, app *testApp, c *http.Client, id int64, path string, for
 // quoteID finds a library quote by name.
 func quoteID(t testing.TB, app *testApp, name string) int64 {
 	t.Helper()
+	return quoteNamed(t, app, name).ID
+}
+
+// quoteNamed is the library's quote of that name; the test ends when there
+// is none.
+func quoteNamed(t testing.TB, app *testApp, name string) store.Quote {
+	t.Helper()
 	qs, err := app.store.Quotes(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range qs {
 		if q.Q.Name == name {
-			return q.ID
+			return q
 		}
 	}
 	t.Fatalf("no quote %q", name)
-	return 0
+	return store.Quote{}
 }
 
 // workedExample fills a report with the worked example of docs/method.md:

@@ -23,6 +23,13 @@ import (
 // postEvidence sends an evidence form: its fields, then the file.
 func postEvidence(t testing.TB, c *http.Client, u string, fields map[string]string, name string, data []byte) (*http.Response, string) {
 	t.Helper()
+	return postEvidenceFiles(t, c, u, fields, upload{name: name, data: data})
+}
+
+// postEvidenceFiles is postEvidence with several files in the one file
+// input.
+func postEvidenceFiles(t testing.TB, c *http.Client, u string, fields map[string]string, files ...upload) (*http.Response, string) {
+	t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	keys := make([]string, 0, len(fields))
@@ -33,8 +40,10 @@ func postEvidence(t testing.TB, c *http.Client, u string, fields map[string]stri
 	for _, k := range keys {
 		mw.WriteField(k, fields[k])
 	}
-	w, _ := mw.CreateFormFile("file", name)
-	w.Write(data)
+	for _, f := range files {
+		w, _ := mw.CreateFormFile("file", f.name)
+		w.Write(f.data)
+	}
 	mw.Close()
 	req, _ := http.NewRequest(http.MethodPost, u, &body)
 	req.Header.Set("Content-Type", mw.FormDataContentType())

@@ -85,13 +85,7 @@ func TestCatalogueImportAndReimport(t *testing.T) {
 	if !strings.Contains(page, "bad-model input_cost_per_token: -1e-06 is negative") {
 		t.Error("the refused price is not named on the import page")
 	}
-	var q store.Quote
-	qs, _ := app.store.Quotes(ctx)
-	for _, x := range qs {
-		if x.Q.Name == "LiteLLM: gpt-4o" {
-			q = x
-		}
-	}
+	q := quoteNamed(t, app, "LiteLLM: gpt-4o")
 	if q.ID == 0 || q.Catalogue != planner.CatalogueLiteLLM || q.CatalogueKey != "gpt-4o" || q.Retrieved != first || q.Currency != "USD" ||
 		q.Q.InputPerMTokens.Amount.String() != "2.5" || q.Q.CachedInputPerMTokens.Amount.String() != "1.25" || q.Q.BatchDiscount.Amount.String() != "0.5" {
 		t.Fatalf("imported quote %+v", q)
@@ -255,13 +249,7 @@ func TestCatalogueQuoteStaleBlocksApproval(t *testing.T) {
 	if !strings.Contains(lib, "retrieved 40 days ago: stale (older than 30 days)") {
 		t.Error("the library does not show the catalogue quote as stale")
 	}
-	var q store.Quote
-	qs, _ := app.store.Quotes(ctx)
-	for _, x := range qs {
-		if x.Q.Name == "LiteLLM: gpt-4o" {
-			q = x
-		}
-	}
+	q := quoteNamed(t, app, "LiteLLM: gpt-4o")
 	r := seedDemoInto(t, app)
 	admin, _ := app.store.UserByEmail(ctx, "admin")
 	r, _ = app.store.Report(ctx, r.ID)

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
-	"io"
-	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strings"
@@ -153,31 +151,6 @@ func TestReferenceImportAndPlan(t *testing.T) {
 	}
 }
 
-// postReferenceFiles sends the browser's reference form with several
-// files in its one file input.
-func postReferenceFiles(t *testing.T, c *http.Client, u, version string, files ...upload) (*http.Response, string) {
-	t.Helper()
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	mw.WriteField("version", version)
-	mw.WriteField("reference.date", "2026-11-20")
-	mw.WriteField("reference.source", "InferenceX")
-	for _, f := range files {
-		w, _ := mw.CreateFormFile("file", f.name)
-		w.Write(f.data)
-	}
-	mw.Close()
-	req, _ := http.NewRequest(http.MethodPost, u, &body)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	res, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return res, string(b)
-}
-
 // The browser's reference form takes several files at once, as the API and
 // the command do: all are imported, or, when one cannot be read, none is
 // and the answer names it.
@@ -187,7 +160,10 @@ func TestReferenceFormTakesSeveralFiles(t *testing.T) {
 	lead := app.client("lead")
 	u := fmt.Sprintf("%s/reports/%d/reference", app.srv.URL, r.ID)
 
-	res, body := postReferenceFiles(t, lead, u, reportVersion(t, app, r.ID),
+	fields := func() map[string]string {
+		return map[string]string{"version": reportVersion(t, app, r.ID), "reference.date": "2026-11-20", "reference.source": "InferenceX"}
+	}
+	res, body := postEvidenceFiles(t, lead, u, fields(),
 		upload{name: "agg_bmk.json", data: inferenceXRows(false)},
 		upload{name: "broken.json", data: []byte(`[{"hw": "h100", "model": `)})
 	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(html.UnescapeString(body), "broken.json") {
@@ -197,7 +173,7 @@ func TestReferenceFormTakesSeveralFiles(t *testing.T) {
 		t.Fatalf("a refused upload stored %d reference rows", len(rf.Rows))
 	}
 
-	res, body = postReferenceFiles(t, lead, u, reportVersion(t, app, r.ID),
+	res, body = postEvidenceFiles(t, lead, u, fields(),
 		upload{name: "agg_bmk.json", data: inferenceXRows(false)},
 		upload{name: "inferencex.csv", data: inferenceXRows(true)})
 	if res.StatusCode != http.StatusSeeOther {
