@@ -134,7 +134,7 @@ func TestBrowserAmendedWorkloadJourney(t *testing.T) {
 		)},
 	}
 	for _, s := range steps {
-		if err := chromedp.Do(ctx, s.actions...); err != nil {
+		if err := chromedp.Do(ctx, browsertest.Steady(s.actions...)...); err != nil {
 			browsertest.Screenshot(ctx, t, "amended-workload")
 			t.Fatalf("%s: %v", s.name, err)
 		}

@@ -82,7 +82,7 @@ func TestBrowserContractJourney(t *testing.T) {
 		}},
 	}...)
 	for _, s := range steps {
-		if err := chromedp.Do(ctx, s.actions...); err != nil {
+		if err := chromedp.Do(ctx, browsertest.Steady(s.actions...)...); err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
 	}

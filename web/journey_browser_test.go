@@ -65,7 +65,7 @@ func runJourney(ctx context.Context, t *testing.T, who string, steps []journeySt
 	}
 	for i, s := range steps {
 		name := fmt.Sprintf("%s-%02d-%s", who, i+1, s.name)
-		if err := chromedp.Do(ctx, s.actions...); err != nil {
+		if err := chromedp.Do(ctx, browsertest.Steady(s.actions...)...); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if s.after != nil {

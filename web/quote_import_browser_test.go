@@ -53,7 +53,7 @@ func TestBrowserCatalogueReimport(t *testing.T) {
 		)},
 	}
 	for _, s := range steps {
-		if err := chromedp.Do(ctx, s.actions...); err != nil {
+		if err := chromedp.Do(ctx, browsertest.Steady(s.actions...)...); err != nil {
 			browsertest.Screenshot(ctx, t, "catalogue-"+s.name)
 			t.Fatalf("%s: %v", s.name, err)
 		}
@@ -92,7 +92,7 @@ func TestBrowserCatalogueReimport(t *testing.T) {
 		)},
 	}
 	for _, s := range steps {
-		if err := chromedp.Do(ctx, s.actions...); err != nil {
+		if err := chromedp.Do(ctx, browsertest.Steady(s.actions...)...); err != nil {
 			browsertest.Screenshot(ctx, t, "catalogue-reimport")
 			t.Fatalf("%s: %v", s.name, err)
 		}

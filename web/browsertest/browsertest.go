@@ -418,6 +418,38 @@ func artifactDir(s *session) (string, error) {
 	return dir, nil
 }
 
+// Steady runs each action, running it again when it failed only because
+// the element it had found was replaced before it could act on it (htmx
+// swapping the part that holds it, so the browser no longer knows the node
+// chromedp had found): the action then finds the element anew. Any other
+// error, or the same one for WaitTimeout, ends it.
+func Steady(actions ...chromedp.Action[chromedp.Void]) []chromedp.Action[chromedp.Void] {
+	out := make([]chromedp.Action[chromedp.Void], len(actions))
+	for i, a := range actions {
+		out[i] = func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+			deadline := time.Now().Add(WaitTimeout)
+			for {
+				v, err := a(ctx, t)
+				if err == nil || !nodeGone(err) || time.Now().After(deadline) || ctx.Err() != nil {
+					return v, err
+				}
+				select {
+				case <-ctx.Done():
+					return v, err
+				case <-time.After(50 * time.Millisecond): // the swap settling
+				}
+			}
+		}
+	}
+	return out
+}
+
+// nodeGone reports whether err says a node found a moment ago is gone.
+func nodeGone(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "Could not find node with given id") || strings.Contains(msg, "No node with given id found")
+}
+
 // navigatedAway reports whether err says the page went away mid-evaluation.
 func navigatedAway(err error) bool {
 	msg := err.Error()

@@ -1,6 +1,8 @@
 package browsertest
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -177,5 +179,29 @@ func TestNewLaysOutWholePages(t *testing.T) {
 		if laid == asShown {
 			t.Errorf("AsShown %v: the section far below laid out at load = %v", asShown, laid)
 		}
+	}
+}
+
+// Steady runs an action again while it fails only because its node was
+// replaced, and not for any other error.
+func TestSteadyRetriesOnlyAGoneNode(t *testing.T) {
+	calls := 0
+	gone := func(ctx context.Context, _ *chromedp.Target) (chromedp.Void, error) {
+		calls++
+		if calls < 3 {
+			return chromedp.Void{}, errors.New("Could not find node with given id (-32000)")
+		}
+		return chromedp.Void{}, nil
+	}
+	if _, err := Steady(gone)[0](t.Context(), nil); err != nil || calls != 3 {
+		t.Errorf("a node gone twice: err %v after %d calls, want success on the 3rd", err, calls)
+	}
+	calls = 0
+	other := func(ctx context.Context, _ *chromedp.Target) (chromedp.Void, error) {
+		calls++
+		return chromedp.Void{}, errors.New("waiting for function failed: timeout")
+	}
+	if _, err := Steady(other)[0](t.Context(), nil); err == nil || calls != 1 {
+		t.Errorf("another error: err %v after %d calls, want it at once", err, calls)
 	}
 }
