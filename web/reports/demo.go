@@ -179,7 +179,7 @@ func seedDemoObserved(ctx context.Context, st *store.Store, reportID, userID int
 		if err != nil {
 			return err
 		}
-		e := store.Edit{ReportID: reportID, BaseVersion: r.Version, UserID: userID, Action: "observed figures typed in", Section: "matrix", After: demoEntered}
+		e := store.Edit{ReportID: reportID, BaseVersion: r.Version, UserID: userID, Action: "observed figures typed in", Section: "matrix", After: DemoEntered}
 		if err := st.SetObserved(ctx, e, sr.ID, o); err != nil {
 			return err
 		}

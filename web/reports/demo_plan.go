@@ -19,8 +19,6 @@ import (
 // the demo fills each section whole, from nothing.
 const DemoEntered = "the demo's figures, entered when the demo was made"
 
-const demoEntered = DemoEntered
-
 // demoQuoteName is the API quote the demo report is compared with.
 const demoQuoteName = "Hosted Llama 3.1 8B (demo)"
 
@@ -31,7 +29,7 @@ func seedDemoPlan(ctx context.Context, st *store.Store, dataDir string, reportID
 	day := func(daysAgo int) string { return now.AddDate(0, 0, -daysAgo).Format("2006-01-02") }
 	edit := func(action, section string) (store.Edit, error) {
 		r, err := st.Report(ctx, reportID)
-		return store.Edit{ReportID: reportID, BaseVersion: r.Version, UserID: userID, Action: action, Section: section, After: demoEntered}, err
+		return store.Edit{ReportID: reportID, BaseVersion: r.Version, UserID: userID, Action: action, Section: section, After: DemoEntered}, err
 	}
 	save := func(name, action string, v any) error {
 		e, err := edit(action, name)
@@ -212,7 +210,7 @@ func seedDemoCandidates(ctx context.Context, st *store.Store, dataDir string, re
 		if err != nil {
 			return err
 		}
-		if err := st.SetObserved(ctx, store.Edit{ReportID: reportID, BaseVersion: r.Version, UserID: userID, Action: "observed figures typed in", Section: "candidates", After: demoEntered}, sr.ID, o); err != nil {
+		if err := st.SetObserved(ctx, store.Edit{ReportID: reportID, BaseVersion: r.Version, UserID: userID, Action: "observed figures typed in", Section: "candidates", After: DemoEntered}, sr.ID, o); err != nil {
 			return err
 		}
 	}
