@@ -307,7 +307,7 @@ func (s *Server) candidateImport(c echo.Context) error {
 		out.OK = importedSummary(ims)
 	}
 	if !isPartial(c.Request()) && err == nil {
-		return redirectFlash(c, fmt.Sprintf("/reports/%d#candidate-%d", r.ID, cid), out.OK)
+		return redirectFlash(c, sectionURL(r.ID, fmt.Sprintf("candidate-%d", cid)), out.OK)
 	}
 	v, lerr := s.loadReport(c)
 	if lerr != nil {

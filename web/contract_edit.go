@@ -94,5 +94,5 @@ func (s *Server) contractFreeze(c echo.Context) error {
 	if err := s.store.Freeze(c.Request().Context(), e); err != nil {
 		return err
 	}
-	return redirectFlash(c, fmt.Sprintf("/reports/%d#contract", r.ID), "Contract frozen.")
+	return redirectFlash(c, sectionURL(r.ID, "contract"), "Contract frozen.")
 }

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"fmt"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -37,7 +36,7 @@ func (s *Server) importUpload(c echo.Context) error {
 		return s.renderImports(c, status, &importOutcome{Err: msg, Dup: dup})
 	}
 	if !isPartial(c.Request()) {
-		return redirectFlash(c, fmt.Sprintf("/reports/%d#imports", r.ID), importedSummary(ims))
+		return redirectFlash(c, sectionURL(r.ID, "imports"), importedSummary(ims))
 	}
 	return s.renderImports(c, http.StatusCreated, &importOutcome{OK: importedSummary(ims)})
 }

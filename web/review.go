@@ -87,7 +87,7 @@ func reviewDone(c echo.Context, id int64, msg string) error {
 	if isPartial(c.Request()) {
 		return redirectFlash(c, fmt.Sprintf("/reports/%d", id), msg)
 	}
-	return redirectFlash(c, fmt.Sprintf("/reports/%d#review", id), msg)
+	return redirectFlash(c, sectionURL(id, "review"), msg)
 }
 
 // reviewForm is what the review bar shows after a refused workflow step:
@@ -180,7 +180,7 @@ func (s *Server) reportComment(c echo.Context) error {
 		}
 		return s.render(c, http.StatusOK, nil, commentsWithHistory(v))
 	}
-	return redirect(c, fmt.Sprintf("/reports/%d#comments", id))
+	return redirect(c, sectionURL(id, "comments"))
 }
 
 // reviewJSON is the review state as the API shows it.
