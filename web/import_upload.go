@@ -52,5 +52,5 @@ func (s *Server) renderImports(c echo.Context, status int, out *importOutcome) e
 	if out != nil && out.Err == "" && isPartial(c.Request()) {
 		return s.answerChange(c, status, v, "imports", importsChanged(v))
 	}
-	return s.render(c, status, layout(s.page(c, v.R.Title), reportPage(v)), importsBody(v.Imports))
+	return s.render(c, status, layout(s.page(c, v.R.Title), stepComponent(v, "results")), importsBody(v.Imports))
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
-
 )
 
 // partPath is where lazyPart fetches the body of a closed part.

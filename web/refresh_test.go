@@ -125,7 +125,7 @@ func TestContractSavedFromItsOwnPageRedirects(t *testing.T) {
 	form := contractValues(1)
 	form.Set("on_page", "1")
 	res, _ := do(t, lead, "POST", fmt.Sprintf("%s/reports/%d/contract", app.srv.URL, id), form, "HX-Request", "true")
-	if res.StatusCode != http.StatusNoContent || res.Header.Get("HX-Redirect") != fmt.Sprintf("/reports/%d#contract", id) {
+	if res.StatusCode != http.StatusNoContent || res.Header.Get("HX-Redirect") != fmt.Sprintf("/reports/%d/contract#contract", id) {
 		t.Errorf("saved from its page: %d, HX-Redirect %q", res.StatusCode, res.Header.Get("HX-Redirect"))
 	}
 	// In place on the report (htmx), the form does not carry the mark.

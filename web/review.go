@@ -129,7 +129,7 @@ func (s *Server) showReview(c echo.Context, status int, f reviewForm) error {
 		return err
 	}
 	c.SetRequest(c.Request().WithContext(context.WithValue(c.Request().Context(), reviewFormKey{}, f)))
-	return s.render(c, status, layout(s.page(c, v.R.Title), reportPage(v)), reviewBar(v))
+	return s.render(c, status, layout(s.page(c, v.R.Title), stepComponent(v, "review")), reviewBar(v))
 }
 
 // reportRevise starts a new revision of an approved report (its editors).

@@ -386,3 +386,13 @@ func (v *reportView) pageOf(current string) {
 		v.Step, v.Print = rest, false
 	}
 }
+
+// matrixAllRowsURL is the matrix with every row (?rows=all) on the page v
+// shows it on.
+func matrixAllRowsURL(v reportView) string {
+	step := "results"
+	if v.Print {
+		step = printStep
+	}
+	return stepURL(v.R.ID, step) + "?rows=all#matrix"
+}
