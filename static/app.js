@@ -200,6 +200,8 @@
     // Ask for the partial, as htmx would.
     xhr.setRequestHeader("HX-Request", "true");
     if (target.id) xhr.setRequestHeader("HX-Target", target.id);
+    // The page it is sent from: the answer refreshes that page's sections.
+    xhr.setRequestHeader("HX-Current-URL", location.href);
 
     if (bar) {
       bar.hidden = false;

@@ -381,7 +381,7 @@ func (v *reportView) pageOf(current string) {
 	if !ok || (rest != "" && !strings.HasPrefix(rest, "/")) {
 		return
 	}
-	rest = strings.TrimPrefix(rest, "/")
+	rest, _, _ = strings.Cut(strings.TrimPrefix(rest, "/"), "/") // contract/edit: the contract's step
 	if _, ok := stepByName(rest); ok {
 		v.Step, v.Print = rest, false
 	}
