@@ -60,7 +60,9 @@ func TestBrowserReportSteps(t *testing.T) {
 			if width == 1280 {
 				browsertest.CheckAxe(ctx, t, name)
 			}
-			if err := browsertest.KeepView(ctx, t, name); err != nil {
+			if width == 1280 {
+				browsertest.Screenshot(ctx, t, name)
+			} else if err := browsertest.KeepView(ctx, t, name); err != nil {
 				t.Log(err)
 			}
 		}
