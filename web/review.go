@@ -80,12 +80,13 @@ func (s *Server) reportSendBack(c echo.Context) error {
 }
 
 // reviewDone answers a workflow step that went through: the report, at its
-// review bar, with msg. htmx is sent to the report without the anchor, since
-// a location differing from the page's only by its anchor would scroll
-// rather than load the changed report.
+// review bar, with msg. htmx is sent back to the page of the report it came
+// from (the review step, the overview, the print view) without the anchor,
+// since a location differing from the page's only by its anchor would
+// scroll rather than load the changed report.
 func reviewDone(c echo.Context, id int64, msg string) error {
 	if isPartial(c.Request()) {
-		return redirectFlash(c, fmt.Sprintf("/reports/%d", id), msg)
+		return redirectFlash(c, pageFrom(c, id, "review"), msg)
 	}
 	return redirectFlash(c, sectionURL(id, "review"), msg)
 }

@@ -508,7 +508,7 @@ func TestReviewWithdraw(t *testing.T) {
 	// The lead withdraws it (htmx), saying why: a draft with its edit
 	// forms back, the step in its history.
 	res, _ := do(t, lead, "POST", base+"/withdraw", url.Values{"version": {app.version(id)}, "reason": {"The fleet is one box short."}}, "HX-Request", "true")
-	if res.StatusCode != http.StatusNoContent || res.Header.Get("HX-Redirect") != fmt.Sprintf("/reports/%d", id) {
+	if res.StatusCode != http.StatusNoContent || res.Header.Get("HX-Redirect") != fmt.Sprintf("/reports/%d/review", id) {
 		t.Fatalf("withdraw (htmx): %d, HX-Redirect %q", res.StatusCode, res.Header.Get("HX-Redirect"))
 	}
 	_, body = do(t, lead, "GET", base+"/print", nil)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
 
 	"capplan/planner"
 )
@@ -395,4 +396,25 @@ func matrixAllRowsURL(v reportView) string {
 		step = printStep
 	}
 	return stepURL(v.R.ID, step) + "?rows=all#matrix"
+}
+
+// pageFrom is the page of report id an htmx request was made from (its
+// HX-Current-URL, without query or anchor): a step or the print view; the
+// step named by fallback when it names none.
+func pageFrom(c echo.Context, id int64, fallback string) string {
+	v := reportView{}
+	v.R.ID = id
+	v.pageOf(c.Request().Header.Get("HX-Current-URL"))
+	switch {
+	case !v.Print:
+		return stepURL(id, v.Step)
+	case isPrintURL(c.Request().Header.Get("HX-Current-URL")):
+		return stepURL(id, printStep)
+	}
+	return stepURL(id, fallback)
+}
+
+func isPrintURL(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && strings.HasSuffix(p.Path, "/"+printStep)
 }
