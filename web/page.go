@@ -12,9 +12,24 @@ func (s *Server) page(c echo.Context, title string) pageCtx {
 	return pageCtx{User: currentUser(c), Title: title, Path: c.Request().URL.Path}
 }
 
+// statusText is an error page's heading: what happened, in words a user
+// reads (not the protocol's reason phrase: "Conflict").
 func statusText(code int) string {
-	if code == http.StatusNotFound {
+	switch code {
+	case http.StatusNotFound:
 		return "Not found" // sentence case, as every heading
+	case http.StatusConflict:
+		return "Not done: the report has changed or is locked"
+	case http.StatusUnprocessableEntity:
+		return "Not accepted"
+	case http.StatusForbidden:
+		return "Not allowed"
+	case http.StatusRequestEntityTooLarge:
+		return "Too large"
+	case http.StatusBadRequest:
+		return "Not understood"
+	case http.StatusInternalServerError:
+		return "Something went wrong"
 	}
 	if t := http.StatusText(code); t != "" {
 		return t
