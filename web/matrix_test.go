@@ -281,7 +281,6 @@ func TestMatrixCSV(t *testing.T) {
 	}
 }
 
-
 // cutBetween is the part of s after the first from and before the next to.
 func cutBetween(s, from, to string) string {
 	i := strings.Index(s, from)
