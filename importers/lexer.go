@@ -34,7 +34,7 @@ type lexer struct {
 	// names the document in tooBig's refusal ("" for a benchmark result).
 	capMax int
 	what   string
-	stack    []byte
+	stack  []byte
 
 	// recognizeBy is the offset by which the format must be recognised
 	// (0: no limit); recognized is set by the reader once it is.
