@@ -61,6 +61,7 @@ func (s *Server) quoteImport(c echo.Context) error {
 		msg = ie.Msg // the field is the form's
 	}
 	v := quotesView{Quotes: qs, CanEdit: true, Today: s.cfg.Now(), ImportErrs: formErrors{field: nothingImported(capitalize(msg))}}
+	v.pageQuotes("", 1)
 	return s.render(c, http.StatusUnprocessableEntity, layout(s.page(c, "API quotes"), quotesPage(v)), nil)
 }
 
