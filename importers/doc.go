@@ -33,6 +33,7 @@
 // than five beyond the p95: planner.MinRequestsFor), "errors", "incomplete",
 // "no-successes", "errors-unknown" (the tool does not record failures),
 // "rate-mismatch" (achieved rate more than 10 % from the requested rate),
+// "rate-and-cap" (a vLLM run driven at a rate under a cap on requests in flight),
 // "warmup-included" (per-request lists hold warmup or cooldown requests),
 // "identical-prompts", "percentile-missing", "load-unknown", "cancelled",
 // "rates-unmeasured" (a zero-length window or no success: no rates computed),
