@@ -179,12 +179,18 @@ func (br *brReport) noteSecrets(path string, x any) {
 }
 
 // isLLMDHead tells an llm-d benchmark report from the start of a JSON
-// document: its first key is version, and run, scenario or results follow.
+// document: its first key is version, and run, scenario or results follow;
+// or, with its keys sorted (jq -S, a dict sorted before dumping), it
+// starts with results or run and shows the report's request_performance or
+// its scenario's stack of components early.
 func isLLMDHead(t []byte) bool {
-	if firstKey(t) != "version" {
-		return false
+	switch firstKey(t) {
+	case "version":
+		return bytes.Contains(t, []byte(`"results"`)) || bytes.Contains(t, []byte(`"scenario"`)) || bytes.Contains(t, []byte(`"run"`))
+	case "results", "run", "scenario":
+		return bytes.Contains(t, []byte(`"request_performance"`)) || bytes.Contains(t, []byte(`"stack"`)) && bytes.Contains(t, []byte(`"standardized"`))
 	}
-	return strings.Contains(string(t), `"results"`) || strings.Contains(string(t), `"scenario"`) || strings.Contains(string(t), `"run"`)
+	return false
 }
 
 // parseLLMD reads an llm-d benchmark report in JSON.
