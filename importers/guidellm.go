@@ -7,6 +7,7 @@ import (
 	"hash/maphash"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"capplan/planner"
@@ -739,6 +740,7 @@ func (rep *gReport) build() (*File, error) {
 		}
 		f.Rows = append(f.Rows, row)
 	}
+	rep.markKnee(f)
 	for _, b := range rep.benches {
 		if f.Model == "" && b.bodyModel != "" {
 			f.Model = b.bodyModel
@@ -962,4 +964,67 @@ func (b *gBench) keepSamples(bd *builder, fam string) {
 		bd.setF(&r.RequestRate, "request_rate", "computed: successful / "+b.path+".duration", float64(good) / *r.DurationS)
 	}
 	bd.warn("no-tokens", "%d of the %d successful requests received no output tokens (no tokens received): they count as failed, and TTFT and end-to-end come from the %d requests that received tokens", b.zeroTok, ok, good)
+}
+
+// markKnee reads a run of GuideLLM's knee profile (a concurrent sweep,
+// possibly refined around the point where output throughput flattens):
+// its rows are concurrency rows like any other; the knee GuideLLM found
+// (its conclusion's final throughput result) is marked on the first
+// measured level at or above it, and said on the file; a knee run without
+// a conclusion, or one that found no knee, says so.
+func (rep *gReport) markKnee(f *File) {
+	knee := false
+	var c *gKneeConclusion
+	where := ""
+	if rep.config != nil && rep.config.Spec != nil && rep.config.Spec.Profile != nil && rep.config.Spec.Profile.Kind == "knee" {
+		knee = true
+		if rep.config.Spec.Profile.Conclusion != nil {
+			c, where = rep.config.Spec.Profile.Conclusion, "config.spec.profile.conclusion"
+		}
+	}
+	for _, b := range rep.benches {
+		if b.config == nil || b.config.Profile == nil || b.config.Profile.Kind != "knee" {
+			continue
+		}
+		knee = true
+		if b.config.Profile.Conclusion != nil { // the last one recorded is the final
+			c, where = b.config.Profile.Conclusion, b.path+".config.profile.conclusion"
+		}
+	}
+	if !knee {
+		return
+	}
+	f.Source.FormatVersion += ", knee profile"
+	var t *gKneeResult
+	if c != nil && c.Final != nil {
+		t = c.Final.Throughput
+	}
+	switch {
+	case t == nil:
+		f.Warnings = append(f.Warnings, planner.Warning{Code: "knee-unknown", Message: "a run of GuideLLM's knee profile whose report holds no conclusion: its rows are read as a concurrency sweep, and the knee (where output throughput flattens) is not marked"})
+		return
+	case t.Status != "ok" || !t.Knee.set || !t.SaturationConcurrency.set:
+		why := strings.TrimSpace(string(t.Reason))
+		if why == "" {
+			why = "no reason given"
+		}
+		f.Warnings = append(f.Warnings, planner.Warning{Code: "knee-none", Message: fmt.Sprintf("GuideLLM's knee profile found no knee (%s: %s): output throughput did not flatten over the concurrencies measured", where, why)})
+		return
+	}
+	at := -1
+	for i := range f.Rows {
+		r := &f.Rows[i]
+		if r.LoadKind == planner.LoadConcurrency && r.Load != nil && *r.Load == t.SaturationConcurrency.v {
+			at = i
+		}
+	}
+	msg := fmt.Sprintf("GuideLLM's knee profile found output throughput flattening at about %s concurrent streams (%s.final.throughput.knee = %s)", strconv.FormatFloat(t.Knee.v, 'f', 1, 64), where, strconv.FormatFloat(t.Knee.v, 'g', 6, 64))
+	if at < 0 {
+		f.Warnings = append(f.Warnings, planner.Warning{Code: "knee", Message: msg + fmt.Sprintf("; no row of the report is at its first measured level, %g streams", t.SaturationConcurrency.v)})
+		return
+	}
+	r := &f.Rows[at]
+	r.Warnings = append(r.Warnings, planner.Warning{Code: "knee", Message: msg + ": this is the first level measured at or above it; levels beyond it add latency more than throughput"})
+	r.Paths["knee"] = where + ".final.throughput.saturation_concurrency"
+	f.Warnings = append(f.Warnings, planner.Warning{Code: "knee", Message: msg + fmt.Sprintf("; marked on row %d (%g streams)", at, t.SaturationConcurrency.v)})
 }

@@ -79,6 +79,34 @@ type gBenchConfig struct {
 	Backend  *struct {
 		Model lstr `json:"model"`
 	} `json:"backend"`
+	// Profile is the run's profile as GuideLLM 0.7+ records it with each
+	// benchmark (its arguments; the knee profile's conclusion once found).
+	Profile *gProfile `json:"profile"`
+}
+
+// gProfile is a profile's kind and, for GuideLLM's knee profile, its
+// conclusion: the initial and final knee analyses.
+type gProfile struct {
+	Kind       lstr             `json:"kind"`
+	Conclusion *gKneeConclusion `json:"conclusion"`
+}
+
+// gKneeConclusion is the knee profile's KneeDetectionConclusion: the
+// final analysis's throughput result is the knee.
+type gKneeConclusion struct {
+	Final *struct {
+		Throughput *gKneeResult `json:"throughput"`
+	} `json:"final"`
+}
+
+// gKneeResult is a knee analysis's throughput result: whether a knee was
+// found, why, where (the fitted knee, in streams), and the first measured
+// concurrency at or above it.
+type gKneeResult struct {
+	Status                lstr `json:"status"`
+	Reason                lstr `json:"reason"`
+	Knee                  num  `json:"knee"`
+	SaturationConcurrency num  `json:"saturation_concurrency"`
 }
 
 // gSchedMetrics is benchmarks[i].scheduler_metrics (C-E) or run_stats (B).
@@ -111,8 +139,9 @@ type gRunConfig struct {
 			Model lstr `json:"model"`
 		} `json:"backend"`
 		Profile *struct {
-			Kind lstr            `json:"kind"`
-			Rate json.RawMessage `json:"rate"`
+			Kind       lstr             `json:"kind"`
+			Rate       json.RawMessage  `json:"rate"`
+			Conclusion *gKneeConclusion `json:"conclusion"`
 		} `json:"profile"`
 	} `json:"spec"`
 }
