@@ -35,6 +35,7 @@
 // "rate-mismatch" (achieved rate more than 10 % from the requested rate),
 // "rate-and-cap" (a vLLM run driven at a rate under a cap on requests in flight),
 // "knee" (the first level at or above the knee GuideLLM's knee profile found),
+// "server-metrics-failed" (GuideLLM's server-metrics collector never scraped a source),
 // "warmup-included" (per-request lists hold warmup or cooldown requests),
 // "identical-prompts", "percentile-missing", "load-unknown", "cancelled",
 // "rates-unmeasured" (a zero-length window or no success: no rates computed),

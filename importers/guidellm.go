@@ -58,8 +58,9 @@ type gBench struct {
 	promptsDiffer bool
 	inner         []*aBench // family A
 	innerArgs     *gBenchArgs
-	bodyModel     string // the model named in the first request body that names one
-	bodyHead      []byte // buffer for the start of a request body
+	server        []gServerMetrics // server_metrics: what GuideLLM scraped from the engine
+	bodyModel     string           // the model named in the first request body that names one
+	bodyHead      []byte           // buffer for the start of a request body
 	samples       []planner.Sample
 	sampleStart   []float64 // each sample's start (epoch s), NaN when unknown
 	zeroTok       int       // successful records without output tokens
@@ -351,6 +352,9 @@ func readGBench(w *lexer, p string, dup func(string)) (*gBench, error) {
 		case "metrics":
 			b.metrics = &gMetrics{}
 			return decode(kp, k, b.metrics)
+		case "server_metrics":
+			b.server = nil
+			return decode(kp, k, &b.server)
 		case "request_totals":
 			b.totals = &gCounts{}
 			return decode(kp, k, b.totals)
@@ -840,6 +844,9 @@ func (b *gBench) row(fam string) (planner.Row, error) {
 	}
 	b.requestWarnings(bd, fam)
 	b.keepSamples(bd, fam)
+	if err := b.engineFigures(bd); err != nil {
+		return planner.Row{}, err
+	}
 	for _, d := range []struct {
 		name string
 		n    num
@@ -1027,4 +1034,98 @@ func (rep *gReport) markKnee(f *File) {
 	r.Warnings = append(r.Warnings, planner.Warning{Code: "knee", Message: msg + ": this is the first level measured at or above it; levels beyond it add latency more than throughput"})
 	r.Paths["knee"] = where + ".final.throughput.saturation_concurrency"
 	f.Warnings = append(f.Warnings, planner.Warning{Code: "knee", Message: msg + fmt.Sprintf("; marked on row %d (%g streams)", at, t.SaturationConcurrency.v)})
+}
+
+// engineFigures gives the row what the serving engine reported over the
+// benchmark's measurement window, when GuideLLM's server-metrics collector
+// scraped it (benchmarks[i].server_metrics, one summary per source): the
+// peak KV-cache usage and requests waiting and running (a gauge's
+// summary.max) and the preemptions (a counter's increase), in the names
+// vLLM and SGLang give them; several sources or label sets give the
+// fullest peak and the sum of the counters. They become the row's engine
+// figures, read by the same rule as AIPerf's (docs/method.md, "Engine
+// metrics of a row"). A collector that never scraped says so.
+func (b *gBench) engineFigures(bd *builder) error {
+	if len(b.server) == 0 {
+		return nil
+	}
+	r := bd.row
+	e := &planner.EngineMetrics{}
+	found := 0
+	var failed []string
+	for _, m := range serverMetricNames {
+		var best *float64
+		for si, src := range b.server {
+			for _, name := range m.names {
+				var vals []struct {
+					v    num
+					path string
+				}
+				if m.stat == "total" {
+					for i, c := range src.Counters[name] {
+						vals = append(vals, struct {
+							v    num
+							path string
+						}{c.Increase, fmt.Sprintf("%s.server_metrics[%d].counters.%s[%d].increase", b.path, si, name, i)})
+					}
+				} else {
+					for i, g := range src.Gauges[name] {
+						if g.Summary == nil {
+							continue
+						}
+						vals = append(vals, struct {
+							v    num
+							path string
+						}{g.Summary.Max, fmt.Sprintf("%s.server_metrics[%d].gauges.%s[%d].summary.max", b.path, si, name, i)})
+					}
+				}
+				for _, x := range vals {
+					if !x.v.set {
+						continue
+					}
+					v := x.v.v
+					if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || m.figure == "kv_cache_max" && v > 1 {
+						return fmt.Errorf("%s: %s is not a reading an engine reports", x.path, planner.DisplayInput(v))
+					}
+					switch {
+					case best == nil:
+						best = planner.F(v)
+						r.Paths["engine."+m.figure] = x.path
+					case m.stat == "total":
+						*best += v
+						r.Paths["engine."+m.figure] += " + " + x.path
+					case v > *best:
+						*best = v
+						r.Paths["engine."+m.figure] = x.path
+					}
+				}
+			}
+		}
+		if best == nil {
+			continue
+		}
+		found++
+		switch m.figure {
+		case "kv_cache_max":
+			e.KVCacheMax = best
+		case "waiting_max":
+			e.WaitingMax = best
+		case "running_max":
+			e.RunningMax = best
+		case "preemptions":
+			e.Preemptions = best
+		}
+	}
+	for si, src := range b.server {
+		if src.Scrapes.set && src.Scrapes.v == 0 {
+			failed = append(failed, fmt.Sprintf("%s (server_metrics[%d]: 0 scrapes, %g failed)", cmpOr(string(src.Source), "a source"), si, src.ScrapeErrors.v))
+		}
+	}
+	if len(failed) > 0 {
+		bd.warn("server-metrics-failed", "GuideLLM's server-metrics collector could not scrape %s: no engine figures from it", strings.Join(failed, ", "))
+	}
+	if found > 0 {
+		r.Engine = e
+	}
+	return nil
 }

@@ -73,3 +73,43 @@ func TestGuideLLMKnee(t *testing.T) {
 		}
 	}
 }
+
+// TestGuideLLMServerMetrics: what GuideLLM's server-metrics collector
+// scraped from vLLM over each benchmark (Prometheus gauges' summaries and
+// counters' increases) becomes the row's engine figures, each with its
+// path; a source never scraped says so.
+func TestGuideLLMServerMetrics(t *testing.T) {
+	raw := string(mustRead(t, "testdata/guidellm_e_server_metrics.json"))
+	f, err := Parse("benchmarks.json", strings.NewReader(raw), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Rows) != 2 || f.Rows[0].Engine == nil || f.Rows[1].Engine == nil {
+		t.Fatalf("%d rows, engine figures %v", len(f.Rows), f.Rows)
+	}
+	e := f.Rows[1].Engine
+	checkF(t, "kv cache max", e.KVCacheMax, 0.97)
+	checkF(t, "waiting max", e.WaitingMax, 7)
+	checkF(t, "running max", e.RunningMax, 9)
+	checkF(t, "preemptions", e.Preemptions, 12)
+	if e.Source != "benchmarks.json" || f.Rows[1].Paths["engine.kv_cache_max"] != "benchmarks[1].server_metrics[0].gauges.vllm:kv_cache_usage_perc[0].summary.max" {
+		t.Errorf("source %q, path %q", e.Source, f.Rows[1].Paths["engine.kv_cache_max"])
+	}
+	checkF(t, "row 0 preemptions", f.Rows[0].Engine.Preemptions, 0)
+	failed := strings.Replace(raw, `"scrapes":22,"scrape_errors":0,"gauges":{`, `"scrapes":0,"scrape_errors":22,"gauges":{},"gauges_":{`, 1)
+	failed = strings.Replace(failed, `"counters":{"vllm:prompt_tokens":[{"labels":{"engine":"0","model_name":"Qwen/Qwen3-8B"},"increase":4096.0`, `"counters":{},"counters_":{"vllm:prompt_tokens":[{"labels":{"engine":"0","model_name":"Qwen/Qwen3-8B"},"increase":4096.0`, 1)
+	f, err = Parse("benchmarks.json", strings.NewReader(failed), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Rows[0].Engine != nil || !hasCode(f.Rows[0].Warnings, "server-metrics-failed") {
+		t.Errorf("a collector that never scraped: engine %v, warnings %v", f.Rows[0].Engine, f.Rows[0].Warnings)
+	}
+	bad := strings.Replace(raw, `"max":0.24`, `"max":1.7`, 1)
+	if bad == raw {
+		t.Fatal("fixture changed: no kv max of 0.24")
+	}
+	if _, err := Parse("benchmarks.json", strings.NewReader(bad), Options{}); err == nil || !strings.Contains(err.Error(), "vllm:kv_cache_usage_perc[0].summary.max: 1.7") {
+		t.Errorf("a KV-cache usage above 1: %v", err)
+	}
+}

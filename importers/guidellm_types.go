@@ -189,3 +189,23 @@ func (r *rawOrNull) UnmarshalJSON(b []byte) error {
 	*r = append((*r)[:0], b...)
 	return nil
 }
+
+// gServerMetrics is one summary of benchmarks[i].server_metrics, what
+// GuideLLM's server-metrics collector scraped from one source (such as
+// vLLM's /metrics) over the benchmark's measurement window: gauges by
+// Prometheus family name, each series with its distribution summary;
+// counters (their family name without _total) with their increase. The
+// scraped samples themselves are not read.
+type gServerMetrics struct {
+	Source       lstr `json:"source"`
+	Scrapes      num  `json:"scrapes"`
+	ScrapeErrors num  `json:"scrape_errors"`
+	Gauges       map[string][]struct {
+		Summary *struct {
+			Max num `json:"max"`
+		} `json:"summary"`
+	} `json:"gauges"`
+	Counters map[string][]struct {
+		Increase num `json:"increase"`
+	} `json:"counters"`
+}
