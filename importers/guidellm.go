@@ -21,11 +21,14 @@ type gReport struct {
 	args    *gRunArgs
 	hasArgs bool
 	config  *gRunConfig
-	benches []*gBench
-	keys    []string          // the top-level keys, in file order
-	dups    []string          // duplicate-key notes, in file order
-	short   map[string]string // metadata, args and config, shortened for those notes
-	yaml    bool              // converted from YAML, which has no end of its own
+	// conclusions are the report's top-level conclusions (GuideLLM's knee
+	// profile writes its KneeDetectionConclusion there)
+	conclusions []*gKneeConclusion
+	benches     []*gBench
+	keys        []string          // the top-level keys, in file order
+	dups        []string          // duplicate-key notes, in file order
+	short       map[string]string // metadata, args and config, shortened for those notes
+	yaml        bool              // converted from YAML, which has no end of its own
 }
 
 // dup notes a key that appears twice.
@@ -225,6 +228,11 @@ func (rep *gReport) key(w *lexer, k string) error {
 		}
 		rep.short[k] = clip(raw)
 		return rep.decodeKey(k, raw)
+	case "conclusions":
+		// what a profile concluded once its run ended (GuideLLM's knee
+		// profile: its knee analysis), one entry per profile
+		rep.conclusions = nil
+		return w.decode(k, &rep.conclusions)
 	case "benchmarks":
 		if again {
 			rep.dup("benchmarks appears twice; the last list is used, as Python's json module reads it")
@@ -976,26 +984,21 @@ func (b *gBench) keepSamples(bd *builder, fam string) {
 // markKnee reads a run of GuideLLM's knee profile (a concurrent sweep,
 // possibly refined around the point where output throughput flattens):
 // its rows are concurrency rows like any other; the knee GuideLLM found
-// (its conclusion's final throughput result) is marked on the first
-// measured level at or above it, and said on the file; a knee run without
-// a conclusion, or one that found no knee, says so.
+// (the report's conclusions: the knee_detection entry's final throughput
+// result) is marked on the first measured level at or above it, and said
+// on the file; a knee run without a conclusion, or one that found no knee,
+// says so.
 func (rep *gReport) markKnee(f *File) {
-	knee := false
+	knee := rep.config != nil && rep.config.Spec != nil && rep.config.Spec.Profile != nil && rep.config.Spec.Profile.Kind == "knee"
+	for _, b := range rep.benches {
+		knee = knee || b.config != nil && b.config.Profile != nil && b.config.Profile.Kind == "knee"
+	}
 	var c *gKneeConclusion
 	where := ""
-	if rep.config != nil && rep.config.Spec != nil && rep.config.Spec.Profile != nil && rep.config.Spec.Profile.Kind == "knee" {
-		knee = true
-		if rep.config.Spec.Profile.Conclusion != nil {
-			c, where = rep.config.Spec.Profile.Conclusion, "config.spec.profile.conclusion"
-		}
-	}
-	for _, b := range rep.benches {
-		if b.config == nil || b.config.Profile == nil || b.config.Profile.Kind != "knee" {
-			continue
-		}
-		knee = true
-		if b.config.Profile.Conclusion != nil { // the last one recorded is the final
-			c, where = b.config.Profile.Conclusion, b.path+".config.profile.conclusion"
+	for i, x := range rep.conclusions {
+		if x != nil && x.Kind == "knee_detection" {
+			c, where = x, fmt.Sprintf("conclusions[%d]", i)
+			knee = true
 		}
 	}
 	if !knee {

@@ -80,20 +80,20 @@ type gBenchConfig struct {
 		Model lstr `json:"model"`
 	} `json:"backend"`
 	// Profile is the run's profile as GuideLLM 0.7+ records it with each
-	// benchmark (its arguments; the knee profile's conclusion once found).
+	// benchmark: its arguments.
 	Profile *gProfile `json:"profile"`
 }
 
-// gProfile is a profile's kind and, for GuideLLM's knee profile, its
-// conclusion: the initial and final knee analyses.
+// gProfile is a profile's arguments, of which its kind is read.
 type gProfile struct {
-	Kind       lstr             `json:"kind"`
-	Conclusion *gKneeConclusion `json:"conclusion"`
+	Kind lstr `json:"kind"`
 }
 
-// gKneeConclusion is the knee profile's KneeDetectionConclusion: the
-// final analysis's throughput result is the knee.
+// gKneeConclusion is one of the report's conclusions; the knee profile's
+// (kind knee_detection) holds its initial and final knee analyses, and
+// the final analysis's throughput result is the knee.
 type gKneeConclusion struct {
+	Kind  lstr `json:"kind"`
 	Final *struct {
 		Throughput *gKneeResult `json:"throughput"`
 	} `json:"final"`
@@ -139,9 +139,8 @@ type gRunConfig struct {
 			Model lstr `json:"model"`
 		} `json:"backend"`
 		Profile *struct {
-			Kind       lstr             `json:"kind"`
-			Rate       json.RawMessage  `json:"rate"`
-			Conclusion *gKneeConclusion `json:"conclusion"`
+			Kind lstr            `json:"kind"`
+			Rate json.RawMessage `json:"rate"`
 		} `json:"profile"`
 	} `json:"spec"`
 }
