@@ -226,6 +226,7 @@ func FuzzParseLiteLLM(f *testing.F) {
 	f.Add(pricegen.LiteLLM(pricegen.Many(3)))
 	f.Add(pricegen.LiteLLM([]pricegen.Model{{Key: "m", Input: "NaN", Output: "-0", CacheRead: `"1e-7"`, BatchInput: "1e400"}}))
 	f.Add([]byte(`{"sample_spec": {}, "a": {"input_cost_per_token": 1, "output_cost_per_token": 2}, "a": {"input_cost_per_token": 1, "output_cost_per_token": 3}}`))
+	f.Add(mustRead(f, "testdata/litellm_last_updated.json"))
 	f.Fuzz(fuzzPrices)
 }
 
@@ -234,6 +235,7 @@ func FuzzParseGenAIPrices(f *testing.F) {
 	f.Add(pricegen.GenAIPrices([]pricegen.Provider{{ID: "p", Name: "P", Models: []pricegen.Model{{Key: "m", Input: `{"base": 1, "tiers": [{"start": 1000, "price": 2}]}`, Output: "3"}},
 		History: map[string][]pricegen.Dated{}}}))
 	f.Add([]byte(`[{"id": "p", "models": [{"id": "m", "prices": [{"constraint": {"type": "time_of_date", "start_time": "00:00", "end_time": "08:00"}, "prices": {"input_mtok": 1, "output_mtok": 2}}, {"prices": {"input_mtok": 2, "output_mtok": 4}}]}]}]`))
+	f.Add(mustRead(f, "testdata/genai_prices_conditional.json"))
 	f.Fuzz(fuzzPrices)
 }
 
