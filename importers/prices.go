@@ -156,6 +156,16 @@ func parsePrices(name string, r io.Reader, opt PriceOptions) (*Catalogue, error)
 		if c.OtherKeys > 0 {
 			msg = fmt.Sprintf("no model with input and output token prices in this %s catalogue (%d left out; top-level keys that are not models: %d)", c.Catalogue, c.OtherModels+c.BadPrices, c.OtherKeys)
 		}
+		if len(c.Skipped) > 0 { // name what was left out, model and field
+			var say []string
+			for _, sk := range c.Skipped[:min(3, len(c.Skipped))] {
+				say = append(say, sk.String())
+			}
+			msg += ": " + strings.Join(say, "; ")
+			if len(c.Skipped) > 3 {
+				msg += fmt.Sprintf("; and %d more", c.OtherModels+c.BadPrices+c.OtherKeys-3)
+			}
+		}
 		return nil, &Error{File: name, Msg: msg}
 	}
 	c.Bytes = in.n

@@ -369,3 +369,19 @@ func TestLiteLLMTopLevelKeys(t *testing.T) {
 		t.Errorf("skips %q", j)
 	}
 }
+
+// TestPriceRefusalsNameModelAndField: a catalogue refused for holding no
+// usable model says which models and fields were left out.
+func TestPriceRefusalsNameModelAndField(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"gpt-4o": {"input_cost_per_token": [1], "output_cost_per_token": 2e-6}}`:                                                                        "gpt-4o input_cost_per_token: not a number: [1]",
+		`{"last_updated": "2026-11-30", "e": {"mode": "embedding", "input_cost_per_token": 1e-8}}`:                                                        "e: mode embedding",
+		`[{"id": "openai", "models": [{"id": "o3", "prices": {"input_mtok": "abc", "output_mtok": 2}}]}]`:                                                 "openai/o3 input_mtok: not a number: abc",
+		`[{"id": "openai", "models": [{"id": "o3", "prices": [{"constraint": {"start_date": "June"}, "prices": {"input_mtok": 1, "output_mtok": 2}}]}]}]`: `openai/o3: prices[0].constraint.start_date: "June" is not a date`,
+	} {
+		_, err := ParsePrices("p.json", strings.NewReader(in), PriceOptions{Date: "2026-12-01"})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err %v, want %q", in, err, want)
+		}
+	}
+}
