@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -148,4 +149,14 @@ func nothingImported(msg string) string {
 		return msg + "."
 	}
 	return msg + ". Nothing was imported."
+}
+
+// importSkipped says what a catalogue import left out, in one line.
+func importSkipped(qi store.QuoteImport) string {
+	s := "Left out: " + plural(qi.BadPrices, "price", "prices") + " not a finite non-negative number, " +
+		plural(qi.Other, "model", "models") + " without input and output token prices"
+	if qi.OtherKeys > 0 {
+		s += "; top-level keys that are not models, skipped: " + strconv.Itoa(qi.OtherKeys)
+	}
+	return s
 }
