@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"capplan/planner"
@@ -22,7 +24,9 @@ type CatalogueImport struct {
 	Prices    []planner.CataloguePrice
 	// Left out by the reader, for the record: counts and named skips.
 	BadPrices, OtherModels int
-	Skipped                []string
+	// OtherKeys counts the top-level keys skipped as not models.
+	OtherKeys int
+	Skipped   []string
 	// Match are the terms the import kept models by (none: every model);
 	// only models they match can be reported removed.
 	Match []string
@@ -42,6 +46,7 @@ type QuoteImport struct {
 	First      bool                     `json:"first"` // the catalogue's first import: every model is new
 	BadPrices  int                      `json:"bad_prices"`
 	Other      int                      `json:"other_models"`
+	OtherKeys  int                      `json:"other_keys"` // top-level keys that are not models, skipped
 	Skipped    []string                 `json:"skipped"`
 	Match      []string                 `json:"match,omitempty"`
 	Repriced   []QuoteUse               `json:"repriced"` // draft reports with a history entry
@@ -70,9 +75,18 @@ func (s *Store) ImportCatalogue(ctx context.Context, userID int64, ci CatalogueI
 	now := s.now()
 	at := stamp(now)
 	out := QuoteImport{Catalogue: ci.Catalogue, File: ci.File, SHA256: ci.SHA256, Retrieved: ci.Retrieved, Models: len(ci.Prices),
-		BadPrices: ci.BadPrices, Other: ci.OtherModels, Skipped: ci.Skipped, Match: ci.Match, Repriced: []QuoteUse{}, ImportedAt: now}
+		BadPrices: ci.BadPrices, Other: ci.OtherModels, OtherKeys: ci.OtherKeys, Skipped: ci.Skipped, Match: ci.Match, Repriced: []QuoteUse{}, ImportedAt: now}
 	if out.Skipped == nil {
 		out.Skipped = []string{}
+	}
+	for _, p := range ci.Prices {
+		if i := strings.IndexFunc(p.Key, func(r rune) bool { return r < 0x20 || r == 0x7f }); i >= 0 {
+			what := "a control character"
+			if p.Key[i] == 0 {
+				what = "a NUL character"
+			}
+			return out, inputErr("file", fmt.Sprintf("the model key %s holds %s, which no model name has: the catalogue is damaged", strconv.QuoteToASCII(p.Key), what))
+		}
 	}
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT id, catalogue_key, catalogue_price, data, listed FROM quotes WHERE catalogue = ?`, ci.Catalogue)
@@ -119,7 +133,7 @@ func (s *Store) ImportCatalogue(ctx context.Context, userID int64, ci CatalogueI
 				var dup int64
 				err := tx.QueryRowContext(ctx, `SELECT id FROM quotes WHERE name = ?`, q.Name).Scan(&dup)
 				if err == nil {
-					return inputErr("file", fmt.Sprintf("the library already has a typed quote named %q: rename it, then import again. Nothing was imported", q.Name))
+					return inputErr("file", fmt.Sprintf("the library already has a typed quote named %q: rename it, then import again", q.Name))
 				}
 				if !errors.Is(err, sql.ErrNoRows) {
 					return err
