@@ -84,7 +84,6 @@ func (s *Server) candidateSave(c echo.Context, cid int64) error {
 			_, err := s.store.SaveCandidate(ctx, e, cid, next)
 			return err
 		},
-		Again: candidatesFor, Swap: swapOf(candidatesSwap),
 	})
 }
 
@@ -108,7 +107,6 @@ func (s *Server) candidateRemove(c echo.Context) error {
 		Save: func(ctx context.Context, e store.Edit) error {
 			return s.store.RemoveCandidate(ctx, e, cid)
 		},
-		Again: candidatesFor, Swap: swapOf(candidatesSwap),
 	})
 }
 

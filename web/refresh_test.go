@@ -83,7 +83,7 @@ func TestChangesRefreshTheComputedSections(t *testing.T) {
 	}
 	// The form's address is replaced by the report's: Back does not come
 	// back to the posted form.
-	if got := res.Header.Get("HX-Replace-Url"); got != fmt.Sprintf("/reports/%d", id) || res.Header.Get("HX-Push-Url") != "" {
+	if got := res.Header.Get("HX-Replace-Url"); got != fmt.Sprintf("/reports/%d/contract", id) || res.Header.Get("HX-Push-Url") != "" {
 		t.Errorf("amendment: HX-Replace-Url %q, HX-Push-Url %q", got, res.Header.Get("HX-Push-Url"))
 	}
 

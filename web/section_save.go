@@ -58,6 +58,10 @@ type sectionSave struct {
 	// Swap is what htmx gets after a save; nil ok redirects instead. When
 	// nil, its section's Swap (reportSections), if any.
 	Swap func(v reportView) (templ.Component, bool)
+	// Redirect answers a save with a redirect to the section even for
+	// htmx, whatever its section's Swap (a save made from another
+	// section's form, with a message to carry).
+	Redirect bool
 	// Flash, when set, is the message a redirect after a save carries.
 	Flash string
 	// ReplaceURL is the address htmx shows after a save in place of the
@@ -214,7 +218,7 @@ func (ss sectionSave) withSection() sectionSave {
 	if ss.Again == nil {
 		ss.Again = sec.Form
 	}
-	if ss.Swap == nil && sec.Swap != nil {
+	if ss.Swap == nil && sec.Swap != nil && !ss.Redirect {
 		ss.Swap = swapOf(sec.Swap)
 	}
 	return ss
