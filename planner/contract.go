@@ -82,6 +82,10 @@ type Contract struct {
 	StopRule        string `json:"stop_rule"`
 
 	Objective Objective `json:"objective"`
+	// Confidence is the level of the confidence bounds every verdict from
+	// per-request records states (docs/method.md, "Confidence"), a
+	// fraction; 0 means DefaultConfidence (95 %).
+	Confidence float64 `json:"confidence,omitempty"`
 
 	// SoakHours is the length of the soak the contract asks for; 0 when it
 	// asks for none. A soak asked for joins the exit check.

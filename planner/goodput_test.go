@@ -89,7 +89,13 @@ func TestCapacityCountsFailuresOnce(t *testing.T) {
 	ceil.DurationS, ceil.RequestRate = F(100), F(1.99)
 	missed := make([]Sample, 6)
 	for i := range missed {
+		// Three miss the end-to-end bound and three the TTFT bound: 3 of
+		// 199 beyond each keeps the 95 % upper bound of each p95 (the
+		// 195th of 199) within it, so the row passes conclusively.
 		missed[i] = Sample{TTFT: 0.4, E2E: 16, ITL: NoFigure, OutputTokens: 128, OK: true}
+		if i%2 == 1 {
+			missed[i] = Sample{TTFT: 2.5, E2E: 5, ITL: NoFigure, OutputTokens: 128, OK: true}
+		}
 	}
 	ceil.Samples = samples(193, append(missed, Sample{TTFT: NoFigure, E2E: NoFigure, ITL: NoFigure, OutputTokens: NoFigure, OK: false})...)
 	in.Scenarios[2] = Scenario{Name: "peak", MonthlyRequests: 138_600, BusyHourShare: 0.05}
