@@ -65,7 +65,18 @@ const (
 	colSHA
 	colPaths
 	colMeasuredFrom
-	colLast = colMeasuredFrom
+	colSuccessLow
+	colSuccessHigh
+	colTTFTLower
+	colTTFTUpper
+	colE2ELower
+	colE2EUpper
+	colTPOTLower
+	colTPOTUpper
+	colITLLower
+	colITLUpper
+	colBounds
+	colLast = colBounds
 )
 
 func (b *book) matrixSheet() {
@@ -77,6 +88,7 @@ func (b *book) matrixSheet() {
 	widths[colKind-1], widths[colModel-1] = 12, 28
 	widths[colNotCounted-1] = 40
 	widths[colSummary-1], widths[colWarnings-1], widths[colFile-1], widths[colSHA-1], widths[colPaths-1], widths[colMeasuredFrom-1] = 40, 40, 30, 20, 40, 40
+	widths[colBounds-1] = 60
 	s.cols(widths...)
 	b.headers(s, "Load", "Load kind", "Model", "Attempted", "Successful", "Errored", "Incomplete", "Duration", "Requests/s", "Achieved req/s",
 		"Achieved concurrency", "Output tokens/s", "Prompt tokens (mean)", "Output tokens (mean)",
@@ -85,7 +97,11 @@ func (b *book) matrixSheet() {
 		"Memory headroom", "Peak memory (GiB)", "Power (W)", "OOM", "Restart", "Checked: no OOM or restart", "Stopped", "Counted",
 		"Inconclusive (passed on weak evidence)", "Success rate", "Successful req/s for capacity", "Success check", "TTFT check", "End-to-end check", "TPOT check", "ITL check",
 		"Headroom check", "No-OOM check", "Verdict", "In envelope", "Planner's verdict", "Non-monotone", "Not counted because", "Warnings", "File", "sha256", "Paths in the file",
-		"Headroom, peak memory and power from")
+		"Headroom, peak memory and power from",
+		"Success rate, CI lower", "Success rate, CI upper",
+		"TTFT percentile, lower bound", "TTFT percentile, upper bound", "End-to-end percentile, lower bound", "End-to-end percentile, upper bound",
+		"TPOT percentile, lower bound", "TPOT percentile, upper bound", "ITL percentile, lower bound", "ITL percentile, upper bound",
+		"Confidence of the verdict")
 
 	pctl := func(c50, c95, c99, r int) string {
 		return fmt.Sprintf(`IF(Objective_Percentile=50,%s,IF(Objective_Percentile=95,%s,IF(Objective_Percentile=99,%s,"")))`, rel(c50, r), rel(c95, r), rel(c99, r))
@@ -94,14 +110,15 @@ func (b *book) matrixSheet() {
 		m := pctl(c50, c95, c99, r)
 		return fmt.Sprintf(`IF(%[1]s="","",IF(%[2]s="","missing",IF(%[2]s<=%[1]s,"pass","fail")))`, bound, m)
 	}
-	// A row is in the envelope when every row before it is, it counts or
-	// passed on weak evidence (it matches the contract: the planner
-	// decides, and lists these rows first, by load), it is of the
-	// envelope's kind of load, it passes, and so does every other counted
-	// row at its load: a failing second run at a load fails the whole
-	// level. A level whose passes are all on weak evidence proves nothing:
-	// it is in the envelope only as the lowest level, and no level above
-	// it is (docs/method.md, "Weak evidence").
+	// A row is in the envelope by the planner's rule (docs/method.md,
+	// "Weak evidence"): it counts or passed on weak evidence (it matches
+	// the contract: the planner decides), it is of the envelope's kind of
+	// load, it passes, its load is below the lowest load where a counted
+	// row does not pass (a measured failure counts whatever its sample),
+	// and a counted row passes at its load or above, below that failure (a
+	// conclusive pass covers every level below it). When no counted row
+	// passes below the first failure, every pass below it is in, on weak
+	// evidence.
 	n := len(b.r.Result.Matrix)
 	envKinds := []string{string(b.r.Result.Envelope.LoadKind)}
 	if b.r.Result.Envelope.LoadKind == planner.LoadConcurrency {
@@ -114,13 +131,15 @@ func (b *book) matrixSheet() {
 		}
 		return "OR(" + strings.Join(terms, ",") + ")"
 	}
-	levelOK := func(r int) string {
-		return fmt.Sprintf(`COUNTIFS(%s,%s,%s,%s,%s,TRUE,%s,"<>pass")=0`,
-			s.rng(colLoad, 2, n+1), rel(colLoad, r), s.rng(colKind, 2, n+1), rel(colKind, r), s.rng(colCounted, 2, n+1), s.rng(colVerdict, 2, n+1))
-	}
-	levelProven := func(r int) string {
-		return fmt.Sprintf(`COUNTIFS(%s,%s,%s,%s,%s,TRUE,%s,"pass")>0`,
-			s.rng(colLoad, 2, n+1), rel(colLoad, r), s.rng(colKind, 2, n+1), rel(colKind, r), s.rng(colCounted, 2, n+1), s.rng(colVerdict, 2, n+1))
+	loads, counted, verdicts := s.rng(colLoad, 2, n+1), s.rng(colCounted, 2, n+1), s.rng(colVerdict, 2, n+1)
+	// firstFail is the lowest load of a counted row that does not pass,
+	// 1E+300 when none.
+	firstFail := fmt.Sprintf(`IF(COUNTIFS(%[2]s,TRUE,%[3]s,"<>pass",%[1]s,"<>")=0,1E+300,_xlfn.MINIFS(%[1]s,%[2]s,TRUE,%[3]s,"<>pass",%[1]s,"<>"))`, loads, counted, verdicts)
+	inEnvelope := func(r int) string {
+		conclusiveAbove := fmt.Sprintf(`COUNTIFS(%[1]s,">="&%[4]s,%[1]s,"<"&%[5]s,%[2]s,TRUE,%[3]s,"pass")>0`, loads, counted, verdicts, rel(colLoad, r), firstFail)
+		noneConclusive := fmt.Sprintf(`COUNTIFS(%[1]s,"<"&%[4]s,%[2]s,TRUE,%[3]s,"pass")=0`, loads, counted, verdicts, firstFail)
+		return fmt.Sprintf(`AND(%s<>"",OR(%s,%s),%s,%s="pass",%s<%s,OR(%s,%s))`,
+			rel(colLoad, r), rel(colCounted, r), rel(colInconclusive, r), kindOK(r), rel(colVerdict, r), rel(colLoad, r), firstFail, conclusiveAbove, noneConclusive)
 	}
 	for i, rr := range b.r.Result.Matrix {
 		r := i + 2
@@ -141,11 +160,6 @@ func (b *book) matrixSheet() {
 			load = rr.Load
 		}
 		capRate := planner.SuccessfulRate(row)
-		inEnvPrev, lowest := "TRUE", "TRUE"
-		if r > 2 {
-			inEnvPrev = fmt.Sprintf("AND(%s,OR(%s=%s,%s))", rel(colInEnvelope, r-1), rel(colLoad, r-1), rel(colLoad, r), levelProven(r-1))
-			lowest = fmt.Sprintf("%s=%s", rel(colLoad, r), rel(colLoad, 2))
-		}
 		cells := []any{
 			v(b.st.num, load), string(row.LoadKind), modelCell(row),
 			v(b.st.int, optInt(row.Attempted)), v(b.st.int, optInt(row.Successful)), v(b.st.int, optInt(row.Errored)), v(b.st.int, optInt(row.Incomplete)),
@@ -173,11 +187,30 @@ func (b *book) matrixSheet() {
 			fx(0, fmt.Sprintf(`IF(Objective_No_OOM,IF(OR(%s,%s),"fail",IF(%s,"pass","unknown")),"")`, rel(colOOM, r), rel(colRestart, r), rel(colOOMChecked, r)), checks["no_oom"]),
 			fx(b.st.bold, fmt.Sprintf(`IF(%[1]s,"stopped",IF(COUNTIF(%[2]s:%[3]s,"fail")>0,"fail",IF(COUNTIF(%[2]s:%[3]s,"missing")>0,"not-judged","pass")))`,
 				rel(colStopped, r), rel(colChkSuccess, r), rel(colChkOOM, r)), string(rr.Verdict.State)),
-			fx(0, fmt.Sprintf(`AND(%s,%s<>"",OR(%s,%s),%s,%s="pass",%s,OR(%s,%s))`, inEnvPrev, rel(colLoad, r), rel(colCounted, r), rel(colInconclusive, r), kindOK(r), rel(colVerdict, r), levelOK(r), levelProven(r), lowest), rr.InEnvelope),
+			fx(0, inEnvelope(r), rr.InEnvelope),
 			v(b.st.wrap, rr.Verdict.Summary), yesNo(rr.NonMonotone), v(b.st.wrap, rr.NotCountedText()), v(b.st.wrap, warningsText(rr.Warnings)),
 			rr.Source.File, rr.Source.SHA256, v(b.st.wrap, pathsText(row.Paths)),
 			v(b.st.wrap, measuredFromText(rr)),
 		}
+		// The confidence of the verdict as values beside the figures
+		// (docs/method.md, "Confidence"): the success rate's exact
+		// interval and each bounded percentile's bounds, empty where the
+		// row has none.
+		var lo, hi any = "", ""
+		if iv := rr.SuccessInterval; iv != nil {
+			lo, hi = v(b.st.pct, iv.Lower), v(b.st.pct, iv.Upper)
+		}
+		cells = append(cells, lo, hi)
+		for _, crit := range []string{"ttft", "e2e", "tpot", "itl"} {
+			var l, u any = "", ""
+			for _, pb := range rr.Bounds {
+				if pb.Criterion == crit {
+					l, u = v(b.st.secs, optOrEmpty(pb.Lower)), v(b.st.secs, optOrEmpty(pb.Upper))
+				}
+			}
+			cells = append(cells, l, u)
+		}
+		cells = append(cells, v(b.st.wrap, boundsText(rr)))
 		s.add(cells...)
 	}
 	if len(b.r.Result.Matrix) == 0 {
@@ -335,4 +368,20 @@ func (b *book) envelopeSheet() {
 		s.add("vLLM note", nil, v(b.st.wrap, nt))
 	}
 	s.add("Gateway settings", nil, v(b.st.wrap, a.Settings.GatewayJSON))
+}
+
+// boundsText says how sure a row's verdict is, in words: each bound's
+// sentence and the success rate's interval, or why there is no bound.
+func boundsText(rr planner.RowResult) string {
+	var parts []string
+	for _, pb := range rr.Bounds {
+		parts = append(parts, pb.Text)
+	}
+	if rr.BoundsNote != "" {
+		parts = append(parts, rr.BoundsNote)
+	}
+	if rr.SuccessInterval != nil {
+		parts = append(parts, "success rate "+rr.SuccessInterval.Text)
+	}
+	return strings.Join(parts, "; ")
 }
