@@ -53,6 +53,9 @@ type Envelope struct {
 	Covered   []float64 `json:"covered,omitempty"`
 	Weak      bool      `json:"weak,omitempty"`
 	Evidence  []string  `json:"evidence,omitempty"`
+	// Next is the runs proposed next (ProposeNextTest), nil when there is
+	// nothing to propose.
+	Next *NextTest `json:"next,omitempty"`
 	// Text says it in a sentence: "demonstrated ceiling: 8 concurrent
 	// streams", "at least 10 concurrent streams (every row passed)", "no
 	// envelope: the lowest row (1 stream) fails".
@@ -109,7 +112,9 @@ func JudgeMatrix(rows []Row, c Contract, o Objective, wantModel string) ([]RowRe
 		}
 		return m[i].Load < m[j].Load
 	})
-	return m, FindEnvelope(m, kind)
+	e := FindEnvelope(m, kind)
+	e.Next = ProposeNextTest(m, e, cc)
+	return m, e
 }
 
 // judgeEvidence decides from a row's reasons (Eligibility) whether it
