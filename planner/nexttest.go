@@ -149,7 +149,7 @@ func ProposeNextTest(m []RowResult, e Envelope, c Contract) *NextTest {
 	}
 	nt.GPUMinutes = math.Round(nt.GPUMinutes*10) / 10
 	nt.Text = fmt.Sprintf("next test: %d %s at %s, about %s GPU minutes", len(nt.Runs), plural(len(nt.Runs), "run", "runs"),
-		joinAnd(loads)+" "+kindUnit(kind), fmtNum(nt.GPUMinutes))
+		joinAnd(loads)+" "+kindUnit(kind, len(loads) == 1 && nt.Runs[0].Load == 1), fmtNum(nt.GPUMinutes))
 	if hi != nil {
 		nt.Text += fmt.Sprintf(" (the ceiling is %s, the first failure %s)", fmtNum(*e.Ceiling), fmtNum(hi.Load))
 	}
@@ -157,9 +157,12 @@ func ProposeNextTest(m []RowResult, e Envelope, c Contract) *NextTest {
 }
 
 // kindUnit names a load kind's unit after a list of loads.
-func kindUnit(k LoadKind) string {
-	if k == LoadRate {
+func kindUnit(k LoadKind, one bool) string {
+	switch {
+	case k == LoadRate:
 		return "req/s"
+	case one:
+		return "concurrent stream"
 	}
 	return "concurrent streams"
 }
