@@ -390,8 +390,8 @@ func RowBounds(r Row, o Objective, conf float64) (bounds []PercentileBound, summ
 			continue
 		}
 		label := pct + " " + b.label
-		if b.criterion == "tpot" && o.TPOTAsSpeed {
-			label = pct + " " + speedLabel + " (as ITL)"
+		if b.criterion == "tpot" {
+			label = pct + " " + tpotCriterionLabel(o)
 		}
 		var vals []float64
 		if b.value != nil && ok > 0 {

@@ -165,17 +165,23 @@ func Evaluate(r Row, o Objective) Verdict {
 		{"ttft", "TTFT", o.TTFTMax, r.TTFT},
 		{"ttfot", "TTFOT (first visible token)", o.TTFOTMax, r.TTFOT},
 		{"e2e", "end-to-end", o.E2EMax, r.E2E},
-		{"tpot", "TPOT", o.TPOTMax, r.TPOT},
+		{"tpot", tpotCriterionLabel(o), o.TPOTMax, tpotStat(r, o)},
 		{"itl", "ITL", o.ITLMax, r.ITL},
 	} {
 		if b.bound == nil {
 			continue
 		}
 		c := Check{Criterion: b.criterion, Label: pct + " " + b.label, Bound: *b.bound, Op: "<=", Unit: "s", Note: b.stat.Definition}
+		if b.criterion == "tpot" && o.TPOTAsSpeed {
+			c.Note = SpeedDefinition
+		}
 		if m := b.stat.Percentile(o.Percentile); m != nil {
 			c.Measured = m
 			c.Pass = boolp(*m <= *b.bound)
 			c.Text = fmt.Sprintf("%s %s s %s %s s", c.Label, fmtNum(*m), opText(*c.Pass, "<="), fmtNum(*b.bound))
+			if b.criterion == "tpot" && o.TPOTAsSpeed && *m > 0 {
+				c.Text += fmt.Sprintf(" (%s tok/s/user %s %s)", fmtNum(roundSig(OutputSpeed(*m), 3)), opText(*c.Pass, ">="), fmtSpeed(OutputSpeed(*b.bound)))
+			}
 		} else {
 			v.Missing = append(v.Missing, c.Label)
 		}
