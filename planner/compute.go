@@ -495,7 +495,7 @@ func sizingShare(ss []Scenario) float64 {
 func (r *Result) ageAll(in Inputs) {
 	age := func(es []Evidence) {
 		for i := range es {
-			ageEvidence(&es[i], in.AsOf, in.Contract.TestDate, r.StaleAfterDays)
+			ageEvidence(&es[i], in.AsOf, r.StaleAfterDays)
 			r.Evidence = append(r.Evidence, es[i])
 		}
 	}
