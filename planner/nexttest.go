@@ -337,31 +337,21 @@ func commands(c Contract, r Row, run NextRun) (guidellm, vllm string) {
 	if ot <= 0 && r.OutputTokensMean != nil {
 		ot = int(math.Round(*r.OutputTokensMean))
 	}
-	data := fmt.Sprintf("prompt_tokens=%d,output_tokens=%d", pt, ot)
 	dataset := strings.EqualFold(w.Data, "dataset") && w.Dataset != ""
-	if dataset {
-		data = w.Dataset
-	}
+	data := w.Dataset
 	success := 1.0
 	if rr, _ := successRate(r); rr != nil && *rr > 0 {
 		success = *rr
 	}
-	load := fmtNum(run.Load)
-	g := []string{"guidellm benchmark", "--target " + DefaultTarget}
-	if model != "" {
-		g = append(g, "--model "+shellQuote(model))
+	version := c.ToolVersion
+	if version == "" {
+		version = r.Source.ToolVersion
 	}
-	g = append(g, "--data "+shellQuote(data))
-	if run.LoadKind == LoadRate {
-		g = append(g, "--rate-type constant", "--rate "+load)
-	} else {
-		g = append(g, "--rate-type concurrent", "--rate "+load)
-	}
-	g = append(g, fmt.Sprintf("--max-seconds %s", fmtNum(run.Seconds)))
-	guidellm = strings.Join(g, " ")
+	guidellm = guidellmCommand(version, model, data, dataset, pt, ot, run)
 	if dataset || pt <= 0 || ot <= 0 || model == "" {
 		return guidellm, ""
 	}
+	load := fmtNum(run.Load)
 	prompts := int(math.Ceil(math.Max(float64(run.Requests), run.Rate*c.RowDurationS) * runSlack / success))
 	v := []string{"vllm bench serve", "--backend vllm", "--base-url " + DefaultTarget, "--model " + shellQuote(model),
 		"--dataset-name random", fmt.Sprintf("--random-input-len %d", pt), fmt.Sprintf("--random-output-len %d", ot),
@@ -373,6 +363,63 @@ func commands(c Contract, r Row, run NextRun) (guidellm, vllm string) {
 	}
 	v = append(v, "--percentile-metrics ttft,tpot,itl,e2el", "--metric-percentiles 50,95,99", "--save-result", "--save-detailed")
 	return guidellm, strings.Join(v, " ")
+}
+
+// guidellmCommand is the GuideLLM command line of a run, in the form the
+// tool's version takes: from 0.7 "guidellm run" with --backend, --profile,
+// --data and --constraint objects; 0.4 to 0.6 "guidellm benchmark" with
+// --profile; before 0.4 --rate-type. A version not given takes the
+// current form.
+func guidellmCommand(version, model, dataset string, isDataset bool, pt, ot int, run NextRun) string {
+	load, secs := fmtNum(run.Load), fmtNum(run.Seconds)
+	major, minor, known := toolVersion(version)
+	if !known || major > 0 || minor >= 7 {
+		backend := "kind=openai_http,target=" + DefaultTarget
+		if model != "" {
+			backend += ",model=" + model
+		}
+		profile := "kind=concurrent,streams=" + load
+		if run.LoadKind == LoadRate {
+			profile = "kind=constant,rate=" + load
+		}
+		data := fmt.Sprintf("kind=synthetic_text,prompt_tokens=%d,output_tokens=%d", pt, ot)
+		if isDataset {
+			data = "kind=huggingface,source=" + dataset
+		}
+		return strings.Join([]string{"guidellm run", "--backend " + shellQuote(backend), "--profile " + profile,
+			"--data " + shellQuote(data), "--constraint kind=max_duration,seconds=" + secs}, " ")
+	}
+	g := []string{"guidellm benchmark", "--target " + DefaultTarget}
+	if model != "" {
+		g = append(g, "--model "+shellQuote(model))
+	}
+	data := fmt.Sprintf("prompt_tokens=%d,output_tokens=%d", pt, ot)
+	if isDataset {
+		data = dataset
+	}
+	g = append(g, "--data "+shellQuote(data))
+	flag := "--profile"
+	if minor < 4 {
+		flag = "--rate-type"
+	}
+	if run.LoadKind == LoadRate {
+		g = append(g, flag+" constant", "--rate "+load)
+	} else {
+		g = append(g, flag+" concurrent", "--rate "+load)
+	}
+	return strings.Join(append(g, "--max-seconds "+secs), " ")
+}
+
+// toolVersion reads "0.5.3" (or "v0.5.3", "GuideLLM 0.4.1") as 0, 5.
+func toolVersion(v string) (major, minor int, ok bool) {
+	i := strings.IndexAny(v, "0123456789")
+	if i < 0 {
+		return 0, 0, false
+	}
+	if _, err := fmt.Sscanf(v[i:], "%d.%d", &major, &minor); err != nil {
+		return 0, 0, false
+	}
+	return major, minor, true
 }
 
 // shellQuote quotes a word for a POSIX shell when it needs it.

@@ -42,8 +42,9 @@ func TestNextTestBetweenCeilingAndFailure(t *testing.T) {
 			t.Errorf("run %d: %v s cannot hold %d requests at %v req/s", i, r.Seconds, r.Requests, r.Rate)
 		}
 		total += r.GPUMinutes
+		// The contract names GuideLLM 0.4.1: "guidellm benchmark" with --profile.
 		for _, want := range []string{"guidellm benchmark --target http://localhost:8000 --model llama-3.1-8b-instruct",
-			"--data prompt_tokens=256,output_tokens=128", "--rate-type concurrent --rate " + fmtNum(want), "--max-seconds "} {
+			"--data prompt_tokens=256,output_tokens=128", "--profile concurrent --rate " + fmtNum(want), "--max-seconds " + fmtNum(r.Seconds)} {
 			if !strings.Contains(r.GuideLLM, want) {
 				t.Errorf("run %d: GuideLLM %q lacks %q", i, r.GuideLLM, want)
 			}
@@ -88,5 +89,26 @@ func TestNoNextTestWhenAdjacent(t *testing.T) {
 	_, e := JudgeMatrix(rows, testContract(), testObjective(), "")
 	if e.Next != nil {
 		t.Errorf("next test for adjacent loads: %+v", e.Next)
+	}
+}
+
+// The GuideLLM command takes the form of the tool's version: 0.7 and later
+// "guidellm run" with objects, 0.4 to 0.6 "guidellm benchmark --profile",
+// earlier --rate-type.
+func TestGuideLLMCommandByVersion(t *testing.T) {
+	run := NextRun{Load: 12, LoadKind: LoadConcurrency, Seconds: 150}
+	for _, tt := range []struct{ version, want string }{
+		{"0.7.3", "guidellm run --backend kind=openai_http,target=http://localhost:8000,model=m --profile kind=concurrent,streams=12 --data kind=synthetic_text,prompt_tokens=256,output_tokens=128 --constraint kind=max_duration,seconds=150"},
+		{"", "guidellm run --backend"},
+		{"0.5.3", "guidellm benchmark --target http://localhost:8000 --model m --data prompt_tokens=256,output_tokens=128 --profile concurrent --rate 12 --max-seconds 150"},
+		{"v0.3.1", "guidellm benchmark --target http://localhost:8000 --model m --data prompt_tokens=256,output_tokens=128 --rate-type concurrent --rate 12 --max-seconds 150"},
+	} {
+		if got := guidellmCommand(tt.version, "m", "", false, 256, 128, run); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("%q: %s\nwant %s", tt.version, got, tt.want)
+		}
+	}
+	rate := NextRun{Load: 2.5, LoadKind: LoadRate, Seconds: 60}
+	if got := guidellmCommand("0.8.1", "m", "", false, 256, 128, rate); !strings.Contains(got, "--profile kind=constant,rate=2.5") {
+		t.Errorf("rate: %s", got)
 	}
 }
