@@ -136,6 +136,12 @@ func TestFinanceMixedCurrencyQuoteAndProviderView(t *testing.T) {
 		!strings.Contains(testid(body, "err-exchange_rates[0].rate.evidence_date"), "dated "+tomorrow+", after today") {
 		t.Errorf("a rate dated tomorrow: %d %q", res.StatusCode, testid(body, "err-exchange_rates[0].rate.evidence_date"))
 	}
+	futureQuote := workedQuote("Tomorrow's prices")
+	futureQuote.Set("evidence_date", tomorrow)
+	if res, body := do(t, fin, http.MethodPost, app.srv.URL+"/quotes", futureQuote); res.StatusCode != http.StatusUnprocessableEntity ||
+		!strings.Contains(testid(body, "err-evidence_date"), "dated "+tomorrow+", after today") {
+		t.Errorf("a quote dated tomorrow: %d %q", res.StatusCode, testid(body, "err-evidence_date"))
+	}
 	q2 := workedQuote("Bad bands")
 	q2.Set("quote.tiers[0].from_m_tokens", "100")
 	q2.Set("quote.tiers[0].input_per_m_tokens", "8")
