@@ -438,10 +438,21 @@ func (rr *RowResult) fillConfidence(c Contract) {
 		rr.BoundsNote = SummaryBoundNote
 	}
 	if len(rr.Bounds) > 0 {
+		// With records the bounds say whether the requests were few: the
+		// warning stays, in their words, only while one is open.
+		var open []string
+		for _, b := range rr.Bounds {
+			if b.Verdict == BoundInconclusive {
+				open = append(open, b.Text)
+			}
+		}
 		ws := rr.Warnings[:0:0]
 		for _, w := range rr.Warnings {
-			if w.Code != "few-requests" {
+			switch {
+			case w.Code != "few-requests":
 				ws = append(ws, w)
+			case len(open) > 0:
+				ws = append(ws, Warning{Code: w.Code, Message: strings.Join(open, "; ")})
 			}
 		}
 		rr.Warnings = ws

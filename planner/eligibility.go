@@ -94,8 +94,11 @@ func Eligibility(r Row, c Contract, wantModel string, kind LoadKind) []Warning {
 		return out
 	}
 	bounds, summary := RowBounds(r, c.Objective, c.ConfidenceOrDefault())
+	passes := len(bounds) > 0 && Evaluate(r, c.Objective).State == VerdictPass
 	for _, b := range bounds {
-		if b.Verdict != BoundPass {
+		// An open bound makes a pass inconclusive; a failure counts
+		// whatever its sample, so a failing row's bounds are no reason.
+		if b.Verdict == BoundInconclusive || (b.Verdict == BoundFail && passes) {
 			add(BoundOpen, "%s", b.Text)
 		}
 	}

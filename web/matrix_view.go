@@ -66,11 +66,11 @@ func checkTitle(rr planner.RowResult, criterion string) string {
 	}
 	for _, b := range rr.Bounds {
 		if b.Criterion == criterion {
-			return t + ". " + b.Text
+			return t + "; " + b.Text
 		}
 	}
 	if rr.BoundsNote != "" && c.Unit == "s" {
-		t += ". " + rr.BoundsNote
+		t += "; " + rr.BoundsNote
 	}
 	return t
 }
