@@ -43,6 +43,7 @@ func contractForm(f url.Values) (planner.Contract, formErrors) {
 		StopAfterErrors:   integer("stop_after_errors"),
 		StopRule:          r.str("stop_rule"),
 		SoakHours:         float("soak_hours"),
+		Confidence:        deref(r.percent("confidence")),
 		AdmissionProposal: r.str("admission_proposal"),
 		Rollback:          r.str("rollback"),
 		Owners: planner.Owners{

@@ -64,3 +64,21 @@ func TestEnvelopeProposesTheNextTest(t *testing.T) {
 		t.Errorf("API row confidence %+v", api.Result.Matrix)
 	}
 }
+
+// The confidence of the verdicts is a contract field: empty is 95 %, a
+// typed level is kept, one outside 50 to 100 % is refused by name.
+func TestContractConfidenceField(t *testing.T) {
+	v := contractValues(0)
+	c, errs := contractForm(v)
+	if len(errs) > 0 || c.ConfidenceOrDefault() != 0.95 {
+		t.Fatalf("empty: %v %v", c.Confidence, errs)
+	}
+	v.Set("confidence", "90")
+	if c, errs = contractForm(v); len(errs) > 0 || c.Confidence != 0.9 {
+		t.Errorf("90 %%: %v %v", c.Confidence, errs)
+	}
+	v.Set("confidence", "120")
+	if _, errs = contractForm(v); !strings.Contains(errs["confidence"], "between 50 % and 100 %") {
+		t.Errorf("120 %%: %v", errs)
+	}
+}
