@@ -107,6 +107,19 @@ func sweepInputs() planner.Inputs {
 	return in
 }
 
+// speedInputs has the worked matrix under an output-speed floor of 20
+// tok/s/user: judged on the ITL (30 ms at p95, a pass), never on the TPOT
+// that includes the first token (70 ms).
+func speedInputs() planner.Inputs {
+	in := workedInputs()
+	in.Contract.Objective.TPOTMax, in.Contract.Objective.TPOTAsSpeed = planner.F(0.05), true
+	for i := range in.Rows {
+		in.Rows[i].ITL = planner.Stat{P50: planner.F(0.02), P95: planner.F(0.03), P99: planner.F(0.04)}
+		in.Rows[i].TPOT = planner.Stat{P50: planner.F(0.06), P95: planner.F(0.07), P99: planner.F(0.08)}
+	}
+	return in
+}
+
 // weakStopInputs has the worked matrix with the 8-stream row shorter than
 // the contract's rows: it passes on weak evidence, so the envelope ends
 // at 4 below it.

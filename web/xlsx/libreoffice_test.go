@@ -157,7 +157,7 @@ func checkSheets(t *testing.T, data []byte, sheets map[string][][]string, res pl
 func TestLibreOfficeRecalculatesToThePlannersFigures(t *testing.T) {
 	cases := map[string]planner.Inputs{"worked": workedInputs(), "crossover": crossoverInputs(), "repeated": repeatedLoadInputs(),
 		"bands": bandsInputs(), "unreached": unreachedMinimumInputs(), "finance": financeInputs(), "halfcent": halfCentInputs(),
-		"weakceiling": weakCeilingInputs(), "weakstop": weakStopInputs(), "sweep": sweepInputs(), "goodput": goodputInputs(), "soak": soakInputs()}
+		"weakceiling": weakCeilingInputs(), "weakstop": weakStopInputs(), "sweep": sweepInputs(), "speed": speedInputs(), "goodput": goodputInputs(), "soak": soakInputs()}
 	books, results := map[string][]byte{}, map[string]planner.Result{}
 	for name, in := range cases {
 		r := testReport(in)
