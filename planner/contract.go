@@ -16,9 +16,9 @@ type Objective struct {
 	E2EMax   *float64 `json:"e2e_max_s"`
 	TPOTMax  *float64 `json:"tpot_max_s"`
 	// TPOTAsSpeed records that the TPOT bound was given as the market
-	// states it, an output-speed floor per user in tok/s/user (1 / TPOT,
-	// docs/method.md "Interactivity"); TPOTMax still holds the bound every
-	// row is judged by.
+	// states it, an output-speed floor per user in tok/s/user (1 / ITL,
+	// docs/method.md "Interactivity"); TPOTMax then holds it as an ITL
+	// bound, and every row is judged by its ITL against it.
 	TPOTAsSpeed bool     `json:"tpot_as_speed,omitempty"`
 	ITLMax      *float64 `json:"itl_max_s"`
 	// MinHeadroom is the lowest acceptable free device memory at peak, a

@@ -49,7 +49,7 @@ type ReferenceRow struct {
 	DPAttention bool     `json:"dp_attention,omitempty"`
 
 	// OutputPerGPU is output tokens/s per GPU; Interactivity is tokens/s
-	// per user, 1/TPOT. Both are required.
+	// per user, 1/ITL as InferenceX plots it. Both are required.
 	OutputPerGPU  float64  `json:"output_tput_per_gpu"`
 	InputPerGPU   *float64 `json:"input_tput_per_gpu,omitempty"`
 	TotalPerGPU   *float64 `json:"tput_per_gpu,omitempty"`
