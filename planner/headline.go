@@ -210,8 +210,16 @@ func headlineAdmit(in Inputs, r *Result) HeadlineAnswer {
 		return a
 	}
 	a.Answered = true
-	a.Answer = fmt.Sprintf("Up to %d requests in flight, %d more waiting at most %s s; beyond that HTTP %d with Retry-After %s s.",
-		*ad.MaxInFlight, ad.QueueSize, fmtNum(ad.MaxQueueAgeS), ad.OverloadStatus, fmtNum(float64(ad.RetryAfterS)))
+	if ad.QueueSize > 0 {
+		a.Answer = fmt.Sprintf("Up to %d requests in flight, %d more waiting at most %s s; beyond that HTTP %d with Retry-After %s s.",
+			*ad.MaxInFlight, ad.QueueSize, fmtNum(ad.MaxQueueAgeS), ad.OverloadStatus, fmtNum(float64(ad.RetryAfterS)))
+	} else {
+		a.Answer = fmt.Sprintf("Up to %d requests in flight, none waiting; beyond that HTTP %d with Retry-After %s s at once.",
+			*ad.MaxInFlight, ad.OverloadStatus, fmtNum(float64(ad.RetryAfterS)))
+	}
+	if ad.WaitBudget != "" {
+		a.Details = append(a.Details, upperFirst(ad.WaitBudget)+".")
+	}
 	if r.Fleet != nil {
 		a.Details = append(a.Details, r.Fleet.AdmissionText)
 	}

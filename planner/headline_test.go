@@ -28,7 +28,7 @@ func TestHeadlineWorkedExample(t *testing.T) {
 		"Demonstrated ceiling: 8 concurrent streams",
 		"One box serves at most 3.2 successful in-objective requests a second (11,520 an hour).",
 		"Peak: busiest hour 2.778 req/s, 1 box of the plan's 1.")
-	if h.Admit.Answer != "Up to 8 requests in flight, 8 more waiting at most 30 s; beyond that HTTP 429 with Retry-After 10 s." {
+	if h.Admit.Answer != "Up to 8 requests in flight, 1 more waiting at most 1.4 s; beyond that HTTP 429 with Retry-After 3 s." {
 		t.Errorf("admit = %q", h.Admit.Answer)
 	}
 	if len(h.Admit.Missing) != 0 {
