@@ -50,9 +50,9 @@ type Admission struct {
 	// when the objective or the ceiling lacks it. WaitBudget says it.
 	WaitBudgetS *float64 `json:"wait_budget_s"`
 	WaitBudget  string   `json:"wait_budget"`
-	// DrainRate is the requests the slots complete a second (max in
-	// flight / the ceiling's mean end-to-end time, else the ceiling's
-	// rate); nil when unknown.
+	// DrainRate is the requests the slots complete a second: the
+	// ceiling's successful rate x max in flight / the ceiling's in flight
+	// (else max in flight / its mean end-to-end time); nil when unknown.
 	DrainRate *float64 `json:"drain_rate"`
 	// QueueSize is the most requests waiting, 0 for none (429 at once);
 	// MaxQueueAgeS the longest one waits before 429.
@@ -316,11 +316,15 @@ func minRowRequests(o Objective) int {
 func (a *Admission) queueWithinObjective(ceil *RowResult, o Objective, mif int, in AdmissionInput) {
 	if ceil != nil {
 		r := ceil.Row
+		rate := SuccessfulRate(r)
 		switch {
+		case mif > 0 && rate != nil && a.CeilingInFlight != nil && *a.CeilingInFlight > 0:
+			// The ceiling's rate, scaled to the slots in force.
+			a.DrainRate = F(*rate * float64(mif) / float64(*a.CeilingInFlight))
 		case mif > 0 && r.E2E.Mean != nil && *r.E2E.Mean > 0:
 			a.DrainRate = F(float64(mif) / *r.E2E.Mean)
 		default:
-			a.DrainRate = SuccessfulRate(r)
+			a.DrainRate = rate
 		}
 		if a.DrainRate != nil && *a.DrainRate <= 0 {
 			a.DrainRate = nil

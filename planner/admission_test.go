@@ -33,11 +33,12 @@ func TestProposeAdmission(t *testing.T) {
 		wantMax      *int
 		wantWeak     int
 		wantQueue    int
+		wantAge      float64 // the max queue age when not the 1.4 s of a p95 bound
 		wantReason   string
 		wantOverride bool
 	}{
 		{name: "concurrency ceiling with adequate evidence", rows: strong,
-			wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(8), wantQueue: 1, wantReason: "the ceiling row ran 8 streams and achieved 8 in flight"},
+			wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(8), wantQueue: 4, wantReason: "the ceiling row ran 8 streams and achieved 8 in flight"},
 		{name: "short windows take a margin", rows: func() []Row {
 			rows := strong()
 			for i := range rows {
@@ -45,7 +46,7 @@ func TestProposeAdmission(t *testing.T) {
 			}
 			return rows
 		}, contract: func(c *Contract) { c.RowDurationS = 30 }, // the contract's rows are short: they count, but weakly
-			wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantWeak: 2, wantQueue: 0, wantReason: "the first failing row (10 concurrent streams) ran 30 s"},
+			wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantWeak: 2, wantQueue: 3, wantReason: "the first failing row (10 concurrent streams) ran 30 s"},
 		{name: "a quick search with few requests", rows: func() []Row {
 			rows := matrix([]float64{4, 8}, []float64{8, 24}) // p50 6 s and 18 s
 			rows[0].Successful = I(50)
@@ -53,25 +54,25 @@ func TestProposeAdmission(t *testing.T) {
 		}, contract: func(c *Contract) { // a p50 needs 10 requests
 			c.Objective.Percentile, c.Objective.E2EMax, c.Loads = 50, F(15), []float64{4, 8}
 		},
-			wantBasis: "concurrency", wantCeiling: I(4), wantMax: I(3), wantWeak: 2, wantQueue: 0, wantReason: "a quick search: only 2 counted rows"},
+			wantBasis: "concurrency", wantCeiling: I(4), wantMax: I(3), wantWeak: 2, wantQueue: 2, wantAge: 1.75, wantReason: "a quick search: only 2 counted rows"},
 		{name: "a stopped first failure with few requests is weak evidence", rows: func() []Row {
 			rows := strong()
 			rows[4].Successful, rows[4].Attempted, rows[4].DurationS = I(20), I(20), F(12)
 			rows[4].Observed.Stopped = true
 			return rows
-		}, wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantWeak: 2, wantQueue: 0, wantReason: "the first failing row (10 concurrent streams) completed 20 requests, fewer than 100"},
+		}, wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantWeak: 2, wantQueue: 3, wantReason: "the first failing row (10 concurrent streams) completed 20 requests, fewer than 100"},
 		// 10 streams with 4 requests still fails: a measured failure counts
 		// whatever its sample, and a thin failure makes the evidence weak.
 		{name: "a failing row of too few requests still places the ceiling", rows: func() []Row {
 			rows := strong()
 			rows[4].Successful, rows[4].Attempted = I(4), I(4)
 			return rows
-		}, wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantWeak: 1, wantQueue: 0, wantReason: "the first failing row (10 concurrent streams) completed 4 requests, fewer than 100"},
+		}, wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantWeak: 1, wantQueue: 3, wantReason: "the first failing row (10 concurrent streams) completed 4 requests, fewer than 100"},
 		{name: "achieved concurrency below the streams", rows: func() []Row {
 			rows := strong()
 			rows[3].AchievedConcurrency = F(5.6)
 			return rows
-		}, wantBasis: "concurrency", wantCeiling: I(5), wantMax: I(5), wantQueue: 0, wantReason: "achieved only 5.6 in flight"},
+		}, wantBasis: "concurrency", wantCeiling: I(5), wantMax: I(5), wantQueue: 4, wantReason: "achieved only 5.6 in flight"},
 		{name: "rate run by Little's law", rows: func() []Row {
 			var rows []Row
 			for _, rate := range []float64{5, 8, 11.3, 13} {
@@ -85,7 +86,7 @@ func TestProposeAdmission(t *testing.T) {
 			return rows
 		}, wantBasis: "littles-law", wantCeiling: I(157), wantMax: I(157), wantQueue: 15, wantReason: "11.3 req/s x 13.9 s"},
 		{name: "override with a reason", rows: strong, in: AdmissionInput{OverrideMaxInFlight: I(6), OverrideReason: "shared with batch jobs"},
-			wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantQueue: 0, wantReason: "overridden to 6 by the lead: shared with batch jobs", wantOverride: true},
+			wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantQueue: 3, wantReason: "overridden to 6 by the lead: shared with batch jobs", wantOverride: true},
 		{name: "no envelope, no limit", rows: func() []Row { return matrix([]float64{1}, []float64{20}) },
 			wantBasis: "none", wantReason: "no demonstrated ceiling"},
 	}
@@ -115,6 +116,9 @@ func TestProposeAdmission(t *testing.T) {
 			wantAge := 0.0
 			if tt.wantQueue > 0 {
 				wantAge = 1.4
+				if tt.wantAge > 0 {
+					wantAge = tt.wantAge
+				}
 			}
 			if a.QueueSize != tt.wantQueue || math.Abs(a.MaxQueueAgeS-wantAge) > 1e-9 || a.OverloadStatus != 429 || a.NoCapacityStatus != 503 || a.ClientMaxRetries != 2 {
 				t.Errorf("queue %d age %v status %d retries %d", a.QueueSize, a.MaxQueueAgeS, a.OverloadStatus, a.ClientMaxRetries)
@@ -142,7 +146,7 @@ func TestAdmissionSettings(t *testing.T) {
 	if err := json.Unmarshal([]byte(a.Settings.GatewayJSON), &g); err != nil {
 		t.Fatal(err)
 	}
-	for k, want := range map[string]any{"max_in_flight": 8.0, "queue_size": 1.0, "max_queue_age_s": 1.4, "overload_status": 429.0, "no_capacity_status": 503.0, "client_max_retries": 2.0} {
+	for k, want := range map[string]any{"max_in_flight": 8.0, "queue_size": 4.0, "max_queue_age_s": 1.4, "overload_status": 429.0, "no_capacity_status": 503.0, "client_max_retries": 2.0} {
 		if g[k] != want {
 			t.Errorf("gateway %s = %v, want %v", k, g[k], want)
 		}

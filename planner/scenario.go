@@ -28,9 +28,12 @@ type ScenarioResult struct {
 	Sizing *Sizing `json:"sizing,omitempty"`
 	// ExceedsPlan is true when more boxes are needed than the plan allows
 	// (or capacity is unknown); ExceedsReason says which.
-	ExceedsPlan   bool         `json:"exceeds_plan"`
-	ExceedsReason string       `json:"exceeds_reason,omitempty"`
-	Options       []OptionCost `json:"options"`
+	// Queue is the busy hour simulated on the serving boxes (and one
+	// fewer), nil without a simulation (Capacity.Queue).
+	Queue         *ScenarioQueue `json:"queue,omitempty"`
+	ExceedsPlan   bool           `json:"exceeds_plan"`
+	ExceedsReason string         `json:"exceeds_reason,omitempty"`
+	Options       []OptionCost   `json:"options"`
 }
 
 // OptionCost is one option (self-hosting or an API quote) in one scenario.
