@@ -307,3 +307,27 @@ func simulateScenario(q *QueueSizing, rate float64, n int, burst float64) *Scena
 	}
 	return sq
 }
+
+// ArrivalRatesByRow is, for each matrix row in the envelope, the
+// highest arrival rate per box that would hold the objective were that row
+// the ceiling (the admission proposed from it, its service times): what
+// the workbook picks from when a changed input moves the ceiling. nil for
+// rows out of the envelope or without a simulation.
+func ArrivalRatesByRow(in Inputs, r Result) []*float64 {
+	out := make([]*float64, len(r.Matrix))
+	burst, src := sizingBurst(in)
+	c := in.Contract
+	c.Objective = r.Objective
+	for i := range r.Matrix {
+		if !r.Matrix[i].InEnvelope {
+			continue
+		}
+		e := r.Envelope
+		e.CeilingRow = I(i)
+		ad := ProposeAdmission(r.Matrix, e, r.Objective, c, in.Admission)
+		if q, _ := SizeWithArrivals(&r.Matrix[i], ad, r.Objective, refusedTarget(c), burst, src); q != nil && q.SustainableRate > 0 {
+			out[i] = F(q.SustainableRate)
+		}
+	}
+	return out
+}
