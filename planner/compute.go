@@ -215,6 +215,13 @@ func Compute(in Inputs) Result {
 			b, _ := scenarioBurst(s, in)
 			sr.Queue = simulateScenario(r.Capacity.Queue, sr.BusyHourRate, n, b)
 		}
+		if sr.BoxesNeeded != nil {
+			n := *sr.BoxesNeeded
+			if sr.Sizing != nil {
+				n = sr.Sizing.Serving
+			}
+			sr.Hybrid = BuildHybrid(s, r.Capacity, r.SelfHosted, compared, in.Demand, n)
+		}
 		r.Scenarios = append(r.Scenarios, sr)
 	}
 	tokenCosts(r.Scenarios, inTok, outTok)

@@ -294,8 +294,20 @@ func headlineOwn(in Inputs, r *Result) HeadlineAnswer {
 		a.Details = append(a.Details, fmt.Sprintf("%s (%s requests a month): self-hosted %s, cheapest API (%s) %s per 1,000: %s.",
 			upperFirst(s.Scenario.Name), DisplayCount(s.Scenario.MonthlyRequests), amountText(self.CostPer1000.Display(), r.Currency),
 			api.Option, amountText(api.CostPer1000.Display(), r.Currency), cmp))
+		if h := s.Hybrid; h != nil && h.Wins {
+			a.Details = append(a.Details, fmt.Sprintf("%s: %s, against %s self-hosted and %s all-API.",
+				upperFirst(s.Scenario.Name), h.Text, amountText(self.CostPer1000.Display(), r.Currency), amountText(api.CostPer1000.Display(), r.Currency)))
+		}
 		if s.Scenario.Name == "expected" {
 			cheapestQuote = api.Option
+			if h := s.Hybrid; h != nil && h.Wins {
+				b := h.Options[h.Best]
+				if b.CostPer1000 != nil && b.CostPer1000.Exact.LessThan(self.CostPer1000.Exact) && b.CostPer1000.Exact.LessThan(api.CostPer1000.Exact) {
+					verdict = fmt.Sprintf("Partly: own %s and buy the peaks from %s: %s per 1,000 successful requests in the expected scenario, against %s all self-hosted and %s all-API.",
+						boxes(b.Boxes), b.Quote, amountText(b.CostPer1000.Display(), r.Currency), amountText(self.CostPer1000.Display(), r.Currency), amountText(api.CostPer1000.Display(), r.Currency))
+					continue
+				}
+			}
 			switch {
 			case self.CostPer1000.Exact.LessThan(api.CostPer1000.Exact):
 				verdict = fmt.Sprintf("Yes: in the expected scenario self-hosting costs %s per 1,000 successful requests, the cheapest API (%s) %s.",
@@ -426,8 +438,8 @@ func headlineLine(h Headline, r *Result) string {
 			return label + ": not yet"
 		}
 		s := a.Answer
-		if i := strings.Index(s, ":"); i > 0 && i < 4 {
-			s = s[:i] // "Yes" or "No"
+		if i := strings.Index(s, ":"); i > 0 && i < 7 {
+			s = s[:i] // "Yes", "No" or "Partly"
 		}
 		return label + ": " + strings.ToLower(s)
 	}
