@@ -330,13 +330,16 @@ func (a *Admission) queueWithinObjective(ceil *RowResult, o Objective, mif int, 
 			a.DrainRate = nil
 		}
 		pct := "p" + fmtNum(o.Percentile)
+		// The budget is a setting to paste: rounded down to 0.01 s, never
+		// above what the bound leaves.
+		cents := func(v float64) float64 { return math.Floor(max(0, v)*100+1e-9) / 100 }
 		switch ttft, e2e := r.TTFT.Percentile(o.Percentile), r.E2E.Percentile(o.Percentile); {
 		case o.TTFTMax != nil && ttft != nil:
-			b := max(0, *o.TTFTMax-*ttft)
+			b := cents(*o.TTFTMax - *ttft)
 			a.WaitBudgetS = F(b)
 			a.WaitBudget = fmt.Sprintf("wait budget %s s: the %s TTFT bound %s s less the ceiling's %s TTFT %s s", fmtNum(b), pct, fmtNum(*o.TTFTMax), pct, fmtNum(*ttft))
 		case o.TTFTMax == nil && o.E2EMax != nil && e2e != nil:
-			b := max(0, *o.E2EMax-*e2e)
+			b := cents(*o.E2EMax - *e2e)
 			a.WaitBudgetS = F(b)
 			a.WaitBudget = fmt.Sprintf("wait budget %s s: the objective has no TTFT bound, so the %s end-to-end bound %s s less the ceiling's %s end-to-end %s s", fmtNum(b), pct, fmtNum(*o.E2EMax), pct, fmtNum(*e2e))
 		case o.TTFTMax != nil:
