@@ -70,3 +70,29 @@ func TestSimulateQueueDeterministicAndBursts(t *testing.T) {
 		t.Errorf("a burst of 3x refused %.4f, no more than plain Poisson's %.4f", c.Unserved(), a.Unserved())
 	}
 }
+
+// BenchmarkBusyHour100: one busy hour at 100 req/s (about 360,000
+// arrivals) on 128 slots of requests drawn from 1,000 service times.
+//
+//	go test -run '^$' -bench BusyHour100 -benchmem ./planner
+func BenchmarkBusyHour100(b *testing.B) {
+	m := ServiceModel{Draws: percentileDraws(Stat{P50: F(0.2), P95: F(0.5), P99: F(0.7)}, Stat{P50: F(0.9), P95: F(1.6), P99: F(2)}, 1000)}
+	s := QueueSetup{Slots: 128, QueueSize: 100, MaxQueueAgeS: 1, Rate: 100, DurationS: 3600, Seed: 1}
+	var o QueueOutcome
+	for b.Loop() {
+		o = SimulateQueue(s, m)
+	}
+	b.ReportMetric(float64(o.Arrivals), "arrivals/op")
+}
+
+// BenchmarkReportSimulations: everything a report simulates, with the
+// kept searches cleared each time: the search for the rate one box holds
+// and each scenario on its boxes and one fewer (the worked example's
+// three scenarios, 1.93 req/s a box, 2 simulated hours each).
+func BenchmarkReportSimulations(b *testing.B) {
+	in := queueExampleInputs()
+	for b.Loop() {
+		searchCache = &boundedCache{m: map[uint64]searchResult{}}
+		Compute(in)
+	}
+}
