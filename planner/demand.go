@@ -2,7 +2,6 @@ package planner
 
 import (
 	"fmt"
-	"math"
 	"sort"
 	"time"
 )
@@ -232,7 +231,8 @@ func (m *DemandMeter) Result(admission *int, source string) Demand {
 	}
 	mean := float64(sum) / float64(len(full))
 	busiestMean /= float64(len(full))
-	month := func(perDay float64) int64 { return int64(math.Round(perDay * daysPerMonth)) }
+	// Demand rounds up (docs/method.md, "Rounding").
+	month := func(perDay float64) int64 { return RoundDemand(perDay * daysPerMonth) }
 	// Shares of the day's requests (BusyDayShare), as traffic graphs show
 	// them.
 	share := func(hour, perDay float64) float64 {
