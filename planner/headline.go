@@ -155,6 +155,12 @@ func headlineServe(in Inputs, r *Result) HeadlineAnswer {
 			}
 			a.Details = append(a.Details, fmt.Sprintf("One box serves %s%s successful in-objective requests a second (%s an hour).",
 				bound, fmtNum(perBox), DisplayCount(int64(math.Floor(perBox*3600)))))
+			if q := capa.Queue; q != nil {
+				a.Details = append(a.Details, fmt.Sprintf("That is with requests arriving at random: the closed-loop ceiling's %s req/s would leave users waiting in a queue; the objective holds up to %s of it.",
+					fmtNum(q.ClosedLoopRate), DisplayShare(q.Utilisation)))
+			} else if capa.QueueNote != "" {
+				a.Details = append(a.Details, upperFirst(capa.QueueNote)+".")
+			}
 		} else if capa.Reason != "" {
 			a.Missing = append(a.Missing, Missing{What: "capacity per box unknown: " + capa.Reason, Section: "matrix"})
 		}
