@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 // queueExampleInputs is the worked example of docs/method.md, "Queues in
@@ -91,5 +92,42 @@ func TestServiceFromPercentiles(t *testing.T) {
 	m, ok = serviceModel(Row{Samples: []Sample{{TTFT: 0.2, E2E: 3, OK: true}, {TTFT: NoFigure, E2E: NoFigure}}})
 	if !ok || m.FromPercentiles || len(m.Draws) != 1 || m.MeanE2E != 3 {
 		t.Errorf("records model %+v", m)
+	}
+}
+
+// Per-minute production traffic gives the burst factor: the busiest
+// minute's rate over the busiest hour's mean; a full day gives the hourly
+// shape the hybrid plan reads.
+func TestDemandBurstAndHourShares(t *testing.T) {
+	m := NewDemandMeter()
+	start := time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)
+	for i := range 24 * 60 {
+		n := int64(10)
+		if i/60 == 9 { // 09:00 is busier: 20 a minute, one minute of 60
+			n = 20
+			if i%60 == 30 {
+				n = 60
+			}
+		}
+		if err := m.Add(TrafficBucket{Start: start.Add(time.Duration(i) * time.Minute), LengthS: 60, Requests: n}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := m.Result(nil, "t.csv")
+	// The busiest hour: 59 x 20 + 60 = 1,240 requests, 0.3444 req/s; its
+	// peak minute 1 req/s: a burst of 2.903.
+	if d.Burst == nil || math.Abs(*d.Burst-60.0/60/(1240.0/3600)) > 1e-9 || !strings.Contains(d.BurstBasis, "busiest 60 s bucket") {
+		t.Fatalf("burst %v (%s)", d.Burst, d.BurstBasis)
+	}
+	if len(d.HourShares) != 24 || math.Abs(d.HourShares[9]-1240.0/(23*600+1240)) > 1e-12 {
+		t.Errorf("hour shares %v", d.HourShares)
+	}
+	in := Inputs{Demand: &d, Scenarios: []Scenario{{Name: "expected"}}}
+	if b, src := sizingBurst(in); b != *d.Burst || !strings.HasPrefix(src, "from production traffic") {
+		t.Errorf("sizing burst %v %q", b, src)
+	}
+	in.Scenarios[0].Burst = 1.5
+	if b, src := sizingBurst(in); b != 1.5 || src != "typed" {
+		t.Errorf("typed burst %v %q", b, src)
 	}
 }
