@@ -92,8 +92,12 @@ type Contract struct {
 	SoakHours float64 `json:"soak_hours,omitempty"`
 
 	AdmissionProposal string `json:"admission_proposal"`
-	Rollback          string `json:"rollback"`
-	Owners            Owners `json:"owners"`
+	// RefusedTarget is the share of busy-hour arrivals a box may refuse
+	// (429 on arrival or after the queue's age) and still count as
+	// serving it, a fraction; nil means DefaultRefusedTarget (0.1 %).
+	RefusedTarget *float64 `json:"refused_target,omitempty"`
+	Rollback      string   `json:"rollback"`
+	Owners        Owners   `json:"owners"`
 }
 
 // Empty is true for an objective nobody has written yet: no term set.

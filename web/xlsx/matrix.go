@@ -307,7 +307,7 @@ func (b *book) envelopeSheet() {
 		ceilF = fmt.Sprintf(`IF(Ceiling_Rows=0,"",INDEX(%s,Ceiling_Rows))`, m.rng(colLoad, 2, n+1))
 		rateF = fmt.Sprintf(`IF(Ceiling_Rows=0,"",INDEX(%s,Ceiling_Rows))`, m.rng(colCapacityRate, 2, n+1))
 		succF = fmt.Sprintf(`IF(Ceiling_Rows=0,"",INDEX(%s,Ceiling_Rows))`, m.rng(colSuccessRate, 2, n+1))
-		capF = `IF(OR(Ceiling_Rate="",Capacity_Share=""),"",Ceiling_Rate*Capacity_Share)`
+		capF = `IF(OR(Ceiling_Rate="",Capacity_Share=""),"",IF(N(Arrivals_Rate)>0,Arrivals_Rate,Ceiling_Rate)*Capacity_Share)`
 	}
 	row := s.next()
 	s.add("Rows in the envelope (the passing rows from the lowest load up)", fx(b.st.int, countF, ceilRows))
@@ -347,6 +347,33 @@ func (b *book) envelopeSheet() {
 	row = s.next()
 	s.add("Share of successes counted for capacity", fx(b.st.pct, `IF(N(Goodput_Successes)>0,Goodput_Good/Goodput_Successes,1)`, optOrEmpty(cp.InObjectiveShare)), v(b.st.wrap, cp.UpperBoundNote))
 	b.name("Capacity_Share", s, 2, row)
+	// The busy hour with random arrivals (docs/method.md, "Queues in the
+	// busy hour"): the highest rate per box the planner's simulation
+	// holds the objective at, a value the workbook cannot recompute; the
+	// capacity is it times the share, else the closed-loop rate's.
+	var arrivals any = ""
+	arrivalsNote := cp.QueueNote
+	if q := cp.Queue; q != nil {
+		arrivals = q.SustainableRate
+		arrivalsNote = "simulated on export: " + q.Basis
+	}
+	byRow := planner.ArrivalRatesByRow(b.r.Inputs, res)
+	row = s.next()
+	cells := []any{"Highest arrival rate per box, were each row of the matrix the ceiling (simulated on export, req/s)"}
+	for _, x := range byRow {
+		cells = append(cells, v(b.st.rate, opt(x)))
+	}
+	s.add(cells...)
+	if len(byRow) > 0 {
+		b.names["Arrivals_By_Row"] = "'" + s.name + "'!" + abs(2, row) + ":" + abs(len(byRow)+1, row)
+	}
+	arrivalsF := `""`
+	if len(byRow) > 0 {
+		arrivalsF = `IF(Ceiling_Rows=0,"",IF(N(INDEX(Arrivals_By_Row,Ceiling_Rows))>0,INDEX(Arrivals_By_Row,Ceiling_Rows),""))`
+	}
+	row = s.next()
+	s.add("Highest arrival rate per box that holds the objective (simulated, req/s)", fx(b.st.rate, arrivalsF, arrivals), v(b.st.wrap, arrivalsNote))
+	b.name("Arrivals_Rate", s, 2, row)
 	row = s.next()
 	s.add(excelize_bold(b, "Successful in-objective req/s per box"), fx(b.st.rate, capF, optOrEmpty(cp.PerBoxRate)), v(b.st.wrap, cp.Basis+cp.Reason))
 	b.name("Capacity_Per_Box_Rate", s, 2, row)
