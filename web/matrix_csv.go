@@ -52,8 +52,8 @@ func writeMatrixCSV(buf *bytes.Buffer, res planner.Result) error {
 			csvF(rr.SuccessRate), csvF(r.DurationS), csvF(r.RequestRate), csvF(r.OutputTokenRate),
 			csvF(r.TTFT.P50), csvF(r.TTFT.P95), csvF(r.TTFT.P99), csvF(r.E2E.P50), csvF(r.E2E.P95), csvF(r.E2E.P99),
 			csvF(r.TPOT.Percentile(res.Objective.Percentile)), csvF(r.ITL.Percentile(res.Objective.Percentile)),
-			csvF(r.Observed.PeakMemoryGiB), csvF(r.Observed.Headroom), strconv.FormatBool(r.Observed.OOM), strconv.FormatBool(r.Observed.Restart),
-			csvF(r.Observed.PowerWatts), csvF(r.OutputTokensPerJoule()), strconv.FormatBool(r.Observed.Stopped), csvText(r.Observed.StopReason),
+			csvF(rr.PeakMemoryGiB), csvF(rr.MemoryHeadroom), strconv.FormatBool(r.Observed.OOM), strconv.FormatBool(r.Observed.Restart),
+			csvF(rr.PowerWattsMean), csvF(r.OutputTokensPerJoule()), strconv.FormatBool(r.Observed.Stopped), csvText(r.Observed.StopReason),
 			string(rr.Verdict.State), csvText(strings.Join(rr.Verdict.Failures, "; ")), csvText(strings.Join(rr.Verdict.Missing, "; ")),
 			strconv.FormatBool(rr.InEnvelope), strconv.FormatBool(rr.NonMonotone), strconv.FormatBool(rr.Counted), csvText(rr.NotCountedText()), csvText(strings.Join(warn, "; ")),
 			csvText(rr.Source.File), rr.Source.SHA256, strconv.Itoa(r.Index)}
