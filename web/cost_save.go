@@ -84,6 +84,8 @@ func (s *Server) costSelfHostedSave(c echo.Context) error {
 		return err
 	}
 	next, errs := readSelfHostedForm(form, in.Currency)
+	// A unit naming another currency needs a dated rate for it.
+	mergeFieldErrors(errs, next.CheckCurrencies(in.Currency, in.ExchangeRates), "")
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "costs", Form: form, Errs: errs, Prev: in.SelfHosted, Next: next,
 		Edit:  s.edit(c, r, "self-hosted costs changed", "costs"),

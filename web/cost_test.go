@@ -283,6 +283,8 @@ func TestCostValidationNamesFields(t *testing.T) {
 		{"amount not a number", lead, "/costs", with(costs, "self_hosted.hosting", "12x"), "self_hosted.hosting", "must be a number"},
 		{"labour missing", lead, "/costs", with(costs, "self_hosted.labour_rate", ""), "self_hosted.labour_rate", "operator labour must be typed"},
 		{"evidence date malformed", lead, "/costs", with(costs, "self_hosted.backup.evidence_date", "last week"), "self_hosted.backup.evidence_date", "YYYY-MM-DD"},
+		{"unit naming another currency without a rate", lead, "/costs", with(costs, "self_hosted.hosting.unit", "USD/month"), "self_hosted.hosting",
+			`names USD, but the report is in EUR and has no dated EUR/USD exchange rate: type the amount in EUR, or enter a USD rate`},
 		{"PUE below 1", lead, "/costs", with(costs, "self_hosted.pue", "0.8"), "self_hosted.pue", "at least 1"},
 		{"no depreciation months", lead, "/costs", with(costs, "self_hosted.depreciation_months", ""), "self_hosted.depreciation_months", "at least 1 month"},
 		{"currency missing", fin, "/costs/settings", url.Values{"currency": {""}}, "currency", "required"},
