@@ -468,8 +468,8 @@ func TestScenarioBusyHourKinds(t *testing.T) {
 	}
 	_, page := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
 	for id, want := range map[string]string{
-		"peak-ratio-low": "2.4×", "busy-hour-low": "10 % of a day's requests",
-		"peak-ratio-expected": "3.6×", "busy-hour-expected": "0.05 req/s at peak",
+		"peak-ratio-low": "2.40×", "busy-hour-low": "10 % of a day's requests",
+		"peak-ratio-expected": "3.60×", "busy-hour-expected": "0.05 req/s at peak",
 		"peak-ratio-peak": "58.4×",
 	} {
 		if got := html.UnescapeString(testid(page, id)); got != want {

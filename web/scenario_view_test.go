@@ -37,7 +37,7 @@ func TestDemoCostHalfPresentation(t *testing.T) {
 	}
 	text := html.UnescapeString(page)
 
-	if got := testid(page, "cost-chart-note"); !strings.Contains(html.UnescapeString(got), "8.3 million requests a month, beyond the plan's capacity") {
+	if got := testid(page, "cost-chart-note"); !strings.Contains(html.UnescapeString(got), "8.28 million requests a month, beyond the plan's capacity") {
 		t.Errorf("cost chart note = %q", got)
 	}
 	m := regexp.MustCompile(`<code data-testid="crossover-formula" title="([^"]*)">([^<]*)</code>`).FindStringSubmatch(text)
