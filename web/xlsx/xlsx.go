@@ -315,6 +315,14 @@ func (b *book) newStyles() error {
 	}
 	b.kinds[b.st.pct] = numKind{share: true}
 	b.kinds[b.st.pctIn] = numKind{share: true, input: true}
+	// Measured and derived figures: the decimals DisplayNumber shows, so a
+	// whole number stays whole (load 8, 420 W) and none shows fewer than 3
+	// significant figures (0.0219 req/s, 0.0253 s).
+	b.kinds[b.st.num] = numKind{number: true}
+	b.kinds[b.st.numIn] = numKind{number: true, input: true}
+	b.kinds[b.st.rate] = numKind{number: true}
+	b.kinds[b.st.secs] = numKind{number: true, places: 3, suffix: ` "s"`}
+	b.kinds[b.st.secsIn] = numKind{number: true, places: 3, suffix: ` "s"`, input: true}
 	return err
 }
 
@@ -345,8 +353,11 @@ func (b *book) fitFormats() error {
 					continue
 				}
 				format := moneyFormat(val, k.cur)
-				if k.share {
+				switch {
+				case k.share:
 					format = shareFormat(val)
+				case k.number:
+					format = numberFormat(val, k.places, k.suffix)
 				}
 				id, err := b.fitted1(format, k.input)
 				if err != nil {
@@ -360,11 +371,16 @@ func (b *book) fitFormats() error {
 	return nil
 }
 
-// numKind is how fitFormats formats a style's cells: as a share, or as an
-// amount of currency cur; input cells keep the input fill.
+// numKind is how fitFormats formats a style's cells: as a share, as a
+// measured or derived number (places usual decimals, suffix after the
+// number), or as an amount of currency cur; input cells keep the input
+// fill.
 type numKind struct {
 	share, input bool
 	cur          string
+	number       bool
+	places       int
+	suffix       string
 }
 
 // inCur is a money style (money, moneyIn, perReq, perReqIn) for amounts
@@ -406,10 +422,29 @@ func moneyFormat(val float64, cur string) string {
 	return "#,##0" + decimals(planner.DisplayMoney(decimal.NewFromFloat(val))) + ` "` + cur + `"`
 }
 
-// shareFormat is the percentage format that shows a share as DisplayShare
-// does.
+// shareFormat is the percentage format that shows a share with the
+// decimals DisplayShare shows (never rounded to 100 % unless exactly so:
+// 99.97 %), and at least 3 significant figures: 13.0 %, 60.0 %, 0.140 %;
+// 100 % and 0 % as they are.
 func shareFormat(val float64) string {
-	return "0" + decimals(strings.TrimSuffix(planner.DisplayShare(val), " %")) + "%"
+	places := len(decimals(strings.TrimSuffix(planner.DisplayShare(val), " %")))
+	if places > 0 {
+		places-- // the "."
+	}
+	if pct := math.Abs(val * 100); pct > 0 {
+		places = max(places, 2-int(math.Floor(math.Log10(pct))))
+	}
+	if places <= 0 {
+		return "0%"
+	}
+	return "0." + strings.Repeat("0", places) + "%"
+}
+
+// numberFormat is the format that shows a measured or derived figure as
+// DisplayNumber does with places usual decimals: 8 -> "#,##0", 0.02192 ->
+// "#,##0.0000", 65.6 -> "#,##0.0".
+func numberFormat(val float64, places int, suffix string) string {
+	return "#,##0" + decimals(planner.DisplayNumber(val, places)) + suffix
 }
 
 // decimals is the fraction part of a number format with as many places as
