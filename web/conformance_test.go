@@ -73,6 +73,8 @@ func showAs(kind, raw string) string {
 		return planner.DisplayPercent(f, 1)
 	case "pct2":
 		return planner.DisplayPercent(f, 2)
+	case "num1":
+		return planner.DisplayNumber(f, 1)
 	case "num2":
 		return planner.DisplayNumber(f, 2)
 	}
@@ -115,6 +117,16 @@ func headerCell(t *testing.T, f *excelize.File, sheet, header string, row int) s
 	return ""
 }
 
+// hasName is true when the workbook defines name.
+func hasName(f *excelize.File, name string) bool {
+	for _, dn := range f.GetDefinedName() {
+		if dn.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
 // surfaceFigures lists the figures the page shows for res, each with the
 // workbook cell that mirrors it.
 func surfaceFigures(t *testing.T, res planner.Result, f *excelize.File) []surfaceFigure {
@@ -155,6 +167,21 @@ func surfaceFigures(t *testing.T, res planner.Result, f *excelize.File) []surfac
 		named("max in flight", strconv.Itoa(*m), "envelope", "Max_In_Flight", "num0")
 	}
 	named("self-hosted monthly per box", res.SelfHosted.FixedPerBox.Display(), "costs", "SH_Fixed_Per_Box", "money")
+	// Each self-hosted cost line.
+	for _, l := range res.SelfHosted.Lines {
+		name := "SH_Line_" + strings.ToUpper(l.Category[:1]) + l.Category[1:]
+		if hasName(f, name) {
+			named("self-hosted "+l.Category, l.Monthly.Display(), "costs", name, "money")
+		}
+	}
+	// The soak's totals.
+	if sk := res.Soak; sk.EnergyMJ != nil {
+		named("soak energy (MJ)", planner.DisplayNumber(*sk.EnergyMJ, 1), "evidence", "Soak_Energy_MJ", "num1")
+		named("soak energy (kWh)", planner.DisplayNumber(*sk.EnergyKWh, 2), "evidence", "Soak_Energy_KWh", "num2")
+		if sk.TokensPerJoule != nil {
+			named("soak output tokens per joule", planner.DisplayNumber(*sk.TokensPerJoule, 2), "evidence", "Soak_Tokens_Per_Joule", "num2")
+		}
+	}
 	// The scenarios: boxes, and each option's monthly cost and cost per
 	// 1,000.
 	for i, sr := range res.Scenarios {
@@ -165,6 +192,7 @@ func surfaceFigures(t *testing.T, res planner.Result, f *excelize.File) []surfac
 		if sr.BoxesNeeded != nil {
 			add("boxes needed", strconv.Itoa(*sr.BoxesNeeded), "Boxes needed", "num0")
 		}
+		add("busy-hour rate", planner.DisplayNumber(sr.BusyHourRate, 0), "Busy-hour rate (req/s)", "num0")
 		for o, oc := range sr.Options {
 			name := "Self-hosted"
 			if o > 0 {
@@ -386,7 +414,8 @@ func TestOneTruthOnEverySurface(t *testing.T) {
 	sheets := recalc.Books(t, books, xlsx.SheetNames)
 	n := checkSurfaces(t, "demo", demo, sheets["demo"], true)
 	n += checkSurfaces(t, "override", over, sheets["override"], true)
-	if n < 60 {
+	t.Logf("%d figures checked on the page, in the API and in the workbook", n)
+	if n < 80 {
 		t.Errorf("only %d figures checked", n)
 	}
 	if c := want.Envelope.Ceiling; c == nil || *c != 4 {
