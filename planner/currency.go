@@ -253,3 +253,26 @@ VND VUV WST XAF XAG XAU XBA XBB XBC XBD XCD XCG XDR XOF XPD XPF XPT XSU XUA YER 
 	}
 	return m
 }()
+
+// CheckUnitCurrencies refuses, at save, a quote's price whose unit names
+// a currency other than the quote's own (currency): the quote's amounts are
+// all in its currency, and a price typed as "USD/1M tokens" in a EUR quote
+// would be counted as EUR. Field names start "quote".
+func (q Quote) CheckUnitCurrencies(currency string) error {
+	var es FieldErrors
+	qc := strings.ToUpper(strings.TrimSpace(currency))
+	for _, f := range QuoteFields {
+		if qc == "" || f.Figure == nil || !strings.Contains(f.Unit, "CUR") {
+			continue
+		}
+		fig := *f.Figure(&q)
+		if fig == nil {
+			continue
+		}
+		if uc := UnitCurrency(fig.Unit); uc != "" && uc != qc {
+			es.add("quote."+f.Name, fmt.Sprintf("the unit %q names %s, but the quote is in %s: type the price in %s, or make the quote's currency %s",
+				fig.Unit, uc, qc, qc, uc))
+		}
+	}
+	return es.err()
+}

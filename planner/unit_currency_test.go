@@ -50,3 +50,17 @@ func TestUnitNamingAnotherCurrency(t *testing.T) {
 		t.Errorf("problems: %v", ps)
 	}
 }
+
+// A quote's price whose unit names another currency than the quote's is
+// refused at save; the quote's own currency passes.
+func TestQuoteUnitNamingAnotherCurrency(t *testing.T) {
+	q := Quote{Name: "q", InputPerMTokens: Fig("3", "USD/1M tokens", "price page", "2026-11-01"), OutputPerMTokens: Fig("15", "EUR/1M tokens", "price page", "2026-11-01")}
+	err := q.CheckUnitCurrencies("EUR")
+	if err == nil || !strings.Contains(err.Error(), `the unit "USD/1M tokens" names USD, but the quote is in EUR`) || strings.Contains(err.Error(), `"EUR/1M tokens"`) {
+		t.Errorf("EUR quote: %v", err)
+	}
+	q.InputPerMTokens.Unit = "EUR/1M tokens"
+	if err := q.CheckUnitCurrencies("eur"); err != nil {
+		t.Errorf("all in EUR: %v", err)
+	}
+}

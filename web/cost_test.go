@@ -299,6 +299,8 @@ func TestCostValidationNamesFields(t *testing.T) {
 		{"gate note without verdict", lead, "/recommendation", url.Values{"decision": {"keep"}, "gates[0].note": {"EU only"}}, "gates[0].verdict", "pass or fail"},
 		{"review date malformed", lead, "/recommendation", url.Values{"decision": {"keep"}, "review_date": {"soon"}}, "review_date", "YYYY-MM-DD"},
 		{"quote without output price", fin, "!/quotes", with(workedQuote("Q"), "quote.output_per_m_tokens", ""), "quote.output_per_m_tokens", "required"},
+		{"quote price unit in another currency", fin, "!/quotes", with(workedQuote("Q"), "quote.input_per_m_tokens.unit", "USD/1M tokens"), "quote.input_per_m_tokens",
+			"names USD, but the quote is in EUR: type the price in EUR"},
 		{"quote negative price", fin, "!/quotes", with(workedQuote("Q"), "quote.input_per_m_tokens", "-1"), "quote.input_per_m_tokens", "must not be negative"},
 		{"quote retry rate as percent", fin, "!/quotes", with(workedQuote("Q"), "quote.retry_rate", "2"), "quote.retry_rate", "fraction below 1"},
 		{"quote without date", fin, "!/quotes", with(workedQuote("Q"), "evidence_date", ""), "evidence_date", "required"},
