@@ -33,6 +33,9 @@
 // than five beyond the p95: planner.MinRequestsFor), "errors", "incomplete",
 // "no-successes", "errors-unknown" (the tool does not record failures),
 // "rate-mismatch" (achieved rate more than 10 % from the requested rate),
+// "rate-and-cap" (a vLLM run driven at a rate under a cap on requests in flight),
+// "knee" (the first level at or above the knee GuideLLM's knee profile found),
+// "server-metrics-failed" (GuideLLM's server-metrics collector never scraped a source),
 // "warmup-included" (per-request lists hold warmup or cooldown requests),
 // "identical-prompts", "percentile-missing", "load-unknown", "cancelled",
 // "rates-unmeasured" (a zero-length window or no success: no rates computed),
@@ -43,7 +46,9 @@
 // values; the last is used whole, as Python's json module reads it, in the
 // summary formats and in GuideLLM's report, benchmark and metric objects;
 // a GuideLLM request list given twice under one status leaves that
-// benchmark's per-request lists unused).
+// benchmark's per-request lists unused), "knee", "knee-none" and
+// "knee-unknown" (a run of GuideLLM's knee profile: where its knee was
+// marked, that it found none, or that its report holds no conclusion).
 //
 // A regular file is read and hashed (SHA-256) in a goroutine of its own,
 // ahead of the parser (ahead.go); any other reader is read in the caller's.

@@ -241,14 +241,8 @@ func (b *builder) finish() (planner.Row, error) {
 	if r.Incomplete != nil && *r.Incomplete > 0 {
 		b.warn("incomplete", "%d of %s requests were still in flight when the run ended (incomplete)", *r.Incomplete, ofTotal(att, r.Attempted != nil))
 	}
-	if r.LoadKind == planner.LoadRate && r.Load != nil && *r.Load > 0 && r.AchievedRate != nil {
-		if d := math.Abs(*r.AchievedRate-*r.Load) / *r.Load; d > rateTolerance {
-			msg := fmt.Sprintf("requested %s req/s but %s req/s succeeded (%.0f %% off)", fmtRate(*r.Load), fmtRate(*r.AchievedRate), d*100)
-			if r.SendRate != nil && math.Abs(*r.SendRate-*r.AchievedRate) > 1e-9*math.Max(1, *r.AchievedRate) {
-				msg += fmt.Sprintf("; requests were sent at %s req/s, failed ones included", fmtRate(*r.SendRate))
-			}
-			b.warn("rate-mismatch", "%s", msg)
-		}
+	if w := rateMismatch(r); w != nil {
+		r.Warnings = append(r.Warnings, *w)
 	}
 	b.ttfotApart()
 	if r.IdenticalPrompts != nil && *r.IdenticalPrompts {
@@ -282,6 +276,23 @@ func (b *builder) finish() (planner.Row, error) {
 		}
 	}
 	return *r, nil
+}
+
+// rateMismatch is the warning of a rate row whose successful requests
+// came at a rate other than the one requested, nil when they agree.
+func rateMismatch(r *planner.Row) *planner.Warning {
+	if r.LoadKind != planner.LoadRate || r.Load == nil || *r.Load <= 0 || r.AchievedRate == nil {
+		return nil
+	}
+	d := math.Abs(*r.AchievedRate-*r.Load) / *r.Load
+	if d <= rateTolerance {
+		return nil
+	}
+	msg := fmt.Sprintf("requested %s req/s but %s req/s succeeded (%.0f %% off)", fmtRate(*r.Load), fmtRate(*r.AchievedRate), d*100)
+	if r.SendRate != nil && math.Abs(*r.SendRate-*r.AchievedRate) > 1e-9*math.Max(1, *r.AchievedRate) {
+		msg += fmt.Sprintf("; requests were sent at %s req/s, failed ones included", fmtRate(*r.SendRate))
+	}
+	return &planner.Warning{Code: "rate-mismatch", Message: msg}
 }
 
 // unmeasuredRates drops the rates that cannot be measured: with a measured

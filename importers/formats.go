@@ -19,7 +19,7 @@ type FormatInfo struct {
 // the command line and the web pages all read it. In detection order of
 // nothing: the content decides (see docs/formats in the repository's docs).
 var Formats = []FormatInfo{
-	{Name: "guidellm", Label: "GuideLLM", Files: "benchmarks.json or .yaml (every report generation, 0.1 to 0.7+)",
+	{Name: "guidellm", Label: "GuideLLM", Files: "benchmarks.json or .yaml (every report generation, 0.1 to 0.7 and later report-version-2 releases)",
 		modelHint: "GuideLLM names it only when run with --model, or in the request bodies"},
 	{Name: "vllm", Label: "vllm bench serve", Files: "the --save-result JSON (single results, sweep summary arrays, appended JSONL)",
 		modelHint: "vLLM results name it in model_id"},

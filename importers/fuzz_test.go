@@ -63,7 +63,7 @@ func fuzzOne(t *testing.T, data []byte) {
 // FuzzParseGenAIBench fuzzes genai-bench run files and experiment
 // metadata.
 func FuzzParseGenAIBench(f *testing.F) {
-	seed(f, "testdata/genaibench_*.json")
+	seed(f, "testdata/genaibench_*.json", "testdata/genaibench_closed_loop/*.json")
 	f.Fuzz(fuzzOne)
 }
 
@@ -122,9 +122,10 @@ func FuzzParseInferencePerf(f *testing.F) {
 	f.Fuzz(fuzzOne)
 }
 
-// FuzzParseRefusals fuzzes the detection of CSV and HTML exports.
+// FuzzParseRefusals fuzzes the detection of CSV and HTML exports and of
+// the look-alikes (MLPerf logs, InferenceX agentic rows).
 func FuzzParseRefusals(f *testing.F) {
-	seed(f, "testdata/*.csv", "testdata/*.html")
+	seed(f, "testdata/*.csv", "testdata/*.html", "testdata/mlperf_*", "testdata/inferencex_*")
 	f.Fuzz(fuzzOne)
 }
 

@@ -2,6 +2,8 @@ package importers
 
 import (
 	"fmt"
+	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -33,6 +35,10 @@ type Experiment struct {
 	TimeUnit      string // metrics_time_unit: "s" (the default) or "ms"
 	Masked        int    // credentials found in the file and left out
 	CommandMasked string // cmd with its credentials masked
+	// OpenLoop is set when the command ran genai-bench's open-loop runner
+	// (--qps-level): each run's num_concurrency then holds its QPS level,
+	// the rate requests were sent at, not a number of streams.
+	OpenLoop bool
 }
 
 // gbStat is one genai-bench statistic (StatField).
@@ -152,12 +158,23 @@ func parseGenAIBench(l *lexer) (*File, error) {
 	const ap = "aggregated_metrics."
 	switch it := string(agg.IterationType); it {
 	case "", "num_concurrency":
+		// The kind of load is the iteration's, never the presence of an
+		// arrival rate: both of genai-bench's runners write
+		// arrival_requests_per_second (arrivals over the run), the
+		// closed-loop one too. An open-loop run stores its QPS level in
+		// num_concurrency; its experiment's command says --qps-level
+		// (ApplyExperiment), and a level that is not a whole number
+		// cannot be a number of streams.
 		r.LoadKind = planner.LoadConcurrency
-		if agg.ArrivalRate.set {
+		loadPath := ap + "num_concurrency"
+		if v := agg.NumConcurrency; v.set && v.v > 0 && v.v != math.Trunc(v.v) {
 			r.LoadKind = planner.LoadRate
-			bd.fig(&r.SendRate, "send_rate", ap+"arrival_requests_per_second", agg.ArrivalRate, 1)
+			loadPath += " (not a whole number of streams: genai-bench's QPS level of an open-loop run)"
 		}
-		bd.fig(&r.Load, "load", ap+"num_concurrency", agg.NumConcurrency, 1)
+		bd.fig(&r.Load, "load", loadPath, agg.NumConcurrency, 1)
+		if agg.ArrivalRate.set {
+			bd.fig(&r.SendRate, "send_rate", ap+"arrival_requests_per_second (requests sent over the run)", agg.ArrivalRate, 1)
+		}
 	case "batch_size":
 		return nil, fmt.Errorf("%siteration_type: batch_size: an embedding batch-size run, not a serving load level", ap)
 	default:
@@ -321,6 +338,7 @@ func parseGenAIBenchMeta(f *File, d doc) error {
 		return fmt.Errorf("%smetrics_time_unit: unknown unit %q (genai-bench writes s or ms)", p, u)
 	}
 	e.CommandMasked, _ = MaskSecrets(str("cmd"))
+	e.OpenLoop = qpsLevelFlag.MatchString(e.CommandMasked)
 	// the credentials of auth_config and any other key named like one
 	// are not read at all; count them for the warning.
 	for k := range o {
@@ -335,9 +353,69 @@ func parseGenAIBenchMeta(f *File, d doc) error {
 	return nil
 }
 
+// ApplyExperiments completes the files of one upload with the genai-bench
+// experiments among them (ApplyExperiment). An upload holds one
+// experiment at most, and an experiment comes with its runs: otherwise
+// the error says what to upload instead.
+func ApplyExperiments(files []*File, es []*Experiment) error {
+	if len(es) == 0 {
+		return nil
+	}
+	if len(es) > 1 {
+		var names []string
+		for _, e := range es {
+			names = append(names, e.File)
+		}
+		return &Error{File: names[1], Msg: fmt.Sprintf("a second genai-bench experiment in one upload (%s): upload one experiment folder at a time", strings.Join(names, ", "))}
+	}
+	n := 0
+	for _, f := range files {
+		if f.Source.Format == "genai-bench" && f.Experiment == nil {
+			n++
+		}
+	}
+	if n == 0 {
+		return &Error{File: es[0].File, Msg: "genai-bench's experiment_metadata.json holds no results, only what the runs were: upload it together with the run files of its folder (*_concurrency_<N>_time_<T>s.json), or the folder as a zip or tar"}
+	}
+	ApplyExperiment(files, es[0])
+	return nil
+}
+
+// CompleteUpload puts together the files of one upload as the web upload
+// does: a genai-bench experiment_metadata.json completes its runs and an
+// AIPerf server_metrics_export.json its run, each refused in words when
+// its runs are not there. It returns the files that hold rows, also
+// beside an error.
+func CompleteUpload(files []*File) ([]*File, error) {
+	var es []*Experiment
+	var sms []*ServerMetrics
+	var rows []*File
+	for _, f := range files {
+		switch {
+		case f.Experiment != nil:
+			es = append(es, f.Experiment)
+		case f.ServerMetrics != nil:
+			sms = append(sms, f.ServerMetrics)
+		default:
+			rows = append(rows, f)
+		}
+	}
+	if err := ApplyExperiments(rows, es); err != nil {
+		return rows, err
+	}
+	if len(sms) > 0 {
+		return rows, ApplyServerMetrics(rows, sms)
+	}
+	return rows, nil
+}
+
+// qpsLevelFlag finds genai-bench's open-loop option in a command line.
+var qpsLevelFlag = regexp.MustCompile(`(^|\s)--qps-level(=|\s|$)`)
+
 // ApplyExperiment completes the genai-bench run files of one upload with
 // their experiment's metadata: the model, the tool version, and the time
-// unit of their latencies (milliseconds scaled to seconds). Files of other
+// unit of their latencies (milliseconds scaled to seconds), and the kind of
+// load when the command ran the open-loop runner. Files of other
 // formats are left as they are.
 func ApplyExperiment(files []*File, e *Experiment) {
 	for _, f := range files {
@@ -367,6 +445,13 @@ func ApplyExperiment(files []*File, e *Experiment) {
 				r.Paths["model"] = e.File + ": " + e.ModelPath
 			}
 			r.Warnings = dropWarning(r.Warnings, "time-unit")
+			if e.OpenLoop && r.LoadKind == planner.LoadConcurrency {
+				r.LoadKind = planner.LoadRate
+				r.Paths["load"] += " (the QPS level: " + e.File + ": cmd runs the open-loop runner, --qps-level)"
+				if w := rateMismatch(r); w != nil {
+					r.Warnings = append(r.Warnings, *w)
+				}
+			}
 			if scale != 1 {
 				for _, s := range []*planner.Stat{&r.TTFT, &r.E2E, &r.TPOT} {
 					for _, v := range []*float64{s.Mean, s.P50, s.P95, s.P99} {

@@ -2,6 +2,7 @@ package importers
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -137,4 +138,91 @@ func hasCode(ws []planner.Warning, code string) bool {
 		}
 	}
 	return false
+}
+
+// TestGenAIBenchClosedLoopArrivalRate: genai-bench's closed-loop runner
+// writes an arrival rate too; the run stays a concurrency run, its arrival
+// rate kept as the send rate, with no false rate mismatch.
+func TestGenAIBenchClosedLoopArrivalRate(t *testing.T) {
+	const dir = "testdata/genaibench_closed_loop/"
+	run, err := ParseFile(dir+"D(1024,128)_text-to-text_num_concurrency_1_time_60s.json", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, err := ParseFile(dir+"experiment_metadata.json", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hasCode(meta.Warnings, "model-unknown") {
+		t.Errorf("the metadata file, which holds no rows, warns of no model: %v", meta.Warnings)
+	}
+	files, err := CompleteUpload([]*File{meta, run})
+	if err != nil || len(files) != 1 {
+		t.Fatalf("%d files, %v", len(files), err)
+	}
+	r := files[0].Rows[0]
+	if r.LoadKind != planner.LoadConcurrency || r.Load == nil || *r.Load != 1 {
+		t.Fatalf("load %s %v, want concurrency 1", r.LoadKind, r.Load)
+	}
+	checkF(t, "send rate", r.SendRate, 0.8782)
+	checkF(t, "achieved rate", r.AchievedRate, 0.861)
+	if hasCode(r.Warnings, "rate-mismatch") {
+		t.Errorf("a concurrency run warned of a rate: %v", r.Warnings)
+	}
+	if !strings.Contains(r.Paths["send_rate"], "arrival_requests_per_second") || r.Model != "meta-llama/Llama-3.1-8B-Instruct" {
+		t.Errorf("send rate from %q, model %q", r.Paths["send_rate"], r.Model)
+	}
+}
+
+// TestGenAIBenchOpenLoop: an open-loop run stores its QPS level in
+// num_concurrency; the experiment's --qps-level (or a level that is not a
+// whole number) makes it a rate run.
+func TestGenAIBenchOpenLoop(t *testing.T) {
+	const dir = "testdata/genaibench_closed_loop/"
+	raw, err := os.ReadFile(dir + "D(1024,128)_text-to-text_num_concurrency_1_time_60s.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mraw, err := os.ReadFile(dir + "experiment_metadata.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := strings.Replace(string(mraw), "--num-concurrency 1", "--qps-level 1", 1)
+	run, _ := Parse("run.json", strings.NewReader(string(raw)), Options{})
+	meta, err := Parse("experiment_metadata.json", strings.NewReader(open), Options{})
+	if err != nil || !meta.Experiment.OpenLoop {
+		t.Fatalf("open loop not seen: %v", err)
+	}
+	files, err := CompleteUpload([]*File{run, meta})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := files[0].Rows[0]
+	if r.LoadKind != planner.LoadRate || *r.Load != 1 || !strings.Contains(r.Paths["load"], "--qps-level") {
+		t.Errorf("load %s %v from %q, want rate 1", r.LoadKind, *r.Load, r.Paths["load"])
+	}
+	if !hasCode(r.Warnings, "rate-mismatch") {
+		t.Errorf("1 req/s asked, 0.861 succeeded: no warning %v", r.Warnings)
+	}
+	half := strings.Replace(string(raw), `"num_concurrency": 1,`, `"num_concurrency": 0.5,`, 1)
+	f, err := Parse("run.json", strings.NewReader(half), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := f.Rows[0]; r.LoadKind != planner.LoadRate || *r.Load != 0.5 {
+		t.Errorf("a level of 0.5: %s %v", r.LoadKind, *r.Load)
+	}
+}
+
+// TestGenAIBenchMetadataAlone: an experiment without its runs is refused
+// in words, saying what to upload.
+func TestGenAIBenchMetadataAlone(t *testing.T) {
+	meta, err := ParseFile("testdata/genaibench_closed_loop/experiment_metadata.json", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := CompleteUpload([]*File{meta})
+	if err == nil || len(files) != 0 || !strings.Contains(err.Error(), "experiment_metadata.json: genai-bench's experiment_metadata.json holds no results") || !strings.Contains(err.Error(), "upload it together with the run files") {
+		t.Fatalf("%d files, err %v", len(files), err)
+	}
 }

@@ -299,7 +299,7 @@ func classify(o jsonObj, where string) (format, error) {
 	case has("benchmarks"):
 		return format{}, fmt.Errorf("%sa GuideLLM report cannot be one record among others", where)
 	}
-	if err := lookAlikeRecord(has, where); err != nil {
+	if err := lookAlikeRecord(o, where); err != nil {
 		return format{}, err
 	}
 	if msg := nearMiss(has); msg != "" {

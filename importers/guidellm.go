@@ -7,6 +7,7 @@ import (
 	"hash/maphash"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"capplan/planner"
@@ -20,11 +21,14 @@ type gReport struct {
 	args    *gRunArgs
 	hasArgs bool
 	config  *gRunConfig
-	benches []*gBench
-	keys    []string          // the top-level keys, in file order
-	dups    []string          // duplicate-key notes, in file order
-	short   map[string]string // metadata, args and config, shortened for those notes
-	yaml    bool              // converted from YAML, which has no end of its own
+	// conclusions are the report's top-level conclusions (GuideLLM's knee
+	// profile writes its KneeDetectionConclusion there)
+	conclusions []*gKneeConclusion
+	benches     []*gBench
+	keys        []string          // the top-level keys, in file order
+	dups        []string          // duplicate-key notes, in file order
+	short       map[string]string // metadata, args and config, shortened for those notes
+	yaml        bool              // converted from YAML, which has no end of its own
 }
 
 // dup notes a key that appears twice.
@@ -57,8 +61,9 @@ type gBench struct {
 	promptsDiffer bool
 	inner         []*aBench // family A
 	innerArgs     *gBenchArgs
-	bodyModel     string // the model named in the first request body that names one
-	bodyHead      []byte // buffer for the start of a request body
+	server        []gServerMetrics // server_metrics: what GuideLLM scraped from the engine
+	bodyModel     string           // the model named in the first request body that names one
+	bodyHead      []byte           // buffer for the start of a request body
 	samples       []planner.Sample
 	sampleStart   []float64 // each sample's start (epoch s), NaN when unknown
 	zeroTok       int       // successful records without output tokens
@@ -223,6 +228,11 @@ func (rep *gReport) key(w *lexer, k string) error {
 		}
 		rep.short[k] = clip(raw)
 		return rep.decodeKey(k, raw)
+	case "conclusions":
+		// what a profile concluded once its run ended (GuideLLM's knee
+		// profile: its knee analysis), one entry per profile
+		rep.conclusions = nil
+		return w.decode(k, &rep.conclusions)
 	case "benchmarks":
 		if again {
 			rep.dup("benchmarks appears twice; the last list is used, as Python's json module reads it")
@@ -350,6 +360,9 @@ func readGBench(w *lexer, p string, dup func(string)) (*gBench, error) {
 		case "metrics":
 			b.metrics = &gMetrics{}
 			return decode(kp, k, b.metrics)
+		case "server_metrics":
+			b.server = nil
+			return decode(kp, k, &b.server)
 		case "request_totals":
 			b.totals = &gCounts{}
 			return decode(kp, k, b.totals)
@@ -739,6 +752,7 @@ func (rep *gReport) build() (*File, error) {
 		}
 		f.Rows = append(f.Rows, row)
 	}
+	rep.markKnee(f)
 	for _, b := range rep.benches {
 		if f.Model == "" && b.bodyModel != "" {
 			f.Model = b.bodyModel
@@ -838,6 +852,9 @@ func (b *gBench) row(fam string) (planner.Row, error) {
 	}
 	b.requestWarnings(bd, fam)
 	b.keepSamples(bd, fam)
+	if err := b.engineFigures(bd); err != nil {
+		return planner.Row{}, err
+	}
 	for _, d := range []struct {
 		name string
 		n    num
@@ -962,4 +979,156 @@ func (b *gBench) keepSamples(bd *builder, fam string) {
 		bd.setF(&r.RequestRate, "request_rate", "computed: successful / "+b.path+".duration", float64(good) / *r.DurationS)
 	}
 	bd.warn("no-tokens", "%d of the %d successful requests received no output tokens (no tokens received): they count as failed, and TTFT and end-to-end come from the %d requests that received tokens", b.zeroTok, ok, good)
+}
+
+// markKnee reads a run of GuideLLM's knee profile (a concurrent sweep,
+// possibly refined around the point where output throughput flattens):
+// its rows are concurrency rows like any other; the knee GuideLLM found
+// (the report's conclusions: the knee_detection entry's final throughput
+// result) is marked on the first measured level at or above it, and said
+// on the file; a knee run without a conclusion, or one that found no knee,
+// says so.
+func (rep *gReport) markKnee(f *File) {
+	knee := rep.config != nil && rep.config.Spec != nil && rep.config.Spec.Profile != nil && rep.config.Spec.Profile.Kind == "knee"
+	for _, b := range rep.benches {
+		knee = knee || b.config != nil && b.config.Profile != nil && b.config.Profile.Kind == "knee"
+	}
+	var c *gKneeConclusion
+	where := ""
+	for i, x := range rep.conclusions {
+		if x != nil && x.Kind == "knee_detection" {
+			c, where = x, fmt.Sprintf("conclusions[%d]", i)
+			knee = true
+		}
+	}
+	if !knee {
+		return
+	}
+	f.Source.FormatVersion += ", knee profile"
+	var t *gKneeResult
+	if c != nil && c.Final != nil {
+		t = c.Final.Throughput
+	}
+	switch {
+	case t == nil:
+		f.Warnings = append(f.Warnings, planner.Warning{Code: "knee-unknown", Message: "a run of GuideLLM's knee profile whose report holds no conclusion: its rows are read as a concurrency sweep, and the knee (where output throughput flattens) is not marked"})
+		return
+	case t.Status != "ok" || !t.Knee.set || !t.SaturationConcurrency.set:
+		why := strings.TrimSpace(string(t.Reason))
+		if why == "" {
+			why = "no reason given"
+		}
+		f.Warnings = append(f.Warnings, planner.Warning{Code: "knee-none", Message: fmt.Sprintf("GuideLLM's knee profile found no knee (%s: %s): output throughput did not flatten over the concurrencies measured", where, why)})
+		return
+	}
+	at := -1
+	for i := range f.Rows {
+		r := &f.Rows[i]
+		if r.LoadKind == planner.LoadConcurrency && r.Load != nil && *r.Load == t.SaturationConcurrency.v {
+			at = i
+		}
+	}
+	msg := fmt.Sprintf("GuideLLM's knee profile found output throughput flattening at about %s concurrent streams (%s.final.throughput.knee = %s)", strconv.FormatFloat(t.Knee.v, 'f', 1, 64), where, strconv.FormatFloat(t.Knee.v, 'g', 6, 64))
+	if at < 0 {
+		f.Warnings = append(f.Warnings, planner.Warning{Code: "knee", Message: msg + fmt.Sprintf("; no row of the report is at its first measured level, %g streams", t.SaturationConcurrency.v)})
+		return
+	}
+	r := &f.Rows[at]
+	r.Warnings = append(r.Warnings, planner.Warning{Code: "knee", Message: msg + ": this is the first level measured at or above it; levels beyond it add latency more than throughput"})
+	r.Paths["knee"] = where + ".final.throughput.saturation_concurrency"
+	f.Warnings = append(f.Warnings, planner.Warning{Code: "knee", Message: msg + fmt.Sprintf("; marked on row %d (%g streams)", at, t.SaturationConcurrency.v)})
+}
+
+// engineFigures gives the row what the serving engine reported over the
+// benchmark's measurement window, when GuideLLM's server-metrics collector
+// scraped it (benchmarks[i].server_metrics, one summary per source): the
+// peak KV-cache usage and requests waiting and running (a gauge's
+// summary.max) and the preemptions (a counter's increase), in the names
+// vLLM and SGLang give them; several sources or label sets give the
+// fullest peak and the sum of the counters. They become the row's engine
+// figures, read by the same rule as AIPerf's (docs/method.md, "Engine
+// metrics of a row"). A collector that never scraped says so.
+func (b *gBench) engineFigures(bd *builder) error {
+	if len(b.server) == 0 {
+		return nil
+	}
+	r := bd.row
+	e := &planner.EngineMetrics{}
+	found := 0
+	var failed []string
+	for _, m := range serverMetricNames {
+		var best *float64
+		for si, src := range b.server {
+			for _, name := range m.names {
+				var vals []struct {
+					v    num
+					path string
+				}
+				if m.stat == "total" {
+					for i, c := range src.Counters[name] {
+						vals = append(vals, struct {
+							v    num
+							path string
+						}{c.Increase, fmt.Sprintf("%s.server_metrics[%d].counters.%s[%d].increase", b.path, si, name, i)})
+					}
+				} else {
+					for i, g := range src.Gauges[name] {
+						if g.Summary == nil {
+							continue
+						}
+						vals = append(vals, struct {
+							v    num
+							path string
+						}{g.Summary.Max, fmt.Sprintf("%s.server_metrics[%d].gauges.%s[%d].summary.max", b.path, si, name, i)})
+					}
+				}
+				for _, x := range vals {
+					if !x.v.set {
+						continue
+					}
+					v := x.v.v
+					if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || m.figure == "kv_cache_max" && v > 1 {
+						return fmt.Errorf("%s: %s is not a reading an engine reports", x.path, planner.DisplayInput(v))
+					}
+					switch {
+					case best == nil:
+						best = planner.F(v)
+						r.Paths["engine."+m.figure] = x.path
+					case m.stat == "total":
+						*best += v
+						r.Paths["engine."+m.figure] += " + " + x.path
+					case v > *best:
+						*best = v
+						r.Paths["engine."+m.figure] = x.path
+					}
+				}
+			}
+		}
+		if best == nil {
+			continue
+		}
+		found++
+		switch m.figure {
+		case "kv_cache_max":
+			e.KVCacheMax = best
+		case "waiting_max":
+			e.WaitingMax = best
+		case "running_max":
+			e.RunningMax = best
+		case "preemptions":
+			e.Preemptions = best
+		}
+	}
+	for si, src := range b.server {
+		if src.Scrapes.set && src.Scrapes.v == 0 {
+			failed = append(failed, fmt.Sprintf("%s (server_metrics[%d]: 0 scrapes, %g failed)", cmpOr(string(src.Source), "a source"), si, src.ScrapeErrors.v))
+		}
+	}
+	if len(failed) > 0 {
+		bd.warn("server-metrics-failed", "GuideLLM's server-metrics collector could not scrape %s: no engine figures from it", strings.Join(failed, ", "))
+	}
+	if found > 0 {
+		r.Engine = e
+	}
+	return nil
 }

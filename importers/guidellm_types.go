@@ -79,6 +79,34 @@ type gBenchConfig struct {
 	Backend  *struct {
 		Model lstr `json:"model"`
 	} `json:"backend"`
+	// Profile is the run's profile as GuideLLM 0.7+ records it with each
+	// benchmark: its arguments.
+	Profile *gProfile `json:"profile"`
+}
+
+// gProfile is a profile's arguments, of which its kind is read.
+type gProfile struct {
+	Kind lstr `json:"kind"`
+}
+
+// gKneeConclusion is one of the report's conclusions; the knee profile's
+// (kind knee_detection) holds its initial and final knee analyses, and
+// the final analysis's throughput result is the knee.
+type gKneeConclusion struct {
+	Kind  lstr `json:"kind"`
+	Final *struct {
+		Throughput *gKneeResult `json:"throughput"`
+	} `json:"final"`
+}
+
+// gKneeResult is a knee analysis's throughput result: whether a knee was
+// found, why, where (the fitted knee, in streams), and the first measured
+// concurrency at or above it.
+type gKneeResult struct {
+	Status                lstr `json:"status"`
+	Reason                lstr `json:"reason"`
+	Knee                  num  `json:"knee"`
+	SaturationConcurrency num  `json:"saturation_concurrency"`
 }
 
 // gSchedMetrics is benchmarks[i].scheduler_metrics (C-E) or run_stats (B).
@@ -159,4 +187,24 @@ func (r *rawOrNull) UnmarshalJSON(b []byte) error {
 	}
 	*r = append((*r)[:0], b...)
 	return nil
+}
+
+// gServerMetrics is one summary of benchmarks[i].server_metrics, what
+// GuideLLM's server-metrics collector scraped from one source (such as
+// vLLM's /metrics) over the benchmark's measurement window: gauges by
+// Prometheus family name, each series with its distribution summary;
+// counters (their family name without _total) with their increase. The
+// scraped samples themselves are not read.
+type gServerMetrics struct {
+	Source       lstr `json:"source"`
+	Scrapes      num  `json:"scrapes"`
+	ScrapeErrors num  `json:"scrape_errors"`
+	Gauges       map[string][]struct {
+		Summary *struct {
+			Max num `json:"max"`
+		} `json:"summary"`
+	} `json:"gauges"`
+	Counters map[string][]struct {
+		Increase num `json:"increase"`
+	} `json:"counters"`
 }

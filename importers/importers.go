@@ -134,7 +134,7 @@ func parse(name string, r io.Reader, opt Options) (*File, error) {
 // modelUnknown warns, in every format alike, when neither the file nor any
 // of its rows names the model; a format's own warning is kept.
 func modelUnknown(f *File) {
-	if f.Model != "" {
+	if f.Model != "" || f.Experiment != nil || f.ServerMetrics != nil { // the last two hold no rows of their own
 		return
 	}
 	for _, r := range f.Rows {

@@ -106,6 +106,8 @@ func notInferenceX(br *bufio.Reader) error {
 	head, _ := br.Peek(8 << 10)
 	tool := "a benchmark result file"
 	switch k := firstKey(bytes.TrimLeft(head, " \t\r\n")); {
+	case isInferenceXAgenticHead(head):
+		return errInferenceXAgentic
 	case guidellmTopKeys[k]:
 		tool = "a GuideLLM report"
 	case isLLMDHead(head):
@@ -170,6 +172,9 @@ func (x *ixReader) json(br *bufio.Reader) error {
 				return strconv.FormatBool(t), true
 			}
 			return "", false
+		}
+		if isInferenceXAgentic(func(k string) bool { _, ok := obj[k]; return ok }, obj["scenario_type"]) {
+			return fmt.Errorf("%s: %w", path, errInferenceXAgentic)
 		}
 		if i == 0 && !looksInferenceX(func(k string) bool { _, ok := obj[k]; return ok }) {
 			return errResultNotReference
@@ -245,6 +250,22 @@ func (x *ixReader) csv(br *bufio.Reader) error {
 		x.rows = append(x.rows, rr)
 	}
 	return lr.err()
+}
+
+// errInferenceXAgentic refuses InferenceX's agentic-coding summary rows,
+// as reference rows and as results alike.
+var errInferenceXAgentic = errors.New("this is an InferenceX agentic-coding summary row (scenario_type agentic-coding: a multi-turn trace replayed through AIPerf with the prefix cache on, its input and output lengths varying per request, its figures under request_metrics), not a fixed-length frontier row: a reference row is matched to the contract on ISL and OSL and assumes random data with the prefix cache off, which an agentic row has not; import InferenceX's fixed-sequence rows (agg_bmk.json, with isl, osl and intvty) under Reference rows instead, and results of your own box under Imported results")
+
+// isInferenceXAgentic tells an InferenceX agentic-coding summary row: hw
+// with its figures nested under request_metrics, or its scenario_type.
+func isInferenceXAgentic(has func(string) bool, scenario any) bool {
+	st, _ := scenario.(string)
+	return has("hw") && (has("request_metrics") || strings.Contains(strings.ToLower(st), "agentic"))
+}
+
+// isInferenceXAgenticHead tells one from a file's first bytes.
+func isInferenceXAgenticHead(head []byte) bool {
+	return bytes.Contains(head, []byte(`"hw"`)) && (bytes.Contains(head, []byte(`"request_metrics"`)) || bytes.Contains(head, []byte(`"agentic-`)))
 }
 
 // looksInferenceX is true when the columns are InferenceX's.

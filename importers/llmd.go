@@ -179,12 +179,18 @@ func (br *brReport) noteSecrets(path string, x any) {
 }
 
 // isLLMDHead tells an llm-d benchmark report from the start of a JSON
-// document: its first key is version, and run, scenario or results follow.
+// document: its first key is version, and run, scenario or results follow;
+// or, with its keys sorted (jq -S, a dict sorted before dumping), it
+// starts with results or run and shows the report's request_performance or
+// its scenario's stack of components early.
 func isLLMDHead(t []byte) bool {
-	if firstKey(t) != "version" {
-		return false
+	switch firstKey(t) {
+	case "version":
+		return bytes.Contains(t, []byte(`"results"`)) || bytes.Contains(t, []byte(`"scenario"`)) || bytes.Contains(t, []byte(`"run"`))
+	case "results", "run", "scenario":
+		return bytes.Contains(t, []byte(`"request_performance"`)) || bytes.Contains(t, []byte(`"stack"`)) && bytes.Contains(t, []byte(`"standardized"`))
 	}
-	return strings.Contains(string(t), `"results"`) || strings.Contains(string(t), `"scenario"`) || strings.Contains(string(t), `"run"`)
+	return false
 }
 
 // parseLLMD reads an llm-d benchmark report in JSON.
@@ -377,10 +383,23 @@ func (br *brReport) build() (*File, error) {
 
 	// the load
 	lp := "scenario.load.standardized."
+	fromVLLM := false // converted from vLLM's bench serve result (or InferenceMAX's fork of it)
+	var vllmCap *float64
 	if ls := br.load.Standardized; ls != nil {
 		f.Source.ToolVersion = strings.TrimSpace(string(ls.Tool) + " " + string(ls.ToolVersion))
+		fromVLLM = brFromVLLM(string(ls.Tool))
 		conc := ls.Concurrency
+		rate := ls.RateQPS
 		switch {
+		case fromVLLM && rate.set && rate.v > 0 && !math.IsInf(rate.v, 1):
+			// vLLM's request_rate drives the run; its max_concurrency,
+			// the report's concurrency, only caps what is in flight
+			r.LoadKind = planner.LoadRate
+			bd.fig(&r.Load, "load", lp+"rate_qps (vLLM's --request-rate)", rate, 1)
+			if conc.set && conc.v > 0 && !math.IsInf(conc.v, 1) {
+				vllmCap = planner.F(conc.v)
+				r.Paths["max_concurrency"] = lp + "concurrency (vLLM's --max-concurrency)"
+			}
 		case conc.set && !math.IsInf(conc.v, 1) && (!ls.RateQPS.set || conc.v > 0):
 			r.LoadKind = planner.LoadConcurrency
 			bd.fig(&r.Load, "load", lp+"concurrency", conc, 1)
@@ -422,7 +441,11 @@ func (br *brReport) build() (*File, error) {
 			s, key = tp.Requests, "requests_rate"
 		}
 		if s != nil {
-			if intv(r.Errored)+intv(r.Incomplete) == 0 {
+			if fromVLLM {
+				// vLLM's converter files its request_throughput here:
+				// completed requests over the run, the achieved rate
+				bd.fig(&r.RequestRate, "request_rate", ap+"throughput."+key+".mean (vLLM's request_throughput: completed / duration)", s.Mean, 1)
+			} else if intv(r.Errored)+intv(r.Incomplete) == 0 {
 				bd.fig(&r.RequestRate, "request_rate", ap+"throughput."+key+".mean", s.Mean, 1)
 			} else {
 				bd.fig(&r.SendRate, "send_rate", ap+"throughput."+key+".mean (failed requests may be counted)", s.Mean, 1)
@@ -476,6 +499,18 @@ func (br *brReport) build() (*File, error) {
 	}
 	br.stack2Row(f, bd)
 	br.observed(bd)
+	if vllmCap != nil && r.Load != nil {
+		msg := fmt.Sprintf("vLLM was driven at %s req/s with at most %s requests in flight (--max-concurrency)", fmtRate(*r.Load), strconv.FormatFloat(*vllmCap, 'f', -1, 64))
+		if r.RequestRate != nil && r.E2E.Mean != nil {
+			inFlight := *r.RequestRate * *r.E2E.Mean
+			if inFlight < *vllmCap {
+				msg += fmt.Sprintf("; about %s were in flight on average (achieved rate × mean latency), so the cap did not bind", strconv.FormatFloat(inFlight, 'f', 1, 64))
+			} else {
+				msg += fmt.Sprintf("; about %s were in flight on average (achieved rate × mean latency): the cap bound, and the load was set by it as much as by the rate", strconv.FormatFloat(inFlight, 'f', 1, 64))
+			}
+		}
+		bd.warn("rate-and-cap", "%s", msg)
+	}
 	row, err := bd.finish()
 	if err != nil {
 		return nil, err
@@ -483,6 +518,13 @@ func (br *brReport) build() (*File, error) {
 	f.Model = row.Model
 	f.Rows = append(f.Rows, row)
 	return f, nil
+}
+
+// brFromVLLM tells the load tools whose report llm-d-benchmark converts
+// from vLLM's bench serve result: vLLM's own and InferenceMAX's fork.
+func brFromVLLM(tool string) bool {
+	t := strings.ToLower(strings.TrimSpace(tool))
+	return t == "vllm-benchmark" || t == "vllm_benchmark" || t == "inferencemax"
 }
 
 // stack2Row names the model and says what the stack is: one row is one

@@ -290,3 +290,36 @@ func TestLLMDTwoReplicas(t *testing.T) {
 		t.Errorf("one replica: %v", one.Replicas)
 	}
 }
+
+// TestLLMDFromVLLM: in a report converted from vLLM's bench serve result,
+// request_rate is vLLM's request_throughput (completed over the run): the
+// achieved rate; the run is a rate run at rate_qps, its concurrency the
+// cap, both said.
+func TestLLMDFromVLLM(t *testing.T) {
+	f, err := ParseFile("testdata/llmd_br_v0.2_from_vllm.yaml", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := f.Rows[0]
+	if r.LoadKind != planner.LoadRate || r.Load == nil || *r.Load != 8 {
+		t.Fatalf("load %s %v, want rate 8", r.LoadKind, r.Load)
+	}
+	checkF(t, "achieved rate", r.AchievedRate, 5.0761)
+	checkF(t, "request rate", r.RequestRate, 5.0761)
+	if r.SendRate != nil {
+		t.Errorf("vLLM's success rate filed as a send rate: %v", *r.SendRate)
+	}
+	checkI(t, "successful", r.Successful, 609)
+	var said string
+	for _, w := range r.Warnings {
+		if w.Code == "rate-and-cap" {
+			said = w.Message
+		}
+	}
+	if !strings.Contains(said, "driven at 8 req/s with at most 512 requests in flight") || !strings.Contains(said, "the cap did not bind") {
+		t.Errorf("rate and cap said as %q (warnings %v)", said, r.Warnings)
+	}
+	if !hasCode(r.Warnings, "rate-mismatch") {
+		t.Errorf("8 req/s asked, 5.08 succeeded: no rate-mismatch in %v", r.Warnings)
+	}
+}

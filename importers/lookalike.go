@@ -2,7 +2,9 @@ package importers
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Look-alikes: files the benchmark tools write beside their results, that
@@ -24,12 +26,38 @@ func lookAlikeHead(t []byte) error {
 		return errAIPerfGPUTelemetry
 	case bytes.HasPrefix(line, []byte("Timeslice,Metric,")):
 		return errAIPerfTimeslices
+	case t[0] == '{' && bytes.Contains(t, []byte(`"metrics"`)) && (bytes.Contains(t, []byte(`_metrics.log"`)) || bytes.Contains(t, []byte(`"_aggregated"`))):
+		// llm-d-benchmark's metrics summary, or one pod of it: its
+		// metadata lists the raw *_metrics.log scrapes
+		return errLLMDMetricsSummary
+	case (t[0] == '{' || t[0] == '[') && isInferenceXAgenticHead(t):
+		return errInferenceXAgentic
 	case isInferenceXHead(t, line):
 		return ErrInferenceXResult
+	case isMLPerfLog(t):
+		return errMLPerfLog(t)
 	case isPrometheusText(t):
 		return fmt.Errorf("this is a Prometheus metrics dump (the text a /metrics endpoint serves), not a load-test result; import the benchmark tool's result file here, and the GPU or server metrics on the report's evidence page (DCGM exporter scrapes are read there)")
 	}
 	return nil
+}
+
+// isMLPerfLog tells MLPerf LoadGen's logs from their first bytes: the
+// summary (mlperf_log_summary.txt) opens with a rule and "MLPerf Results
+// Summary", the detail log (mlperf_log_detail.txt) with ":::MLLOG" lines.
+func isMLPerfLog(t []byte) bool {
+	head := t[:min(len(t), 512)]
+	return bytes.HasPrefix(t, []byte(":::MLLOG")) || bytes.Contains(head, []byte("MLPerf Results Summary"))
+}
+
+// errMLPerfLog says which MLPerf LoadGen log the file is, and what to
+// import instead.
+func errMLPerfLog(t []byte) error {
+	what := "MLPerf LoadGen's summary (mlperf_log_summary.txt: samples per second and latency percentiles of one scenario)"
+	if bytes.HasPrefix(t, []byte(":::MLLOG")) {
+		what = "MLPerf LoadGen's detail log (mlperf_log_detail.txt: one :::MLLOG event a line)"
+	}
+	return fmt.Errorf("this is %s, not a result of a load-test tool read here: its one load level is LoadGen's scenario, not a tested load of your contract; run the load with one of the tools read here (%s) and import its result file instead", what, FormatLabels())
 }
 
 // isAIPerfPerRequest tells AIPerf's per-request profile_export.jsonl from
@@ -106,11 +134,14 @@ func isPrometheusText(t []byte) bool {
 	return len(rest) > 0 && (rest[0] >= '0' && rest[0] <= '9' || rest[0] == '-' || rest[0] == '+' || rest[0] == 'N' || rest[0] == 'I')
 }
 
-// lookAlikeRecord recognises a look-alike from the keys of one record;
-// where starts the message.
-func lookAlikeRecord(has func(string) bool, where string) error {
+// lookAlikeRecord recognises a look-alike from one record; where starts
+// the message.
+func lookAlikeRecord(o jsonObj, where string) error {
+	has := func(k string) bool { _, ok := o[k]; return ok }
 	switch {
-	case has("metadata") && has("metrics") && !has("benchmarks"):
+	case isLLMDMetricsSummary(o):
+		return fmt.Errorf("%s%s", where, errLLMDMetricsSummary)
+	case has("metadata") && has("metrics") && !has("benchmarks") && isAIPerfRequestRecord(o):
 		return fmt.Errorf("%s%s", where, errAIPerfPerRequest)
 	case has("timeslices"):
 		return fmt.Errorf("%s%s", where, errAIPerfTimeslices)
@@ -118,4 +149,67 @@ func lookAlikeRecord(has func(string) bool, where string) error {
 		return fmt.Errorf("%sthis is AIPerf's inputs.json (the request payloads it sent), not a result; import profile_export_aiperf.json from the same folder instead", where)
 	}
 	return nil
+}
+
+// errLLMDMetricsSummary refuses llm-d-benchmark's metrics summary.
+var errLLMDMetricsSummary = fmt.Errorf("this is llm-d-benchmark's metrics summary (metrics_summary.json: the engine's Prometheus metrics per pod, scraped during the run), not a result; import the stage's llm-d benchmark report instead (benchmark_report*.yaml or .json), whose results.observability carries these metrics beside the load level")
+
+// isLLMDMetricsSummary tells llm-d-benchmark's metrics_summary.json (an
+// object of pods, each with metadata {namespace, files} and metrics of
+// Prometheus names, beside "_aggregated"; "_info" when nothing was
+// collected), or one pod's record of it.
+func isLLMDMetricsSummary(o jsonObj) bool {
+	if _, ok := o["_aggregated"]; ok {
+		return true
+	}
+	if raw, ok := o["_info"]; ok && bytes.Contains(raw, []byte("metrics")) {
+		return true
+	}
+	var rec struct {
+		Metadata map[string]json.RawMessage `json:"metadata"`
+		Metrics  map[string]json.RawMessage `json:"metrics"`
+	}
+	if json.Unmarshal(o["metadata"], &rec.Metadata) != nil || json.Unmarshal(o["metrics"], &rec.Metrics) != nil {
+		return false
+	}
+	_, ns := rec.Metadata["namespace"]
+	_, files := rec.Metadata["files"]
+	if ns && files {
+		return true
+	}
+	for k := range rec.Metrics {
+		if strings.HasPrefix(k, "vllm:") || strings.HasPrefix(k, "sglang:") {
+			return true
+		}
+	}
+	return false
+}
+
+// isAIPerfRequestRecord tells one record of AIPerf's per-request export:
+// its error (null when it succeeded) beside them, its metadata naming the
+// request (x_request_id, benchmark_phase, ...), or its metrics as {value,
+// unit} pairs.
+func isAIPerfRequestRecord(o jsonObj) bool {
+	if _, ok := o["error"]; ok { // every record has one, null when it succeeded
+		return true
+	}
+	meta := o["metadata"]
+	for _, k := range []string{`"x_request_id"`, `"benchmark_phase"`, `"request_start_ns"`, `"record_processor_id"`, `"session_num"`, `"conversation_id"`} {
+		if bytes.Contains(meta, []byte(k)) {
+			return true
+		}
+	}
+	var ms map[string]struct {
+		Value json.RawMessage `json:"value"`
+		Unit  *string         `json:"unit"`
+	}
+	if json.Unmarshal(o["metrics"], &ms) != nil || len(ms) == 0 {
+		return false
+	}
+	for _, m := range ms {
+		if m.Value == nil || m.Unit == nil {
+			return false
+		}
+	}
+	return true
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -76,9 +77,12 @@ type Catalogue struct {
 	BadPrices int `json:"bad_prices"`
 	// OtherModels counts models left out for holding no token prices to
 	// compare (embeddings, images, audio) or no price in force on Date.
-	OtherModels int         `json:"other_models"`
-	Duplicates  int         `json:"duplicates"`
-	Skipped     []PriceSkip `json:"skipped"`
+	OtherModels int `json:"other_models"`
+	// OtherKeys counts top-level keys of a LiteLLM map that are not
+	// models (its sample_spec, a mirror's "last_updated" string), skipped.
+	OtherKeys  int         `json:"other_keys"`
+	Duplicates int         `json:"duplicates"`
+	Skipped    []PriceSkip `json:"skipped"`
 }
 
 func (c *Catalogue) skip(key, field, reason string, bad bool) {
@@ -148,7 +152,21 @@ func parsePrices(name string, r io.Reader, opt PriceOptions) (*Catalogue, error)
 		return nil, wrapErr(name, err)
 	}
 	if len(c.Prices) == 0 {
-		return nil, &Error{File: name, Msg: fmt.Sprintf("no model with input and output token prices in this %s catalogue (%d left out)", c.Catalogue, c.OtherModels+c.BadPrices)}
+		msg := fmt.Sprintf("no model with input and output token prices in this %s catalogue (%d left out)", c.Catalogue, c.OtherModels+c.BadPrices)
+		if c.OtherKeys > 0 {
+			msg = fmt.Sprintf("no model with input and output token prices in this %s catalogue (%d left out; top-level keys that are not models: %d)", c.Catalogue, c.OtherModels+c.BadPrices, c.OtherKeys)
+		}
+		if len(c.Skipped) > 0 { // name what was left out, model and field
+			var say []string
+			for _, sk := range c.Skipped[:min(3, len(c.Skipped))] {
+				say = append(say, sk.String())
+			}
+			msg += ": " + strings.Join(say, "; ")
+			if len(c.Skipped) > 3 {
+				msg += fmt.Sprintf("; and %d more", c.OtherModels+c.BadPrices+c.OtherKeys-3)
+			}
+		}
+		return nil, &Error{File: name, Msg: msg}
 	}
 	c.Bytes = in.n
 	c.SHA256 = hex.EncodeToString(in.h.Sum(nil))
@@ -260,14 +278,29 @@ func describe(c byte) string {
 var litellmTextModes = map[string]bool{"": true, "chat": true, "completion": true, "responses": true}
 
 // readLiteLLM reads LiteLLM's object of models: per-token prices become
-// per million tokens; "sample_spec" (the file's own documentation) and
-// fields not priced are ignored; the priority, flex and long-context
+// per million tokens; top-level keys that are not models ("sample_spec",
+// the file's own documentation; a string or number a mirror adds, such as
+// "last_updated") are skipped and counted; fields not priced are ignored; the priority, flex and long-context
 // variants are noted on the model, not priced.
 func readLiteLLM(l *lexer, c *Catalogue, opt PriceOptions) error {
 	at := map[string]int{}
 	n := 0
 	return l.object("", func(key string) error {
+		// keys that are not models are skipped and counted: the file's
+		// own documentation, metadata a mirror adds ("last_updated")
+		notModel := ""
 		if key == "sample_spec" {
+			notModel = "LiteLLM's description of the fields, not a model"
+		} else if ch, err := l.peek(key); err != nil {
+			return err
+		} else if ch != '{' {
+			notModel = "not a model: " + describe(ch) + " where a model's object of prices would be"
+		}
+		if notModel != "" {
+			c.OtherKeys++
+			if len(c.Skipped) < maxSkipsKept {
+				c.Skipped = append(c.Skipped, PriceSkip{Key: key, Reason: notModel})
+			}
 			return l.skip(key)
 		}
 		if n++; n > opt.MaxModels {
@@ -275,11 +308,6 @@ func readLiteLLM(l *lexer, c *Catalogue, opt PriceOptions) error {
 		}
 		p := planner.CataloguePrice{Key: key, Model: key}
 		var bad []PriceSkip
-		if c, err := l.peek(key); err != nil {
-			return err
-		} else if c != '{' {
-			return fmt.Errorf("%s: expected an object of prices, found %s", key, describe(c))
-		}
 		// The entry's fields one by one, straight from the stream: a
 		// price is a literal, the few strings read whole, the rest skipped.
 		err := l.object(key, func(field string) error {
@@ -388,11 +416,15 @@ func readGenAIPrices(l *lexer, c *Catalogue, opt PriceOptions) error {
 				}
 				return nil
 			case "models":
+				mp := path
+				if id != "" { // a refusal names the provider with the model's place
+					mp += " (" + id + ")"
+				}
 				return l.array(path+".models", func(j int) error {
 					if n++; n > opt.MaxModels {
 						return fmt.Errorf("more than %d models: not a catalogue this import reads", opt.MaxModels)
 					}
-					m, err := entry(l, fmt.Sprintf("%s.models[%d]", path, j))
+					m, err := entry(l, fmt.Sprintf("%s.models[%d]", mp, j))
 					if err != nil {
 						return err
 					}
@@ -450,19 +482,136 @@ type genaiRead struct {
 	leftOut string
 }
 
-// genaiEntry is one dated (or undated) price set of a model.
+// genaiEntry is one conditional price set of a model: genai-prices'
+// constraint is a start date ({"start_date": "2025-06-10"}) or a daily
+// window ({"start_time": "00:30:00Z", "end_time": "16:30:00Z"}); its
+// JavaScript package adds a "type" to each. No constraint: always holds.
 type genaiEntry struct {
 	Constraint *struct {
 		Type      lstr `json:"type"`
 		StartDate lstr `json:"start_date"`
+		StartTime lstr `json:"start_time"`
+		EndTime   lstr `json:"end_time"`
 	} `json:"constraint"`
 	Prices map[string]json.RawMessage `json:"prices"`
 }
 
-// genaiModel reads one model: the price set in force on date (the latest
-// one starting on or before it; an undated set is in force from the
-// start), a tiered price taken at its base with its tiers noted. A model
-// left out returns how to count it once its provider is known.
+// genaiCond is a constraint as read: a start date, or a daily window in
+// seconds after midnight UTC (from > to: it spans midnight).
+type genaiCond struct {
+	start    string // YYYY-MM-DD, "" when none
+	daily    bool
+	from, to int
+}
+
+// holds says whether the constraint holds on date at second t (UTC).
+func (c genaiCond) holds(date string, t int) bool {
+	switch {
+	case c.start != "":
+		return date >= c.start
+	case !c.daily:
+		return true
+	case c.from <= c.to:
+		return t >= c.from && t < c.to
+	}
+	return t >= c.from || t < c.to
+}
+
+// timeOfDay reads genai-prices' "HH:MM:SS" with an optional fraction and
+// a zone ("Z" or "+HH:MM"; none is UTC) as seconds after midnight UTC.
+var timeOfDayRe = regexp.MustCompile(`^(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$`)
+
+func timeOfDay(s string) (int, bool) {
+	m := timeOfDayRe.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return 0, false
+	}
+	h, _ := strconv.Atoi(m[1])
+	mi, _ := strconv.Atoi(m[2])
+	sec, _ := strconv.Atoi(cmpOr(m[3], "0"))
+	if h > 23 || mi > 59 || sec > 59 {
+		return 0, false
+	}
+	t := h*3600 + mi*60 + sec
+	if z := m[4]; z != "" && z != "Z" {
+		oh, _ := strconv.Atoi(z[1:3])
+		om, _ := strconv.Atoi(z[4:6])
+		off := oh*3600 + om*60
+		if z[0] == '-' {
+			off = -off
+		}
+		t -= off
+	}
+	return ((t % 86400) + 86400) % 86400, true
+}
+
+// hhmm says seconds after midnight as "16:30".
+func hhmm(t int) string {
+	return fmt.Sprintf("%02d:%02d", t/3600, t/60%60)
+}
+
+// hoursText says a duration in seconds as hours: "16 h", "7.5 h".
+func hoursText(sec int) string {
+	return strconv.FormatFloat(float64(sec)/3600, 'f', -1, 64) + " h"
+}
+
+// genaiResolve applies genai-prices' own rule to a model's conditional
+// prices on date: at any moment, the last entry whose constraint holds
+// wins, and when none holds the first does. Over the day's 24 hours
+// (daily windows can split it) it returns each entry's share in seconds
+// and the windows it wins, in words ("16:30 to 00:30").
+func genaiResolve(conds []genaiCond, date string) (secs []int, windows []string) {
+	cuts := []int{0, 86400}
+	for _, c := range conds {
+		if c.daily {
+			cuts = append(cuts, c.from, c.to)
+		}
+	}
+	sort.Ints(cuts)
+	secs = make([]int, len(conds))
+	spans := make([][][2]int, len(conds))
+	for k := 0; k+1 < len(cuts); k++ {
+		a, b := cuts[k], cuts[k+1]
+		if a == b {
+			continue
+		}
+		win := 0
+		for i := len(conds) - 1; i >= 0; i-- {
+			if conds[i].holds(date, a) {
+				win = i
+				break
+			}
+		}
+		secs[win] += b - a
+		if sp := spans[win]; len(sp) > 0 && sp[len(sp)-1][1] == a {
+			sp[len(sp)-1][1] = b
+		} else {
+			spans[win] = append(sp, [2]int{a, b})
+		}
+	}
+	windows = make([]string, len(conds))
+	for i, sp := range spans {
+		if n := len(sp); n > 1 && sp[0][0] == 0 && sp[n-1][1] == 86400 { // across midnight
+			sp[n-1][1] = sp[0][1]
+			sp = sp[1:]
+		}
+		var w []string
+		for _, x := range sp {
+			w = append(w, hhmm(x[0])+" to "+hhmm(x[1]%86400))
+		}
+		windows[i] = strings.Join(w, " and ")
+	}
+	return secs, windows
+}
+
+// genaiModel reads one model: of its conditional prices, the one in force
+// on date by the catalogue's own rule (genaiResolve); when daily windows
+// split the day, the one in force the most hours is the quote's price and
+// the others are noted with their hours (a blend needs the hours of use,
+// which a catalogue does not know). Prices superseded or not yet in force
+// on date are noted with their dates, never as current. A tiered price is
+// taken at its base with its tiers noted. A model left out returns how to
+// count it once its provider is known.
 func genaiModel(m map[string]json.RawMessage, date string) genaiRead {
 	var id, name lstr
 	json.Unmarshal(m["id"], &id)
@@ -481,7 +630,10 @@ func genaiModel(m map[string]json.RawMessage, date string) genaiRead {
 	switch {
 	case len(raw) > 0 && raw[0] == '[':
 		if err := json.Unmarshal(raw, &entries); err != nil {
-			return later("prices: not a list of price sets")
+			return later("prices: not a list of conditional prices")
+		}
+		if len(entries) == 0 {
+			return later("prices: an empty list")
 		}
 	case len(raw) > 0 && raw[0] == '{':
 		var one map[string]json.RawMessage
@@ -492,30 +644,71 @@ func genaiModel(m map[string]json.RawMessage, date string) genaiRead {
 	default:
 		return later("no prices")
 	}
-	best, bestStart := -1, ""
-	timed := false
+	conds := make([]genaiCond, len(entries))
 	for i, e := range entries {
-		start := ""
-		if e.Constraint != nil {
-			if e.Constraint.Type != "start_date" {
-				timed = true
-				continue
-			}
-			start = string(e.Constraint.StartDate)
-			if start > date {
-				continue
-			}
+		c := e.Constraint
+		if c == nil {
+			continue
 		}
-		if best < 0 || start >= bestStart {
-			best, bestStart = i, start
+		field := fmt.Sprintf("prices[%d].constraint", i)
+		switch {
+		case c.StartDate != "" && (c.Type == "" || c.Type == "start_date"):
+			d, err := time.Parse(time.DateOnly, strings.TrimSpace(string(c.StartDate)))
+			if err != nil {
+				return later(field + ".start_date: " + strconv.Quote(string(c.StartDate)) + " is not a date (YYYY-MM-DD)")
+			}
+			conds[i].start = d.Format(time.DateOnly)
+		case (c.StartTime != "" || c.EndTime != "") && (c.Type == "" || c.Type == "time_of_date"):
+			from, ok1 := timeOfDay(string(c.StartTime))
+			to, ok2 := timeOfDay(string(c.EndTime))
+			if !ok1 || !ok2 {
+				return later(field + ": start_time " + strconv.Quote(string(c.StartTime)) + " to end_time " + strconv.Quote(string(c.EndTime)) + " is not a daily window (HH:MM:SS with a zone)")
+			}
+			conds[i] = genaiCond{daily: true, from: from, to: to}
+		default:
+			return later(field + ": neither a start_date nor a start_time and end_time, the constraints genai-prices gives")
 		}
 	}
-	if best < 0 {
-		return later("no price in force on " + date)
+	secs, windows := genaiResolve(conds, date)
+	best := 0
+	for i := range secs {
+		if secs[i] > secs[best] || secs[i] == secs[best] && secs[i] > 0 && i > best {
+			best = i
+		}
 	}
-	p.Since = bestStart
-	if timed {
-		p.Notes = append(p.Notes, "time-of-day prices not priced in the quote")
+	p.Since = conds[best].start
+	for i, e := range entries {
+		if i == best {
+			continue
+		}
+		what := genaiDescribe(e.Prices)
+		var when, why string
+		c := conds[i]
+		switch {
+		case secs[i] > 0:
+			when = fmt.Sprintf("from %s UTC (%s a day)", windows[i], hoursText(secs[i]))
+			why = fmt.Sprintf(", which takes the price in force the other %s; a blend needs the hours of use", hoursText(86400-secs[i]))
+		case c.start > date:
+			when = "from " + c.start + " (not yet in force on " + date + ")"
+		case c.daily:
+			when = fmt.Sprintf("from %s to %s UTC, outranked all day by a later price", hhmm(c.from), hhmm(c.to))
+		default:
+			next := ""
+			for j := i + 1; j < len(conds); j++ {
+				if s := conds[j].start; s != "" && s <= date && s > c.start && (next == "" || s < next) {
+					next = s
+				}
+			}
+			if next != "" {
+				when = "until " + next + " (no longer in force on " + date + ")"
+			} else {
+				when = "superseded by a later price (not in force on " + date + ")"
+			}
+		}
+		p.Notes = append(p.Notes, when+": "+what+" USD per 1M tokens (not priced in the quote"+why+")")
+	}
+	if secs[best] < 86400 {
+		p.Notes = append(p.Notes, fmt.Sprintf("the quote's price is in force from %s UTC (%s a day)", windows[best], hoursText(secs[best])))
 	}
 	prices := entries[best].Prices
 	for _, f := range genaiPrices {
@@ -548,4 +741,56 @@ func genaiModel(m map[string]json.RawMessage, date string) genaiRead {
 		}
 	}
 	return g
+}
+
+// genaiWords name genai-prices' priced fields in a note.
+var genaiWords = map[string]string{"input_mtok": "input", "output_mtok": "output", "cache_read_mtok": "cache read", "cache_write_mtok": "cache write"}
+
+// genaiDescribe says a price set not priced in the quote in words: "input
+// 0.135, cache read 0.035, output 0.55", a tiered price with its tiers
+// ("input 5 (10 above 200000 tokens a request)").
+func genaiDescribe(prices map[string]json.RawMessage) string {
+	var parts []string
+	for _, f := range genaiPrices {
+		v := bytes.TrimSpace(prices[f.field])
+		if len(v) == 0 {
+			continue
+		}
+		w := genaiWords[f.field]
+		if v[0] == '{' {
+			var t struct {
+				Base  json.RawMessage `json:"base"`
+				Tiers []struct {
+					Start json.RawMessage `json:"start"`
+					Price json.RawMessage `json:"price"`
+				} `json:"tiers"`
+			}
+			if json.Unmarshal(v, &t) != nil {
+				continue
+			}
+			d, ok, _ := priceValue(t.Base)
+			if !ok {
+				continue
+			}
+			var tiers []string
+			for _, tr := range t.Tiers {
+				if td, ok, _ := priceValue(tr.Price); ok {
+					tiers = append(tiers, fmt.Sprintf("%s above %s tokens a request", td.String(), strings.TrimSpace(string(tr.Start))))
+				}
+			}
+			s := w + " " + d.String()
+			if len(tiers) > 0 {
+				s += " (" + strings.Join(tiers, ", ") + ")"
+			}
+			parts = append(parts, s)
+			continue
+		}
+		if d, ok, _ := priceValue(v); ok {
+			parts = append(parts, w+" "+d.String())
+		}
+	}
+	if len(parts) == 0 {
+		return "no token prices"
+	}
+	return strings.Join(parts, ", ")
 }

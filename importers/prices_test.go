@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -108,7 +109,7 @@ func TestParseGenAIPrices(t *testing.T) {
 		t.Fatalf("catalogue %s", c.Catalogue)
 	}
 	o := priceOf(t, c, "anthropic/claude-opus-9")
-	if dec(o.Input) != "15" || dec(o.Output) != "75" || o.Since != "" || o.Provider != "Anthropic" || len(o.Notes) != 1 || !strings.Contains(o.Notes[0], "input_mtok above 200000 tokens a request: 30") {
+	if dec(o.Input) != "15" || dec(o.Output) != "75" || o.Since != "" || o.Provider != "Anthropic" || !strings.Contains(strings.Join(o.Notes, "|"), "input_mtok above 200000 tokens a request: 30") || !strings.Contains(strings.Join(o.Notes, "|"), "from 2026-06-01 (not yet in force on 2026-05-31): input 5") {
 		t.Errorf("opus before the cut %+v", o)
 	}
 	// On the retrieval date of December: the June set, not the one dated
@@ -149,7 +150,7 @@ func TestParsePricesRefusals(t *testing.T) {
 		{"too large", one, PriceOptions{MaxBytes: 100}, "larger than the limit of 100 bytes"},
 		{"too many", pricegen.LiteLLM(pricegen.Many(3)), PriceOptions{MaxModels: 2}, "more than 2 models"},
 		{"none", pricegen.LiteLLM([]pricegen.Model{{Key: "e", Mode: "embedding", Input: "1e-08"}}), PriceOptions{}, "no model with input and output token prices"},
-		{"entry not an object", []byte(`{"m": [1, 2]}`), PriceOptions{}, "m: expected an object of prices"},
+		{"no entry an object", []byte(`{"m": [1, 2]}`), PriceOptions{}, "top-level keys that are not models: 1"},
 		{"provider without id", []byte(`[{"name": "X", "models": []}]`), PriceOptions{}, "providers[0]: a provider without an id"},
 		{"bad date", one, PriceOptions{Date: "1 Dec"}, `retrieval date "1 Dec" is not a date`},
 		{"trailing", append(append([]byte{}, one...), []byte("{}")...), PriceOptions{}, "after the end of the document"},
@@ -225,6 +226,7 @@ func FuzzParseLiteLLM(f *testing.F) {
 	f.Add(pricegen.LiteLLM(pricegen.Many(3)))
 	f.Add(pricegen.LiteLLM([]pricegen.Model{{Key: "m", Input: "NaN", Output: "-0", CacheRead: `"1e-7"`, BatchInput: "1e400"}}))
 	f.Add([]byte(`{"sample_spec": {}, "a": {"input_cost_per_token": 1, "output_cost_per_token": 2}, "a": {"input_cost_per_token": 1, "output_cost_per_token": 3}}`))
+	f.Add(mustRead(f, "testdata/litellm_last_updated.json"))
 	f.Fuzz(fuzzPrices)
 }
 
@@ -233,6 +235,7 @@ func FuzzParseGenAIPrices(f *testing.F) {
 	f.Add(pricegen.GenAIPrices([]pricegen.Provider{{ID: "p", Name: "P", Models: []pricegen.Model{{Key: "m", Input: `{"base": 1, "tiers": [{"start": 1000, "price": 2}]}`, Output: "3"}},
 		History: map[string][]pricegen.Dated{}}}))
 	f.Add([]byte(`[{"id": "p", "models": [{"id": "m", "prices": [{"constraint": {"type": "time_of_date", "start_time": "00:00", "end_time": "08:00"}, "prices": {"input_mtok": 1, "output_mtok": 2}}, {"prices": {"input_mtok": 2, "output_mtok": 4}}]}]}]`))
+	f.Add(mustRead(f, "testdata/genai_prices_conditional.json"))
 	f.Fuzz(fuzzPrices)
 }
 
@@ -261,4 +264,124 @@ func BenchmarkParseLiteLLM(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestGenAIPricesConditional: genai-prices' conditional prices resolved
+// by its own rule (the last entry whose constraint holds wins) on the
+// retrieval date, the others noted with their conditions in words.
+func TestGenAIPricesConditional(t *testing.T) {
+	read := func(date string) *Catalogue {
+		t.Helper()
+		f, err := os.Open("testdata/genai_prices_conditional.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		c, err := ParsePrices("data.json", f, PriceOptions{Date: date})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	notes := func(p planner.CataloguePrice) string { return strings.Join(p.Notes, " | ") }
+	c := read("2026-12-03")
+	o3 := priceOf(t, c, "openai/o3")
+	if dec(o3.Input) != "2" || dec(o3.Output) != "8" || o3.Since != "2025-06-10" {
+		t.Errorf("o3 in force since 2025-06-10: %s/%s since %q", dec(o3.Input), dec(o3.Output), o3.Since)
+	}
+	if n := notes(o3); !strings.Contains(n, "until 2025-06-10 (no longer in force on 2026-12-03): input 10, output 40") || strings.Contains(n, "time-of-day") {
+		t.Errorf("o3 notes %q", n)
+	}
+	ds := priceOf(t, c, "deepseek/deepseek-chat")
+	if dec(ds.Input) != "0.27" || dec(ds.Output) != "1.1" || dec(ds.CacheRead) != "0.07" {
+		t.Errorf("deepseek-chat headline %s/%s, want the 16 hours' 0.27/1.1", dec(ds.Input), dec(ds.Output))
+	}
+	if n := notes(ds); !strings.Contains(n, "from 16:30 to 00:30 UTC (8 h a day): input 0.135, output 0.55, cache read 0.035") || !strings.Contains(n, "in force from 00:30 to 16:30 UTC (16 h a day)") {
+		t.Errorf("deepseek-chat notes %q", n)
+	}
+	op := priceOf(t, c, "anthropic/claude-opus-4-6")
+	if dec(op.Input) != "5" || op.Since != "2026-03-13" {
+		t.Errorf("opus %s since %q", dec(op.Input), op.Since)
+	}
+	for _, n := range op.Notes {
+		if strings.Contains(n, "above 200000") && !strings.Contains(n, "until 2026-03-13 (no longer in force") {
+			t.Errorf("an ended surcharge listed as current: %q", n)
+		}
+	}
+	if s5 := priceOf(t, c, "anthropic/claude-sonnet-5"); dec(s5.Input) != "3" || s5.Since != "2026-09-01" {
+		t.Errorf("sonnet-5 %s since %q", dec(s5.Input), s5.Since)
+	}
+	// Before the dates: the first entry, later ones noted as coming.
+	c = read("2025-06-09")
+	if o3 := priceOf(t, c, "openai/o3"); dec(o3.Input) != "10" || o3.Since != "" || !strings.Contains(notes(o3), "from 2025-06-10 (not yet in force on 2025-06-09): input 2, output 8") {
+		t.Errorf("o3 before its cut: %s, %q", dec(o3.Input), notes(o3))
+	}
+	c = read("2026-03-12")
+	if op := priceOf(t, c, "anthropic/claude-opus-4-6"); !strings.Contains(notes(op), "input_mtok above 200000 tokens a request: 10") {
+		t.Errorf("opus surcharge while in force: %q", notes(op))
+	}
+	if g := priceOf(t, c, "openai/gpt-4o"); dec(g.Input) != "2.5" || len(g.Notes) != 0 {
+		t.Errorf("a plain price: %+v", g)
+	}
+}
+
+// TestGenAIPricesRule: the rule at each moment, windows across midnight
+// and with a zone, and the first entry when none holds.
+func TestGenAIPricesRule(t *testing.T) {
+	if s, ok := timeOfDay("08:30:00+08:00"); !ok || s != 1800 {
+		t.Errorf("08:30+08:00 = %d s after midnight UTC, want 1800", s)
+	}
+	night := genaiCond{daily: true, from: 22 * 3600, to: 6 * 3600}
+	secs, win := genaiResolve([]genaiCond{{}, night}, "2026-01-01")
+	if secs[1] != 8*3600 || win[1] != "22:00 to 06:00" || secs[0] != 16*3600 {
+		t.Errorf("secs %v windows %q", secs, win)
+	}
+	secs, _ = genaiResolve([]genaiCond{{start: "2027-01-01"}, {start: "2028-01-01"}}, "2026-01-01")
+	if secs[0] != 86400 {
+		t.Errorf("none holds: the first wins, got %v", secs)
+	}
+}
+
+// TestLiteLLMTopLevelKeys: a LiteLLM map with top-level keys that are not
+// models (its sample_spec, a mirror's "last_updated" string) imports its
+// models and counts the keys skipped.
+func TestLiteLLMTopLevelKeys(t *testing.T) {
+	f, err := os.Open("testdata/litellm_last_updated.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	c, err := ParsePrices("model_prices_and_context_window.json", f, PriceOptions{Date: "2026-12-01"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Prices) != 2 || c.OtherKeys != 2 || c.OtherModels != 1 {
+		t.Fatalf("%d prices, %d other keys, %d other models: %v", len(c.Prices), c.OtherKeys, c.OtherModels, c.Skipped)
+	}
+	if ds := priceOf(t, c, "deepseek/deepseek-chat"); dec(ds.Input) != "0.27" || dec(ds.Output) != "1.1" {
+		t.Errorf("deepseek-chat %s/%s", dec(ds.Input), dec(ds.Output))
+	}
+	var said []string
+	for _, s := range c.Skipped {
+		said = append(said, s.String())
+	}
+	if j := strings.Join(said, "\n"); !strings.Contains(j, "last_updated: not a model: a string") || !strings.Contains(j, "sample_spec: LiteLLM's description") {
+		t.Errorf("skips %q", j)
+	}
+}
+
+// TestPriceRefusalsNameModelAndField: a catalogue refused for holding no
+// usable model says which models and fields were left out.
+func TestPriceRefusalsNameModelAndField(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"gpt-4o": {"input_cost_per_token": [1], "output_cost_per_token": 2e-6}}`:                                                                        "gpt-4o input_cost_per_token: not a number: [1]",
+		`{"last_updated": "2026-11-30", "e": {"mode": "embedding", "input_cost_per_token": 1e-8}}`:                                                        "e: mode embedding",
+		`[{"id": "openai", "models": [{"id": "o3", "prices": {"input_mtok": "abc", "output_mtok": 2}}]}]`:                                                 "openai/o3 input_mtok: not a number: abc",
+		`[{"id": "openai", "models": [{"id": "o3", "prices": [{"constraint": {"start_date": "June"}, "prices": {"input_mtok": 1, "output_mtok": 2}}]}]}]`: `openai/o3: prices[0].constraint.start_date: "June" is not a date`,
+	} {
+		_, err := ParsePrices("p.json", strings.NewReader(in), PriceOptions{Date: "2026-12-01"})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err %v, want %q", in, err, want)
+		}
+	}
 }

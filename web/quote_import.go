@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -133,4 +134,14 @@ func movePct(m planner.PriceMove) string {
 		return "−" + planner.DisplayShare(-*m.Pct)
 	}
 	return "+" + planner.DisplayShare(*m.Pct)
+}
+
+// importSkipped says what a catalogue import left out, in one line.
+func importSkipped(qi store.QuoteImport) string {
+	s := "Left out: " + plural(qi.BadPrices, "price", "prices") + " not a finite non-negative number, " +
+		plural(qi.Other, "model", "models") + " without input and output token prices"
+	if qi.OtherKeys > 0 {
+		s += "; top-level keys that are not models, skipped: " + strconv.Itoa(qi.OtherKeys)
+	}
+	return s
 }

@@ -10,6 +10,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -273,5 +274,29 @@ func TestCatalogueQuoteStaleBlocksApproval(t *testing.T) {
 	res, body := do(t, app.client("reviewer"), http.MethodPost, fmt.Sprintf("%s/reports/%d/approve", app.srv.URL, r.ID), url.Values{"version": {app.version(r.ID)}, "confirm": {"yes"}})
 	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(html.UnescapeString(body), "Evidence dates") || !strings.Contains(html.UnescapeString(body), "catalogue's limit") {
 		t.Fatalf("approving with a stale catalogue price: %d %s", res.StatusCode, between(body, `class="flash`, "</"))
+	}
+}
+
+// TestCatalogueImportSkipsKeysThatAreNotModels: a LiteLLM map with a
+// mirror's "last_updated" string imports its models in the browser, and
+// the import page counts and names the top-level keys skipped.
+func TestCatalogueImportSkipsKeysThatAreNotModels(t *testing.T) {
+	app := newTestApp(t)
+	fin := app.client("finance")
+	data, err := os.ReadFile("../importers/testdata/litellm_last_updated.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	date := time.Now().UTC().AddDate(0, 0, -1).Format(time.DateOnly)
+	res, body := postCatalogue(t, fin, app.srv.URL, date, "model_prices_and_context_window.json", data)
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("import: %d %s", res.StatusCode, between(body, "<main", "</main>"))
+	}
+	_, page := do(t, fin, http.MethodGet, app.srv.URL+res.Header.Get("Location"), nil)
+	if s := testid(page, "import-summary"); !strings.Contains(s, "2 models imported") {
+		t.Errorf("summary %q", s)
+	}
+	if s := between(page, `data-testid="import-skipped"`, "</details>"); !strings.Contains(s, "top-level keys that are not models, skipped: 2") || !strings.Contains(s, "last_updated: not a model: a string") {
+		t.Errorf("skipped %q", s)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -14,18 +16,21 @@ import (
 	"capplan/planner"
 )
 
-const inspectUsage = `Usage: capplan inspect [--json] [--max-bytes N] FILE...
+const inspectUsage = `Usage: capplan inspect [--json] [--max-bytes N] FILE|FOLDER...
 
 Reads benchmark result files (%s),
 detects each format from its content and prints one row per tested load
 level with its warnings. Latencies are in seconds. No database is used and
-nothing is stored. Memory stays bounded whatever the file size; SIGINT or
-SIGTERM stops the reading at once.
+nothing is stored. The files given are read together as one upload (a
+folder as its result files): a genai-bench experiment_metadata.json
+completes its runs, an AIPerf server_metrics_export.json its run.
+Memory stays bounded whatever the file size; SIGINT or SIGTERM stops the
+reading at once.
 
 Flags:
 `
 
-// runInspect implements `capplan inspect [--json] FILE...`.
+// runInspect implements `capplan inspect [--json] FILE|FOLDER...`.
 func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -42,9 +47,13 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fs.Usage()
 		return errors.New("inspect: no file given")
 	}
+	paths, err := inspectPaths(fs.Args())
+	if err != nil {
+		return err
+	}
 	var files []*importers.File
 	var errs []error
-	for _, path := range fs.Args() {
+	for _, path := range paths {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -58,7 +67,12 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		files = append(files, f)
 	}
-	var err error
+	// the files read together, as one upload: a genai-bench experiment's
+	// metadata completes its runs, AIPerf's server metrics their run
+	files, err = importers.CompleteUpload(files)
+	if err != nil {
+		errs = append(errs, err)
+	}
 	if *asJSON {
 		err = writeInspectJSON(stdout, files)
 	} else {
@@ -68,6 +82,41 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	return errors.Join(errs...)
+}
+
+// inspectPaths expands each folder given into the result files directly
+// inside it (JSON, JSONL, YAML, CSV, in name order; hidden files, images,
+// logs and spreadsheets left out), so a genai-bench experiment folder is
+// read as its upload is; a file is kept as given.
+func inspectPaths(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil || !st.IsDir() {
+			out = append(out, a) // the reading says what is wrong with it
+			continue
+		}
+		ents, err := os.ReadDir(a)
+		if err != nil {
+			return nil, fmt.Errorf("inspect: %w", err)
+		}
+		n := 0
+		for _, e := range ents {
+			name := e.Name()
+			if e.IsDir() || strings.HasPrefix(name, ".") {
+				continue
+			}
+			switch strings.ToLower(filepath.Ext(name)) {
+			case ".json", ".jsonl", ".yaml", ".yml", ".csv":
+				out = append(out, filepath.Join(a, name))
+				n++
+			}
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("inspect: %s: a folder with no result files (JSON, JSONL, YAML or CSV) in it", a)
+		}
+	}
+	return out, nil
 }
 
 // inspectStat is a latency summary in the JSON output.

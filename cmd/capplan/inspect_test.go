@@ -97,3 +97,47 @@ func TestInspectUsage(t *testing.T) {
 		t.Error("no error without a file")
 	}
 }
+
+// TestInspectGenAIBenchFolder: a genai-bench experiment folder is read as
+// its upload is: the metadata's model attached to the runs, the metadata
+// itself no file of rows; the metadata alone is refused in words.
+func TestInspectGenAIBenchFolder(t *testing.T) {
+	const dir = "../../importers/testdata/genaibench_closed_loop"
+	var out, errb bytes.Buffer
+	if err := runInspect(context.Background(), []string{"--json", dir}, &out, &errb); err != nil {
+		t.Fatal(err, errb.String())
+	}
+	var doc struct {
+		Files []struct {
+			File  string  `json:"file"`
+			Model *string `json:"model"`
+			Rows  []struct {
+				LoadKind string   `json:"load_kind"`
+				Load     *float64 `json:"load"`
+			} `json:"rows"`
+			Warnings []struct{ Code string } `json:"warnings"`
+		} `json:"files"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Files) != 1 || doc.Files[0].Model == nil || *doc.Files[0].Model != "meta-llama/Llama-3.1-8B-Instruct" {
+		t.Fatalf("files %+v", doc.Files)
+	}
+	if r := doc.Files[0].Rows; len(r) != 1 || r[0].LoadKind != "concurrency" || *r[0].Load != 1 {
+		t.Errorf("rows %+v", r)
+	}
+	for _, w := range doc.Files[0].Warnings {
+		if w.Code == "model-unknown" {
+			t.Errorf("model-unknown beside the experiment's model")
+		}
+	}
+	out.Reset()
+	err := runInspect(context.Background(), []string{filepath.Join(dir, "experiment_metadata.json")}, &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "holds no results") || !strings.Contains(err.Error(), "run files of its folder") {
+		t.Fatalf("metadata alone: %v", err)
+	}
+	if strings.Contains(out.String(), "model-unknown") {
+		t.Errorf("false model-unknown: %s", out.String())
+	}
+}

@@ -61,8 +61,12 @@ func runQuotes(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // writeQuoteImport prints what an import brought and moved.
 func writeQuoteImport(w io.Writer, qi store.QuoteImport) {
 	fmt.Fprintf(w, "%s: %s catalogue retrieved %s, %d models (import #%d, sha256 %s)\n", qi.File, qi.Catalogue, qi.Retrieved, qi.Models, qi.ID, qi.SHA256)
-	if qi.BadPrices+qi.Other > 0 {
-		fmt.Fprintf(w, "left out: %d prices that are not finite non-negative numbers, %d models without input and output token prices\n", qi.BadPrices, qi.Other)
+	if qi.BadPrices+qi.Other+qi.OtherKeys > 0 {
+		fmt.Fprintf(w, "left out: %d prices that are not finite non-negative numbers, %d models without input and output token prices", qi.BadPrices, qi.Other)
+		if qi.OtherKeys > 0 {
+			fmt.Fprintf(w, ", %d top-level keys that are not models", qi.OtherKeys)
+		}
+		fmt.Fprintln(w)
 		for _, s := range qi.Skipped {
 			fmt.Fprintf(w, "  %s\n", s)
 		}

@@ -76,3 +76,19 @@ func TestRunQuotesImport(t *testing.T) {
 		t.Errorf("%d quotes in the library, want 3 (old kept, unlisted)", len(qs))
 	}
 }
+
+// TestRunQuotesImportOtherKeys: a LiteLLM map with a mirror's
+// "last_updated" string imports its models, and the summary counts the
+// top-level keys skipped.
+func TestRunQuotesImportOtherKeys(t *testing.T) {
+	db, _ := importDB(t)
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), []string{"quotes", "import", "--db", db, "--as", "admin@example.com", "--date", "2026-11-30", "../../importers/testdata/litellm_last_updated.json"}, &out, &errOut); err != nil {
+		t.Fatalf("%v\n%s", err, errOut.String())
+	}
+	for _, want := range []string{"2 models", "2 top-level keys that are not models", "last_updated: not a model: a string"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("printed %q, lacking %q", out.String(), want)
+		}
+	}
+}

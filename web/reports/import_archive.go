@@ -194,25 +194,9 @@ func (b *ImportBatch) applyExperiments() error {
 	if b.applied || len(b.experiments) == 0 {
 		return nil
 	}
-	if len(b.experiments) > 1 {
-		var names []string
-		for _, e := range b.experiments {
-			names = append(names, e.File)
-		}
-		return &importers.Error{File: names[1], Msg: fmt.Sprintf("a second genai-bench experiment in one upload (%s): upload one experiment folder at a time", strings.Join(names, ", "))}
+	if err := importers.ApplyExperiments(b.Files(), b.experiments); err != nil {
+		return err
 	}
-	e := b.experiments[0]
-	runs := b.Files()
-	n := 0
-	for _, f := range runs {
-		if f.Source.Format == "genai-bench" {
-			n++
-		}
-	}
-	if n == 0 {
-		return &importers.Error{File: e.File, Msg: "genai-bench's experiment_metadata.json holds no results, only what the runs were: upload it together with the run files of its folder (*_concurrency_<N>_time_<T>s.json), or the folder as a zip or tar"}
-	}
-	importers.ApplyExperiment(runs, e)
 	b.applied = true
 	return nil
 }

@@ -50,7 +50,7 @@ func (s *Service) ImportPrices(ctx context.Context, u store.User, name string, r
 		return store.QuoteImport{}, &store.InputError{Field: "match", Msg: fmt.Sprintf("no model of the %s catalogue (%d models) has a key holding %q", c.Catalogue, len(c.Prices), match)}
 	}
 	ci := store.CatalogueImport{Catalogue: c.Catalogue, File: c.File, SHA256: c.SHA256, Retrieved: date, Prices: prices,
-		BadPrices: c.BadPrices, OtherModels: c.OtherModels, Match: terms}
+		BadPrices: c.BadPrices, OtherModels: c.OtherModels, OtherKeys: c.OtherKeys, Match: terms}
 	for _, sk := range c.Skipped {
 		ci.Skipped = append(ci.Skipped, sk.String())
 	}

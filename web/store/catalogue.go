@@ -22,7 +22,9 @@ type CatalogueImport struct {
 	Prices    []planner.CataloguePrice
 	// Left out by the reader, for the record: counts and named skips.
 	BadPrices, OtherModels int
-	Skipped                []string
+	// OtherKeys counts the top-level keys skipped as not models.
+	OtherKeys int
+	Skipped   []string
 	// Match are the terms the import kept models by (none: every model);
 	// only models they match can be reported removed.
 	Match []string
@@ -42,6 +44,7 @@ type QuoteImport struct {
 	First      bool                     `json:"first"` // the catalogue's first import: every model is new
 	BadPrices  int                      `json:"bad_prices"`
 	Other      int                      `json:"other_models"`
+	OtherKeys  int                      `json:"other_keys"` // top-level keys that are not models, skipped
 	Skipped    []string                 `json:"skipped"`
 	Match      []string                 `json:"match,omitempty"`
 	Repriced   []QuoteUse               `json:"repriced"` // draft reports with a history entry
@@ -70,7 +73,7 @@ func (s *Store) ImportCatalogue(ctx context.Context, userID int64, ci CatalogueI
 	now := s.now()
 	at := stamp(now)
 	out := QuoteImport{Catalogue: ci.Catalogue, File: ci.File, SHA256: ci.SHA256, Retrieved: ci.Retrieved, Models: len(ci.Prices),
-		BadPrices: ci.BadPrices, Other: ci.OtherModels, Skipped: ci.Skipped, Match: ci.Match, Repriced: []QuoteUse{}, ImportedAt: now}
+		BadPrices: ci.BadPrices, Other: ci.OtherModels, OtherKeys: ci.OtherKeys, Skipped: ci.Skipped, Match: ci.Match, Repriced: []QuoteUse{}, ImportedAt: now}
 	if out.Skipped == nil {
 		out.Skipped = []string{}
 	}
