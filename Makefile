@@ -55,5 +55,6 @@ lint: ## vet, gofmt and a check that generated templ files are current
 	$(GO) tool templ generate
 	@git diff --exit-code -- '*_templ.go' || (echo 'templ: generated files are stale; commit them'; exit 1)
 
-bench: ## run the Go benchmarks (import speed; fresh report page, API, 50 clients with edits vs a static asset; report load in Chromium)
+bench: ## run the Go benchmarks (import speed; fresh report page, API, 50 clients with edits vs a static asset; report load in Chromium) and the load tests at full size
 	$(GO) test -run='^$$' -bench=. -benchmem ./importers ./web
+	$(GO) test -count=1 -timeout 20m -v -run='^(TestParallelSavesTold|TestEarlyRefusalsCutSlowClients|TestReferenceHugeRowBoundedMemory)$$' ./web -args -load

@@ -3,6 +3,7 @@ package importers
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"capplan/planner"
@@ -64,7 +65,7 @@ func parseAIPerfServerMetrics(f *File, d doc) error {
 		keys = append(keys, m.names...)
 	}
 	type series struct {
-		Stats map[string]*float64 `json:"stats"`
+		Stats map[string]num `json:"stats"` // num: a bare NaN is a reading refused by name, not a type error
 	}
 	type metric struct {
 		Series []series `json:"series"`
@@ -82,13 +83,18 @@ func parseAIPerfServerMetrics(f *File, d doc) error {
 				continue
 			}
 			for i, s := range mt.Series {
-				v := s.Stats[m.stat]
-				if v == nil {
+				n := s.Stats[m.stat]
+				if !n.set {
 					continue
 				}
+				v := &n.v
 				path := fmt.Sprintf("%smetrics.%s.series[%d].stats.%s", p, name, i, m.stat)
 				if math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || m.figure == "kv_cache_max" && *v > 1 {
-					return fmt.Errorf("%s: %s is not a reading an engine reports", path, planner.DisplayInput(*v))
+					shown := planner.DisplayInput(*v)
+					if math.IsNaN(*v) || math.IsInf(*v, 0) {
+						shown = strconv.FormatFloat(*v, 'g', -1, 64) // NaN, +Inf: what the file says
+					}
+					return fmt.Errorf("%s: %s is not a reading an engine reports", path, shown)
 				}
 				// several engines or label sets: the fullest (a counter: the sum)
 				switch {

@@ -110,6 +110,7 @@ func TestAIPerfServerMetricsRefusals(t *testing.T) {
 	for name, c := range map[string]struct{ in, want string }{
 		"kv above 1":   {serverMetricsExport("r", 1.5, 0, 0), "metrics.vllm:kv_cache_usage_perc.series[0].stats.max: 1.5 is not a reading"},
 		"negative":     {serverMetricsExport("r", 0.5, -3, 0), "num_requests_waiting.series[0].stats.max: -3 is not a reading"},
+		"bare NaN":     {strings.Replace(serverMetricsExport("r", 0.5, 2, 0), `"max": 2`, `"max": NaN`, 1), "num_requests_waiting.series[0].stats.max: NaN is not a reading an engine reports"},
 		"none of ours": {`{"schema_version": "1.0", "aiperf_version": "0.8.0", "summary": {"endpoints_configured": []}, "metrics": {"vllm:prompt_tokens": {"series": []}}}`, "names none of the engine metrics read"},
 	} {
 		_, err := Parse("s.json", strings.NewReader(c.in), Options{})

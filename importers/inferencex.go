@@ -135,24 +135,21 @@ type ixReader struct {
 	rows []planner.ReferenceRow
 }
 
-// json reads the array element by element.
+// json reads the array element by element with the streaming lexer: a
+// row is held whole only up to maxInferenceXRow, and a larger one is
+// refused as it streams past, never buffered.
 func (x *ixReader) json(br *bufio.Reader) error {
-	dec := json.NewDecoder(br)
-	dec.UseNumber()
-	if _, err := dec.Token(); err != nil {
-		return tokenErr("", err)
-	}
-	for i := 0; dec.More(); i++ {
+	l := newLexer(br)
+	l.recognizeBy = 0
+	l.capMax, l.what = maxInferenceXRow, "InferenceX row"
+	err := l.array("", func(i int) error {
 		if i >= MaxInferenceXRows {
 			return fmt.Errorf("more than %d rows: the limit of reference rows in one file", MaxInferenceXRows)
 		}
 		path := "[" + strconv.Itoa(i) + "]"
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return tokenErr(path, err)
-		}
-		if len(raw) > maxInferenceXRow {
-			return fmt.Errorf("%s: a row of %d bytes, more than the %d of any InferenceX row: is this the right file?", path, len(raw), maxInferenceXRow)
+		raw, err := l.capture(path)
+		if err != nil {
+			return err
 		}
 		var obj map[string]any
 		if err := json.Unmarshal(raw, &obj); err != nil {
@@ -185,15 +182,16 @@ func (x *ixReader) json(br *bufio.Reader) error {
 		}
 		rr.Path = path
 		x.rows = append(x.rows, rr)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	if _, err := dec.Token(); err != nil {
-		return tokenErr("", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		if err == nil {
-			return errors.New("unexpected data after the end of the array")
+	if err := l.finish(); err != nil {
+		if l.err != nil && l.err != io.EOF {
+			return l.err
 		}
-		return tokenErr("", err)
+		return errors.New("unexpected data after the end of the array")
 	}
 	return nil
 }

@@ -138,7 +138,7 @@ func TestParseInferenceXBounds(t *testing.T) {
 		t.Errorf("past MaxBytes: %v", err)
 	}
 	huge := `[{"hw": "h100", "intvty": 1, "output_tput_per_gpu": 1, "model": "` + strings.Repeat("m", maxInferenceXRow) + `"}]`
-	if _, err := parseIX("huge.json", []byte(huge)); err == nil || !strings.Contains(err.Error(), "[0]: a row of") {
+	if _, err := parseIX("huge.json", []byte(huge)); err == nil || !strings.Contains(err.Error(), "[0]: larger than 64 KB, more than any InferenceX row") {
 		t.Errorf("a huge row: %v", err)
 	}
 	long := strings.Replace(string(ixJSON(1)), `"Llama-3.3-70B-Instruct"`, `"`+strings.Repeat("m", MaxLabel+1)+`"`, 1)

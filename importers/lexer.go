@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 )
 
 // maxDepth bounds the nesting of a document read by the lexer.
@@ -28,8 +29,12 @@ type lexer struct {
 	capOn    bool
 	capStart int
 	cap      []byte
-	capOver  bool // the value being captured passed maxCapture and is being skipped
-	stack    []byte
+	capOver  bool // the value being captured passed its bound and is being skipped
+	// capMax is the most a captured value may hold (0: maxCapture); what
+	// names the document in tooBig's refusal ("" for a benchmark result).
+	capMax int
+	what   string
+	stack  []byte
 
 	// recognizeBy is the offset by which the format must be recognised
 	// (0: no limit); recognized is set by the reader once it is.
@@ -90,7 +95,7 @@ func (l *lexer) fill() bool {
 			return false
 		}
 		if l.capOn {
-			if len(l.cap)+l.end-l.capStart > maxCapture {
+			if len(l.cap)+l.end-l.capStart > l.captureBound() {
 				l.capOn, l.capOver, l.cap = false, true, nil
 			} else {
 				l.cap = append(l.cap, l.buf[l.capStart:l.end]...)
@@ -607,13 +612,46 @@ func (l *lexer) skipNested(path string) error {
 }
 
 // capture consumes the next value and returns its raw bytes; a value
-// larger than maxCapture is refused (after it was skipped).
+// larger than its bound is refused (after it was skipped).
 func (l *lexer) capture(path string) ([]byte, error) {
 	raw, over, err := l.captureOrSkip(path)
 	if err == nil && over {
-		err = tooBigError(path)
+		err = l.tooBig(path)
 	}
 	return raw, err
+}
+
+// captureBound is the most a captured value may hold.
+func (l *lexer) captureBound() int {
+	if l.capMax > 0 {
+		return l.capMax
+	}
+	return maxCapture
+}
+
+// tooBig refuses a value past the capture bound, naming the document as
+// the lexer's reader set it.
+func (l *lexer) tooBig(path string) error {
+	if l.what == "" && l.capMax == 0 {
+		return tooBigError(path)
+	}
+	return fmt.Errorf("%s: larger than %s, more than any %s holds", orRoot(path), byteSize(l.captureBound()), orText(l.what, "benchmark result"))
+}
+
+// byteSize is n bytes in words: "8 MB", "64 KB".
+func byteSize(n int) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return strconv.Itoa(n>>20) + " MB"
+	}
+	return strconv.Itoa(n>>10) + " KB"
+}
+
+// orText is s, or alt when s is empty.
+func orText(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
 }
 
 // tooBigError refuses a value that is too large to be read whole.
@@ -622,7 +660,7 @@ func tooBigError(path string) error {
 }
 
 // captureOrSkip consumes the next value and returns its raw bytes, or
-// over=true (and no bytes) when it is larger than maxCapture.
+// over=true (and no bytes) when it is larger than its bound.
 func (l *lexer) captureOrSkip(path string) (raw []byte, over bool, err error) {
 	if _, err := l.peek(path); err != nil {
 		return nil, false, err
@@ -637,7 +675,7 @@ func (l *lexer) captureOrSkip(path string) (raw []byte, over bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	if wasOver {
+	if wasOver || len(l.cap)+l.pos-l.capStart > l.captureBound() {
 		return nil, true, nil
 	}
 	return append(l.cap, l.buf[l.capStart:l.pos]...), false, nil

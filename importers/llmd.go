@@ -2,6 +2,7 @@ package importers
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -130,6 +131,9 @@ type brReport struct {
 	// secrets are where the native configurations record a credential
 	// (none of which is read)
 	secrets []string
+	// cutSeries is set when a YAML report's time series or metric ends
+	// short of what every series item holds (a cut at a line's end)
+	cutSeries error
 }
 
 // decodeNoting decodes the value at path into v and notes where the
@@ -250,15 +254,24 @@ func readLLMD(w *lexer, yaml bool) (*File, error) {
 							br.agg = &brAggregate{}
 							return w.decode(p+".aggregate", br.agg)
 						}
+						if k3 == "time_series" && br.yaml {
+							return br.checkSeries(w, p+"."+k3)
+						}
 						return w.skip(p + "." + k3) // time_series: not a row's figure
 					})
 				case "observability":
-					return w.object(p, func(k3 string) error {
+					metrics := false
+					err := w.object(p, func(k3 string) error {
 						if k3 == "metrics" {
+							metrics = true
 							return br.readMetrics(w, p+".metrics")
 						}
 						return w.skip(p + "." + k3)
 					})
+					if err == nil && !metrics && br.yaml && br.cutSeries == nil {
+						br.cutSeries = yamlCut(p, "it has no metrics, which are what observability holds")
+					}
+					return err
 				}
 				return w.skip(p)
 			})
@@ -274,6 +287,37 @@ func readLLMD(w *lexer, yaml bool) (*File, error) {
 	return br.build()
 }
 
+// checkSeries reads a YAML report's time_series only to see that it is
+// whole: each statistic's series items give their time and a figure. A
+// series too large to hold is skipped unchecked.
+func (br *brReport) checkSeries(w *lexer, p string) error {
+	raw, over, err := w.captureOrSkip(p)
+	if err != nil || over {
+		return err
+	}
+	var groups map[string]map[string]struct {
+		Series *[]map[string]any `json:"series"`
+	}
+	if json.Unmarshal(raw, &groups) != nil {
+		return nil // not the shape read here: nothing to check
+	}
+	for g, stats := range groups {
+		for name, st := range stats {
+			sp := p + "." + g + "." + name
+			if st.Series == nil {
+				br.cutSeries = cmp.Or(br.cutSeries, yamlCut(sp, "the statistic has no series"))
+				continue
+			}
+			for i, item := range *st.Series {
+				if _, ok := item["ts"]; !ok || len(item) < 2 {
+					br.cutSeries = cmp.Or(br.cutSeries, yamlCut(fmt.Sprintf("%s.series[%d]", sp, i), "the item has no time or no figure"))
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // readMetrics reads observability.metrics: each metric's name, id and
 // unit, and the peak of its samples, read one at a time.
 func (br *brReport) readMetrics(w *lexer, p string) error {
@@ -284,6 +328,7 @@ func (br *brReport) readMetrics(w *lexer, p string) error {
 		mp := fmt.Sprintf("%s[%d]", p, i)
 		m := brMetric{path: mp, peak: math.Inf(-1)}
 		var id lstr
+		sampled := false
 		err := w.object(mp, func(k string) error {
 			kp := mp + "." + k
 			switch k {
@@ -304,6 +349,7 @@ func (br *brReport) readMetrics(w *lexer, p string) error {
 				id = ref.ID
 				return err
 			case "samples":
+				sampled = true
 				return w.array(kp, func(j int) error {
 					var s struct {
 						Value num `json:"value"`
@@ -311,6 +357,9 @@ func (br *brReport) readMetrics(w *lexer, p string) error {
 					sp := fmt.Sprintf("%s[%d]", kp, j)
 					if err := w.decode(sp, &s); err != nil {
 						return err
+					}
+					if !s.Value.set && br.yaml && br.cutSeries == nil {
+						br.cutSeries = yamlCut(sp, "the sample has no value")
 					}
 					if !s.Value.set || math.IsNaN(s.Value.v) || math.IsInf(s.Value.v, 0) {
 						return nil // a scrape may hold NaN; it is no peak
@@ -328,11 +377,70 @@ func (br *brReport) readMetrics(w *lexer, p string) error {
 		if id != "" {
 			m.name = string(id) + " " + m.name
 		}
+		if err == nil && !sampled && br.yaml && br.cutSeries == nil {
+			br.cutSeries = yamlCut(mp, "the metric has no samples")
+		}
 		if err == nil && m.n > 0 {
 			br.metrics = append(br.metrics, m)
 		}
 		return err
 	})
+}
+
+// aggregateComplete refuses an aggregate that a cut at a line's end left
+// short (valid YAML still): every llm-d benchmark report v0.2 gives the
+// time to first token and the request latency, each statistic its units
+// and mean, and a latency's p50, p95 and p99 come together.
+func (br *brReport) aggregateComplete() error {
+	const ap = "results.request_performance.aggregate"
+	lat := br.agg.Latency
+	if lat.TTFT == nil || lat.E2E == nil {
+		return yamlCut(ap+".latency", "it lacks time_to_first_token or request_latency, which every llm-d benchmark report v0.2 holds")
+	}
+	for _, x := range []struct {
+		p  string
+		st *brStat
+	}{{ap + ".latency.time_to_first_token", lat.TTFT}, {ap + ".latency.request_latency", lat.E2E}} {
+		if !x.st.P95.set {
+			return yamlCut(x.p, "it has no percentiles, which every llm-d benchmark report gives for this latency")
+		}
+	}
+	check := func(p string, st *brStat) error {
+		if st == nil {
+			return nil
+		}
+		if st.Units == "" || !st.Mean.set {
+			return yamlCut(p, "the statistic has no units or no mean")
+		}
+		if strings.Contains(p, ".latency.") && (st.P50.set || st.P95.set || st.P99.set) && !(st.P50.set && st.P95.set && st.P99.set) {
+			return yamlCut(p, "the statistic gives some of p50, p95 and p99 but not all")
+		}
+		return nil
+	}
+	stats := []struct {
+		p  string
+		st *brStat
+	}{
+		{ap + ".latency.time_to_first_token", lat.TTFT}, {ap + ".latency.normalized_time_per_output_token", lat.NTPOT},
+		{ap + ".latency.time_per_output_token", lat.TPOT}, {ap + ".latency.inter_token_latency", lat.ITL},
+		{ap + ".latency.request_latency", lat.E2E}, {ap + ".throughput.output_token_rate", br.agg.Throughput.Output},
+		{ap + ".throughput.requests_rate", br.agg.Throughput.Requests}, {ap + ".throughput.request_rate", br.agg.Throughput.RequestRate},
+	}
+	if rq := br.agg.Requests; rq != nil {
+		stats = append(stats, struct {
+			p  string
+			st *brStat
+		}{ap + ".requests.input_length", rq.InputLength}, struct {
+			p  string
+			st *brStat
+		}{ap + ".requests.output_length", rq.OutputLength})
+	}
+	for _, x := range stats {
+		if err := check(x.p, x.st); err != nil {
+			return err
+		}
+	}
+	return br.cutSeries
 }
 
 // brVersions are the schema versions read.
@@ -357,6 +465,11 @@ func (br *brReport) build() (*File, error) {
 		// YAML cut at a line's end is still valid YAML; llm-d-benchmark
 		// writes requests, latency and throughput in every aggregate
 		return nil, yamlCut("results.request_performance.aggregate", "it lacks latency or throughput, which every llm-d benchmark report's aggregate holds")
+	}
+	if br.yaml {
+		if err := br.aggregateComplete(); err != nil {
+			return nil, err
+		}
 	}
 	f := &File{Source: planner.Source{Format: "llm-d", FormatVersion: "benchmark report v" + v}}
 	bd := newBuilder()

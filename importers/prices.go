@@ -124,7 +124,7 @@ func parsePrices(name string, r io.Reader, opt PriceOptions) (*Catalogue, error)
 	in := newInput(r, Options{MaxBytes: opt.MaxBytes, Context: opt.Context})
 	defer in.close()
 	l := in.lexer()
-	l.recognizeBy = 0
+	l.recognizeBy, l.what = 0, "price catalogue's entry"
 	c := &Catalogue{File: name, Date: opt.Date, Prices: []planner.CataloguePrice{}, Skipped: []PriceSkip{}}
 	first, err := l.peek("")
 	if err == nil {

@@ -42,6 +42,9 @@ func parseYAMLDoc(data []byte) (f *File, err error) {
 	if last := data[bytes.LastIndexByte(data, '\n')+1:]; len(bytes.TrimSpace(last)) > 0 && bytes.TrimSpace(last)[0] != '#' {
 		return nil, yamlCutMidLine(bytes.Count(data, []byte("\n")) + 1)
 	}
+	if err := yamlEndsInside(data); err != nil {
+		return nil, err
+	}
 	var tree any
 	func() {
 		defer func() {
@@ -98,6 +101,42 @@ func parseYAMLDoc(data []byte) (f *File, err error) {
 // with one, so the file stops where it was cut.
 func yamlCutMidLine(line int) error {
 	return fmt.Errorf("the file is cut off (truncated) in line %d: a YAML report ends with a line break and this one stops inside a line: export it again", line)
+}
+
+// yamlEndsInside refuses a document whose last line with content opens a
+// block that never comes: a key with nothing after its colon, or a list
+// item's bare dash. A report writer (PyYAML) writes an empty value as
+// null, {} or []; a bare key at the very end is where the file was cut.
+func yamlEndsInside(data []byte) error {
+	end := len(data)
+	for end > 0 {
+		start := bytes.LastIndexByte(data[:end], '\n') + 1
+		text := bytes.TrimSpace(data[start:end])
+		if len(text) == 0 || text[0] == '#' {
+			end = max(start-1, 0)
+			continue
+		}
+		return yamlOpenLine(text, bytes.Count(data[:start], []byte("\n"))+1)
+	}
+	return nil
+}
+
+// yamlOpenLine refuses the last line with content of a document, text
+// (line number line), when it opens a block: a bare key or dash.
+func yamlOpenLine(text []byte, line int) error {
+	text = bytes.TrimSpace(text)
+	if i := bytes.Index(text, []byte(" #")); i >= 0 {
+		text = bytes.TrimSpace(text[:i])
+	}
+	switch {
+	case len(text) == 0:
+	case string(text) == "-":
+		return fmt.Errorf("the file is cut off (truncated) after line %d: it ends with a list item that has no value: export it again", line)
+	case bytes.HasSuffix(text, []byte(":")) && text[0] != '"' && text[0] != '\'':
+		key := strings.TrimSpace(strings.TrimPrefix(string(text[:len(text)-1]), "- "))
+		return fmt.Errorf("the file is cut off (truncated) after line %d: its last key, %s, has no value: export it again", line, cut(key, 60))
+	}
+	return nil
 }
 
 // yamlToJSON makes a decoded YAML tree encodable as JSON: keys become

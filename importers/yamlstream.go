@@ -74,6 +74,9 @@ type yamlLines struct {
 	// ends inside it
 	open bool
 	long []byte // a line longer than br's buffer
+	// last is the end of the last line with content, lastNo its number
+	last   []byte
+	lastNo int
 }
 
 // peek returns the next line, or false at the end or on an error.
@@ -127,6 +130,9 @@ func (y *yamlLines) read() {
 	}
 	y.cur = yamlLine{text: text, indent: ind, blank: ind == len(text) || text[ind] == '#', no: y.no}
 	y.have = true
+	if !y.cur.blank {
+		y.last, y.lastNo = append(y.last[:0], text[max(len(text)-256, 0):]...), y.no
+	}
 }
 
 // yamlConv writes the JSON form of a report to out.
@@ -210,6 +216,9 @@ func (c *yamlConv) run() (err error) {
 		return c.errf(l, "indented less than the report's keys")
 	}
 	if err := c.readErr(); err != nil {
+		return err
+	}
+	if err := yamlOpenLine(c.y.last, c.y.lastNo); err != nil {
 		return err
 	}
 	if c.y.open && !c.y.cur.blank {

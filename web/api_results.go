@@ -80,7 +80,7 @@ func (s *Server) apiResults(c echo.Context) error {
 		if dup != nil {
 			msg += fmt.Sprintf(" (/reports/%d#import-%d)", r.ID, dup.ID)
 		}
-		return echo.NewHTTPError(status, msg+". Nothing was imported.")
+		return echo.NewHTTPError(status, nothingImported(msg))
 	}
 	out := struct {
 		Imports []apiImport `json:"imports"`

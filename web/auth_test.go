@@ -59,6 +59,7 @@ var routeAccess = map[string]string{
 	"POST /reports/:id/comments":                 "*",
 	"GET /reports/:id/export.xlsx":               "*",
 	"GET /reports/:id/matrix.csv":                "*",
+	"GET /reports/:id/imports":                   "*",
 	"POST /reports/:id/rows/:rid/observed":       "admin lead",
 	"POST /reports/:id/admission":                "admin lead",
 	"POST /reports/:id/overload":                 "admin lead",

@@ -1,9 +1,11 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -82,16 +84,58 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	status, msg := errorStatus(err)
-	if status >= 500 {
-		s.logFor(c).Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+	req := c.Request()
+	switch {
+	case bodyTimedOut(req):
+		// The client sent its body too slowly: whatever the handler made
+		// of the cut body, nothing was saved.
+		status, msg = http.StatusRequestTimeout, errBodyTimeout
+		c.Response().Header().Set("Connection", "close")
+	case status == http.StatusServiceUnavailable:
+		c.Response().Header().Set("Retry-After", strconv.Itoa(retryAfterBusy))
 	}
+	msg = withoutAddresses(msg)
+	if status >= 500 {
+		s.logFor(c).Error("request failed", "method", req.Method, "path", req.URL.Path, "err", err)
+	}
+	// The request's context may be cancelled (a body cut off cancels it):
+	// the answer is still made, from a context that is not.
+	c.SetRequest(req.WithContext(context.WithoutCancel(req.Context())))
+	if err := s.answerError(c, status, msg); err != nil && !c.Response().Committed {
+		// The error page itself failed: the refusal still goes out, in
+		// plain words, never as an empty 200.
+		s.logFor(c).Error("error page failed", "path", req.URL.Path, "err", err)
+		c.String(status, msg)
+	}
+}
+
+// errBodyTimeout is the answer to a request whose body came too slowly.
+const errBodyTimeout = "The request's body arrived too slowly and was cut off; nothing was saved. Send it again over a faster or steadier connection."
+
+// retryAfterBusy is the Retry-After, in seconds, of a 503 for a database
+// busy with another writer.
+const retryAfterBusy = 30
+
+// netAddrs matches the socket addresses of a Go network error
+// ("read tcp 127.0.0.1:45007->127.0.0.1:46368: "), which no answer names.
+var netAddrs = regexp.MustCompile(`(?:read|write|dial) (?:tcp|tcp4|tcp6|udp|unix) \S*->\S*: |(?:read|write) (?:tcp|tcp4|tcp6|unix) \S+: `)
+
+// withoutAddresses is msg without socket addresses.
+func withoutAddresses(msg string) string {
+	if !strings.Contains(msg, " tcp") && !strings.Contains(msg, " unix") {
+		return msg
+	}
+	msg = netAddrs.ReplaceAllString(msg, "")
+	return strings.ReplaceAll(msg, "i/o timeout", "the upload stalled and was cut off")
+}
+
+// answerError writes the refusal: JSON under /api/, else the error page.
+func (s *Server) answerError(c echo.Context, status int, msg string) error {
 	if strings.HasPrefix(c.Request().URL.Path, "/api/") {
-		c.JSON(status, map[string]string{"error": msg})
-		return
+		return c.JSON(status, map[string]string{"error": msg})
 	}
 	if c.Request().Method == http.MethodHead {
-		c.NoContent(status)
-		return
+		return c.NoContent(status)
 	}
 	if status == http.StatusNotFound {
 		msg = notFoundText(c.Request().URL.Path)
@@ -100,7 +144,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if id, ok := s.reportOfPath(c); ok {
 		page = reportErrorPage(status, msg, id)
 	}
-	s.render(c, status, layout(s.page(c, http.StatusText(status)), page), errorBox(msg))
+	return s.render(c, status, layout(s.page(c, http.StatusText(status)), page), errorBox(msg))
 }
 
 // favicon answers /favicon.ico, which browsers and other clients ask for
@@ -123,6 +167,7 @@ var kindStatus = map[reports.Kind]int{
 	reports.KindForbidden:  http.StatusForbidden,
 	reports.KindTooLarge:   http.StatusRequestEntityTooLarge,
 	reports.KindBadRequest: http.StatusBadRequest,
+	reports.KindBusy:       http.StatusServiceUnavailable,
 }
 
 // errorStatus is the status and the message for people of err.
@@ -139,6 +184,8 @@ func errorStatus(err error) (int, string) {
 	var ce *store.ConflictError
 	var ro *store.ReadOnlyError
 	switch {
+	case kind == reports.KindBusy:
+		return status, "The database is busy with another change (a large import, perhaps) and could not take this one in time; nothing was saved. Try again in a minute."
 	case kind == reports.KindInternal:
 		return status, "Something went wrong on our side. It has been logged."
 	case kind == reports.KindNotFound:

@@ -3,9 +3,13 @@ package web
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/labstack/echo/v4"
 
 	"capplan/planner"
 	"capplan/web/reports"
@@ -21,6 +25,56 @@ type importsView struct {
 	Imports  []importItem
 	// Outcome is the box after an upload, nil otherwise.
 	Outcome *importOutcome
+	// Total is how many imports the report has; past importsShown the
+	// report's page shows the newest (newest first) and links to the
+	// imports' own pages (importsList), searchable, importsPerPage each.
+	Total int
+	// On the imports' own pages: the search, the page and how many.
+	List        bool
+	Query       string
+	Page, Pages int
+	Matching    int
+}
+
+// importsShown is how many imports the report's page shows in full;
+// importsPerPage how many a page of the imports list shows. A report of
+// 1,500 imports keeps its page within a few hundred KB.
+const (
+	importsShown   = 30
+	importsPerPage = 50
+)
+
+// fold keeps the newest importsShown imports, newest first, when there
+// are more.
+func (v *importsView) fold() {
+	v.Total = len(v.Imports)
+	if v.Total <= importsShown {
+		return
+	}
+	newest := make([]importItem, 0, importsShown)
+	for i := len(v.Imports) - 1; i >= 0 && len(newest) < importsShown; i-- {
+		newest = append(newest, v.Imports[i])
+	}
+	v.Imports = newest
+}
+
+// listPage keeps the imports matching query (in the file name, format,
+// tool or model; any case), newest first, page (1-based) of them.
+func (v *importsView) listPage(query string, page int) {
+	v.Total, v.List, v.Query = len(v.Imports), true, strings.TrimSpace(query)
+	q := strings.ToLower(v.Query)
+	var match []importItem
+	for i := len(v.Imports) - 1; i >= 0; i-- {
+		im := v.Imports[i]
+		if q == "" || strings.Contains(strings.ToLower(im.FileName+" "+im.Format+" "+im.FormatVersion+" "+im.ToolVersion+" "+im.Model), q) {
+			match = append(match, im)
+		}
+	}
+	v.Matching = len(match)
+	v.Pages = max((len(match)+importsPerPage-1)/importsPerPage, 1)
+	v.Page = min(max(page, 1), v.Pages)
+	from := (v.Page - 1) * importsPerPage
+	v.Imports = match[from:min(from+importsPerPage, len(match))]
 }
 
 // importItem is one imported file with its rows.
@@ -66,6 +120,32 @@ func importsViewOf(rep *reports.Report, res planner.Result, canEdit bool) import
 	}
 	return v
 }
+
+// importList is the report's imports on pages of their own, searchable:
+// GET /reports/:id/imports?q=TEXT&page=N.
+func (s *Server) importList(c echo.Context) error {
+	v, err := s.loadReport(c)
+	if err != nil {
+		return err
+	}
+	iv := importsViewOf(v.rep, v.Result, v.CanEdit)
+	page, _ := strconv.Atoi(c.QueryParam("page"))
+	iv.listPage(c.QueryParam("q"), page)
+	sec := importsListSection(iv)
+	return s.render(c, http.StatusOK, layout(s.page(c, v.R.Title+" · imports"), sectionPage(v, sec)), sec)
+}
+
+// importsPageURL is the address of page n of the imports list for query.
+func importsPageURL(id int64, query string, n int) string {
+	u := fmt.Sprintf("/reports/%d/imports?page=%d", id, n)
+	if query != "" {
+		u += "&q=" + url.QueryEscape(query)
+	}
+	return u
+}
+
+// saysNothingImported tells whether an import's refusal already says so.
+func saysNothingImported(msg string) bool { return strings.Contains(msg, "Nothing was imported") }
 
 func importRowKey(sha string, idx int) string { return sha + "/" + strconv.Itoa(idx) }
 

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"capplan/planner"
+	"capplan/web/reports"
 )
 
 // reportMatrixCSV downloads the judged matrix as CSV: one line per row with its
@@ -31,16 +31,14 @@ func (s *Server) reportMatrixCSV(c echo.Context) error {
 // writeMatrixCSV writes the matrix of res. Fractions (success rate,
 // headroom) are written as fractions, times in seconds.
 func writeMatrixCSV(buf *bytes.Buffer, res planner.Result) error {
-	w := csv.NewWriter(buf)
+	var rows [][]string
 	p := pNum(res.Objective.Percentile)
 	head := []string{"load_kind", "load", "achieved_concurrency", "achieved_rate", "attempted", "successful", "errored", "incomplete",
 		"success_rate", "duration_s", "request_rate", "output_token_rate",
 		"ttft_p50_s", "ttft_p95_s", "ttft_p99_s", "e2e_p50_s", "e2e_p95_s", "e2e_p99_s", "tpot_" + p + "_s", "itl_" + p + "_s",
 		"peak_memory_gib", "headroom", "oom", "restart", "power_watts", "output_tokens_per_joule", "stopped", "stop_reason",
 		"verdict", "failures", "missing", "in_envelope", "non_monotone", "counted", "not_counted_because", "warnings", "file", "sha256", "row_in_file"}
-	if err := w.Write(head); err != nil {
-		return err
-	}
+	rows = append(rows, head)
 	for _, rr := range res.Matrix {
 		r := rr.Row
 		warn := make([]string, len(rr.Warnings))
@@ -53,16 +51,13 @@ func writeMatrixCSV(buf *bytes.Buffer, res planner.Result) error {
 			csvF(r.TTFT.P50), csvF(r.TTFT.P95), csvF(r.TTFT.P99), csvF(r.E2E.P50), csvF(r.E2E.P95), csvF(r.E2E.P99),
 			csvF(r.TPOT.Percentile(res.Objective.Percentile)), csvF(r.ITL.Percentile(res.Objective.Percentile)),
 			csvF(rr.PeakMemoryGiB), csvF(rr.MemoryHeadroom), strconv.FormatBool(r.Observed.OOM), strconv.FormatBool(r.Observed.Restart),
-			csvF(rr.PowerWattsMean), csvF(r.OutputTokensPerJoule()), strconv.FormatBool(r.Observed.Stopped), csvText(r.Observed.StopReason),
-			string(rr.Verdict.State), csvText(strings.Join(rr.Verdict.Failures, "; ")), csvText(strings.Join(rr.Verdict.Missing, "; ")),
-			strconv.FormatBool(rr.InEnvelope), strconv.FormatBool(rr.NonMonotone), strconv.FormatBool(rr.Counted), csvText(rr.NotCountedText()), csvText(strings.Join(warn, "; ")),
-			csvText(rr.Source.File), rr.Source.SHA256, strconv.Itoa(r.Index)}
-		if err := w.Write(line); err != nil {
-			return err
-		}
+			csvF(rr.PowerWattsMean), csvF(r.OutputTokensPerJoule()), strconv.FormatBool(r.Observed.Stopped), r.Observed.StopReason,
+			string(rr.Verdict.State), strings.Join(rr.Verdict.Failures, "; "), strings.Join(rr.Verdict.Missing, "; "),
+			strconv.FormatBool(rr.InEnvelope), strconv.FormatBool(rr.NonMonotone), strconv.FormatBool(rr.Counted), rr.NotCountedText(), strings.Join(warn, "; "),
+			rr.Source.File, rr.Source.SHA256, strconv.Itoa(r.Index)}
+		rows = append(rows, line)
 	}
-	w.Flush()
-	return w.Error()
+	return reports.WriteCSV(buf, rows)
 }
 
 func csvF(v *float64) string {
@@ -77,12 +72,4 @@ func csvI(v *int) string {
 		return ""
 	}
 	return strconv.Itoa(*v)
-}
-
-// csvText keeps a spreadsheet from reading text as a formula.
-func csvText(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
 }

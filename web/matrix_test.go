@@ -281,14 +281,6 @@ func TestMatrixCSV(t *testing.T) {
 	}
 }
 
-func TestCSVTextIsNotAFormula(t *testing.T) {
-	for in, want := range map[string]string{"=SUM(A1)": "'=SUM(A1)", "-x": "'-x", "plain": "plain", "": ""} {
-		if got := csvText(in); got != want {
-			t.Errorf("csvText(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // cutBetween is the part of s after the first from and before the next to.
 func cutBetween(s, from, to string) string {
 	i := strings.Index(s, from)

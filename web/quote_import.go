@@ -57,7 +57,12 @@ func (s *Server) quoteImport(c echo.Context) error {
 	if lerr != nil {
 		return lerr
 	}
-	v := quotesView{Quotes: qs, CanEdit: true, Today: s.cfg.Now(), ImportErrs: formErrors{field: err.Error() + ". Nothing was imported."}}
+	msg := err.Error()
+	if ie != nil {
+		msg = ie.Msg // the field is the form's
+	}
+	v := quotesView{Quotes: qs, CanEdit: true, Today: s.cfg.Now(), ImportErrs: formErrors{field: nothingImported(capitalize(msg))}}
+	v.pageQuotes("", 1)
 	return s.render(c, http.StatusUnprocessableEntity, layout(s.page(c, "API quotes"), quotesPage(v)), nil)
 }
 
@@ -105,11 +110,11 @@ func (s *Server) apiQuoteImport(c echo.Context) error {
 		case errors.As(err, &bu):
 			return echo.NewHTTPError(http.StatusBadRequest, err.Error())
 		case errors.Is(err, importers.ErrTooLarge):
-			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, err.Error()+". Nothing was imported.")
+			return echo.NewHTTPError(http.StatusRequestEntityTooLarge, nothingImported(err.Error()))
 		case reports.KindOf(err) == reports.KindForbidden:
 			return echo.NewHTTPError(http.StatusForbidden, err.Error())
 		case reports.IsUserError(err):
-			return echo.NewHTTPError(http.StatusUnprocessableEntity, err.Error()+". Nothing was imported.")
+			return echo.NewHTTPError(http.StatusUnprocessableEntity, nothingImported(err.Error()))
 		}
 		return err
 	}
@@ -134,6 +139,16 @@ func movePct(m planner.PriceMove) string {
 		return "−" + planner.DisplayShare(-*m.Pct)
 	}
 	return "+" + planner.DisplayShare(*m.Pct)
+}
+
+// nothingImported is a refusal of an import ending with "Nothing was
+// imported.", said once.
+func nothingImported(msg string) string {
+	msg = strings.TrimRight(strings.TrimSpace(msg), ".")
+	if strings.HasSuffix(msg, "Nothing was imported") {
+		return msg + "."
+	}
+	return msg + ". Nothing was imported."
 }
 
 // importSkipped says what a catalogue import left out, in one line.

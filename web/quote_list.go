@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -32,6 +35,44 @@ type quotesView struct {
 	// catalogue upload's refusal, by field.
 	Today      time.Time
 	ImportErrs formErrors
+	// The library's list is searched and paged (pageQuotes): Total quotes
+	// in all, Matching the search Query, Page of Pages shown.
+	Query                        string
+	Total, Matching, Page, Pages int
+}
+
+// quotesPerPage is how many quotes a page of the library lists: a
+// catalogue of 49,000 models keeps the page within a few hundred KB.
+const quotesPerPage = 100
+
+// pageQuotes keeps page (1-based) of the quotes whose name, provider or
+// model holds query (any case), in the library's order.
+func (v *quotesView) pageQuotes(query string, page int) {
+	v.Total, v.Query = len(v.Quotes), strings.TrimSpace(query)
+	q := strings.ToLower(v.Query)
+	match := v.Quotes
+	if q != "" {
+		match = nil
+		for _, x := range v.Quotes {
+			if strings.Contains(strings.ToLower(x.Q.Name+" "+x.Q.Provider+" "+x.Q.Model), q) {
+				match = append(match, x)
+			}
+		}
+	}
+	v.Matching = len(match)
+	v.Pages = max((len(match)+quotesPerPage-1)/quotesPerPage, 1)
+	v.Page = min(max(page, 1), v.Pages)
+	from := (v.Page - 1) * quotesPerPage
+	v.Quotes = match[from:min(from+quotesPerPage, len(match))]
+}
+
+// quotesPageURL is the address of page n of the library for query.
+func quotesPageURL(query string, n int) string {
+	u := fmt.Sprintf("/quotes?page=%d", n)
+	if query != "" {
+		u += "&q=" + url.QueryEscape(query)
+	}
+	return u
 }
 
 // quoteRequestsShown bounds the requests the library page lists.
@@ -66,6 +107,8 @@ func (s *Server) quoteList(c echo.Context) error {
 		return err
 	}
 	v := quotesView{Quotes: qs, CanEdit: canEditQuotes(currentUser(c)), Flash: takeFlash(c), Today: s.cfg.Now()}
+	page, _ := strconv.Atoi(c.QueryParam("page"))
+	v.pageQuotes(c.QueryParam("q"), page)
 	if !v.CanEdit {
 		if v.Keepers, err = s.quoteKeepers(c); err != nil {
 			return err

@@ -55,6 +55,7 @@ func (s *Server) routes(e *echo.Echo) {
 	g.POST("/reports/:id/freeze", s.contractFreeze, requireRole(lead, admin))
 
 	// Results: imports, matrix rows
+	g.GET("/reports/:id/imports", s.importList, anyone)
 	g.POST("/reports/:id/imports", s.importUpload, requireRole(lead, admin))
 	g.POST("/reports/:id/imports/:iid/remove", s.importRemove, requireRole(lead, admin))
 	g.GET("/reports/:id/imports/:iid/file", s.importFile, anyone)

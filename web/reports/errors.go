@@ -21,6 +21,7 @@ const (
 	KindForbidden              // the user may not do this
 	KindTooLarge               // an upload over the limit
 	KindBadRequest             // not a usable request at all (no file sent, not an upload)
+	KindBusy                   // the database's write lock was held by another writer past the wait (store.IsBusy): try again
 )
 
 // ErrForbidden is returned when the user may not do what they asked.
@@ -53,6 +54,8 @@ func KindOf(err error) Kind {
 		return KindInternal
 	case errors.As(err, &kinded):
 		return kinded.ErrorKind()
+	case store.IsBusy(err):
+		return KindBusy
 	case errors.Is(err, store.ErrNotFound):
 		return KindNotFound
 	case errors.Is(err, ErrForbidden):

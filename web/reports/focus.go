@@ -3,7 +3,6 @@ package reports
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 
@@ -26,8 +25,7 @@ func (s *Service) ExportFOCUS(ctx context.Context, id int64, meter string, w io.
 		return &FocusError{Msg: err.Error()}
 	}
 	var buf bytes.Buffer
-	cw := csv.NewWriter(&buf)
-	if err := cw.WriteAll(rows); err != nil {
+	if err := WriteCSV(&buf, rows); err != nil {
 		return fmt.Errorf("focus report %d: %w", id, err)
 	}
 	_, err = buf.WriteTo(w)

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"capplan/planner"
@@ -77,6 +79,15 @@ func (s *Store) ImportCatalogue(ctx context.Context, userID int64, ci CatalogueI
 	if out.Skipped == nil {
 		out.Skipped = []string{}
 	}
+	for _, p := range ci.Prices {
+		if i := strings.IndexFunc(p.Key, func(r rune) bool { return r < 0x20 || r == 0x7f }); i >= 0 {
+			what := "a control character"
+			if p.Key[i] == 0 {
+				what = "a NUL character"
+			}
+			return out, inputErr("file", fmt.Sprintf("the model key %s holds %s, which no model name has: the catalogue is damaged", strconv.QuoteToASCII(p.Key), what))
+		}
+	}
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT id, catalogue_key, catalogue_price, data, listed FROM quotes WHERE catalogue = ?`, ci.Catalogue)
 		if err != nil {
@@ -122,7 +133,7 @@ func (s *Store) ImportCatalogue(ctx context.Context, userID int64, ci CatalogueI
 				var dup int64
 				err := tx.QueryRowContext(ctx, `SELECT id FROM quotes WHERE name = ?`, q.Name).Scan(&dup)
 				if err == nil {
-					return inputErr("file", fmt.Sprintf("the library already has a typed quote named %q: rename it, then import again. Nothing was imported", q.Name))
+					return inputErr("file", fmt.Sprintf("the library already has a typed quote named %q: rename it, then import again", q.Name))
 				}
 				if !errors.Is(err, sql.ErrNoRows) {
 					return err

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -23,6 +24,10 @@ type CheckReport struct {
 	Removed    []string // orphans removed (with removeOrphans)
 	InProgress []string // temporary files of uploads under way, left alone
 }
+
+// checkWalked is called between Check's walk of the raw files and its
+// second look at the database (tests).
+var checkWalked = func() {}
 
 // OK reports whether the installation is sound and holds no orphans.
 func (r CheckReport) OK() bool { return len(r.Problems) == 0 && len(r.Orphans) == len(r.Removed) }
@@ -110,6 +115,22 @@ func Check(ctx context.Context, dbPath string, removeOrphans bool) (CheckReport,
 	})
 	if err != nil {
 		return rep, fmt.Errorf("check: %w", err)
+	}
+	if len(rep.Orphans) > 0 {
+		// An import may have committed since the references were read
+		// (hashing every raw file takes a while on a live server): its
+		// file, unlocked once committed, is no orphan. The database is
+		// asked again, after the walk.
+		checkWalked()
+		now, err := referencedFiles(ctx, db)
+		if err != nil {
+			return rep, fmt.Errorf("check: %w", err)
+		}
+		committed := map[string]bool{}
+		for _, r := range now {
+			committed[r.SHA256] = true
+		}
+		rep.Orphans = slices.DeleteFunc(rep.Orphans, func(p string) bool { return committed[filepath.Base(p)] })
 	}
 	if !removeOrphans || len(rep.Orphans) == 0 {
 		return rep, nil

@@ -42,3 +42,6 @@ func (s *Store) CheckWritable(ctx context.Context) error {
 	}
 	return nil
 }
+
+// Path is the database file's path.
+func (s *Store) Path() string { return s.path }
