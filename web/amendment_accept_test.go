@@ -91,7 +91,9 @@ func TestBrowserAmendedWorkloadJourney(t *testing.T) {
 	id := seedReviewReport(t, app)
 	fixRecommendation(t, app, id)
 	ctx := browsertest.New(t)
-	report := fmt.Sprintf("%s/reports/%d", app.srv.URL, id)
+	// The journey reads the contract, the matrix, the exit check and the
+	// review together: the report's print view carries them all.
+	report := fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id)
 	login := func(who string) []chromedp.Action[chromedp.Void] {
 		return append(browserLogin(app, app.users[who].Email), chromedp.Navigate(report), chromedp.WaitVisible(css(`[data-testid="exitcheck"]`)))
 	}
