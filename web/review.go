@@ -178,7 +178,13 @@ func (s *Server) reportComment(c echo.Context) error {
 		if err != nil {
 			return err
 		}
+		if section == "quotes" && c.Request().Header.Get("HX-Target") == "quote-request" {
+			return s.render(c, http.StatusOK, nil, quoteRequestSent(v))
+		}
 		return s.render(c, http.StatusOK, nil, commentsWithHistory(v))
+	}
+	if section == "quotes" {
+		return redirectFlash(c, fmt.Sprintf("/reports/%d#comments", id), "Quote request sent: it stands in this report's comments and in the quote library, where finance sees it.")
 	}
 	return redirect(c, fmt.Sprintf("/reports/%d#comments", id))
 }
