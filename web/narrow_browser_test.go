@@ -125,3 +125,43 @@ func TestBrowserResidencyTableByKeyboard(t *testing.T) {
 	}
 	browsertest.CheckAxe(ctx, t, "residency at 375 px")
 }
+
+// TestBrowserQuoteRequestAnswersInPlace: a lead's quote request is
+// answered beside its button (sent, and where it now stands), the form
+// emptied so it is not sent twice, and the comments show it without a
+// reload.
+func TestBrowserQuoteRequestAnswersInPlace(t *testing.T) {
+	app := newTestApp(t)
+	id, _ := seedMatrix(t, app)
+	ctx := browsertest.New(t)
+	steps := append(browserLogin(app, app.users["lead"].Email),
+		chromedp.Navigate(fmt.Sprintf("%s/reports/%d#costs", app.srv.URL, id)),
+		chromedp.WaitVisible(css(`[data-testid="quote-request-form"] > summary`)),
+		chromedp.Click(css(`[data-testid="quote-request-form"] > summary`)),
+		chromedp.SendKeys(css(`[data-testid="quote-request-text"]`), "Please price Example AI's 8B model in the EU"),
+		chromedp.Click(css(`[data-testid="quote-request-submit"]`)),
+		browsertest.WaitText(`[data-testid="quote-request-form"] [data-testid="quote-request-status"]`, "Request sent"),
+	)
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatal(err)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+		const st = document.querySelector('[data-testid="quote-request-status"]');
+		const r = st.getBoundingClientRect();
+		const inView = r.top >= 0 && r.bottom <= window.innerHeight;
+		const comments = [...document.querySelectorAll('#comments [data-testid="comment"]')].map(c => c.textContent).join(" ");
+		return [st.textContent.includes("comments") && st.textContent.includes("quote library"), inView,
+			document.querySelector('[data-testid="quote-request-text"]').value === "",
+			document.querySelector('[data-testid="quote-request-form"]').open,
+			comments.includes("Please price Example AI's 8B model in the EU")].join("|");
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != "true|true|true|true|true" {
+		t.Errorf("after the request (says where|in view|emptied|open|in the comments) = %s", got)
+	}
+	if errs := browsertest.ConsoleErrors(ctx); len(errs) > 0 {
+		t.Errorf("console errors: %v", errs)
+	}
+}

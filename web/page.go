@@ -12,14 +12,36 @@ func (s *Server) page(c echo.Context, title string) pageCtx {
 	return pageCtx{User: currentUser(c), Title: title, Path: c.Request().URL.Path}
 }
 
+// statusText is an error page's heading: what happened, in words, not
+// the HTTP status's name ("Conflict", "Unprocessable Entity"). The message
+// under it says what exactly and what to do.
 func statusText(code int) string {
-	if code == http.StatusNotFound {
-		return "Not found" // sentence case, as every heading
+	switch code {
+	case http.StatusBadRequest:
+		return "The request could not be read"
+	case http.StatusUnauthorized:
+		return "Log in first"
+	case http.StatusForbidden:
+		return "Not allowed for your role"
+	case http.StatusNotFound:
+		return "Not found"
+	case http.StatusMethodNotAllowed:
+		return "This address does not take that request"
+	case http.StatusConflict:
+		return "Not done: the report stands otherwise"
+	case http.StatusRequestEntityTooLarge:
+		return "Too large to take"
+	case http.StatusUnprocessableEntity:
+		return "Not saved: something given is not right"
+	case http.StatusTooManyRequests:
+		return "Too many requests at once"
+	case http.StatusServiceUnavailable:
+		return "Busy: nothing was changed"
 	}
-	if t := http.StatusText(code); t != "" {
-		return t
+	if code >= 500 {
+		return "Something went wrong on our side"
 	}
-	return "Error " + strconv.Itoa(code)
+	return "The request was refused (error " + strconv.Itoa(code) + ")"
 }
 
 // idParam reads a numeric path parameter, answering 404 when it is not one.
