@@ -49,8 +49,9 @@ fuzz: ## run each importer fuzz target for FUZZTIME executions
 		$(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=0 ./importers || exit 1; \
 	done
 
-lint: ## vet, gofmt and a check that generated templ files are current
+lint: ## vet, staticcheck, gofmt and a check that generated templ files are current
 	$(GO) vet ./... $(GEN)
+	$(GO) tool staticcheck ./... $(GEN)
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); echo 'gofmt: files above need formatting'; exit 1)
 	$(GO) tool templ generate
 	@git diff --exit-code -- '*_templ.go' || (echo 'templ: generated files are stale; commit them'; exit 1)

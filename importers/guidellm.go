@@ -60,7 +60,6 @@ type gBench struct {
 	firstPrompt   uint64
 	promptsDiffer bool
 	inner         []*aBench // family A
-	innerArgs     *gBenchArgs
 	server        []gServerMetrics // server_metrics: what GuideLLM scraped from the engine
 	bodyModel     string           // the model named in the first request body that names one
 	bodyHead      []byte           // buffer for the start of a request body
