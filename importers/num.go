@@ -79,4 +79,3 @@ func (s *lstr) UnmarshalJSON(b []byte) error {
 	}
 	return nil
 }
-
