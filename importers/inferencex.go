@@ -22,7 +22,7 @@ import (
 // dp_attention, tput_per_gpu, output_tput_per_gpu, input_tput_per_gpu,
 // median_ttft, p99_ttft, …, intvty), the public API's rows (the same
 // array) or the dashboard's CSV export (the same columns). Latencies are
-// in seconds; intvty is tokens/s per user (1/TPOT). InferenceX runs random
+// in seconds; intvty is tokens/s per user (1/ITL, the time between output tokens after the first). InferenceX runs random
 // data with ignore-eos and the prefix cache off, so every row says so.
 
 // ReferenceOptions tunes ParseInferenceX.

@@ -43,13 +43,28 @@ type Admission struct {
 	Overridden     bool   `json:"overridden"`
 	OverrideReason string `json:"override_reason,omitempty"`
 	// MaxInFlight is the limit in force: the override or the proposal.
-	MaxInFlight      *int    `json:"max_in_flight"`
-	QueueSize        int     `json:"queue_size"`
-	MaxQueueAgeS     float64 `json:"max_queue_age_s"`
-	OverloadStatus   int     `json:"overload_status"`
-	RetryAfterS      int     `json:"retry_after_s"`
-	ClientMaxRetries int     `json:"client_max_retries"`
-	Backoff          string  `json:"backoff"`
+	MaxInFlight *int `json:"max_in_flight"`
+	// WaitBudgetS is the longest a request may queue and still meet the
+	// objective: the TTFT bound less the ceiling's TTFT at the objective's
+	// percentile (docs/method.md, "Admission inside the objective"); nil
+	// when the objective or the ceiling lacks it. WaitBudget says it.
+	WaitBudgetS *float64 `json:"wait_budget_s"`
+	WaitBudget  string   `json:"wait_budget"`
+	// DrainRate is the requests the slots complete a second: the
+	// ceiling's successful rate x max in flight / the ceiling's in flight
+	// (else max in flight / its mean end-to-end time); nil when unknown.
+	DrainRate *float64 `json:"drain_rate"`
+	// QueueSize is the most requests waiting, 0 for none (429 at once);
+	// MaxQueueAgeS the longest one waits before 429.
+	QueueSize      int     `json:"queue_size"`
+	MaxQueueAgeS   float64 `json:"max_queue_age_s"`
+	OverloadStatus int     `json:"overload_status"`
+	// NoCapacityStatus is the answer when no replica is up at all (503),
+	// against OverloadStatus (429 with Retry-After) over the limit.
+	NoCapacityStatus int    `json:"no_capacity_status"`
+	RetryAfterS      int    `json:"retry_after_s"`
+	ClientMaxRetries int    `json:"client_max_retries"`
+	Backoff          string `json:"backoff"`
 	// Reasons explain each proposed value.
 	Reasons []string `json:"reasons"`
 	// Settings are the ready-to-paste server and gateway settings.
@@ -80,6 +95,7 @@ type Gateway struct {
 	QueueSize        int     `json:"queue_size"`
 	MaxQueueAgeS     float64 `json:"max_queue_age_s"`
 	OverloadStatus   int     `json:"overload_status"`
+	NoCapacityStatus int     `json:"no_capacity_status"`
 	RetryAfterS      int     `json:"retry_after_s"`
 	ClientMaxRetries int     `json:"client_max_retries"`
 	Backoff          string  `json:"backoff"`
@@ -116,14 +132,16 @@ type OverloadResult struct {
 
 // Thresholds of weak evidence and the margin taken when evidence is weak.
 const (
-	MinWindowS      = 60   // a row shorter than this is a short window
-	MinRowRequests  = 100  // a row with fewer completed requests is thin
-	MinSearchRows   = 4    // fewer judged rows is a quick search
-	WeakMargin      = 0.25 // taken off the ceiling when evidence is weak
-	DefaultRetries  = 2
-	DefaultBackoff  = "exponential: wait Retry-After, then double it each retry, with jitter"
-	overloadStatus  = 429
-	defaultQueueAge = 30.0
+	MinWindowS     = 60   // a row shorter than this is a short window
+	MinRowRequests = 100  // a row with fewer completed requests is thin
+	MinSearchRows  = 4    // fewer judged rows is a quick search
+	WeakMargin     = 0.25 // taken off the ceiling when evidence is weak
+	DefaultRetries = 2
+	DefaultBackoff = "exponential: wait Retry-After, then double it each retry, with jitter"
+	overloadStatus = 429
+	// noCapacityStatus answers when no replica is up at all.
+	noCapacityStatus = 503
+	defaultQueueAge  = 30.0
 )
 
 // ProposeAdmission derives the admission limit from the judged matrix and
@@ -132,7 +150,7 @@ const (
 // weak, a finite queue and queue age, 429 with Retry-After and a small retry
 // cap, each with its reason; the lead's override replaces max in flight.
 func ProposeAdmission(m []RowResult, e Envelope, o Objective, c Contract, in AdmissionInput) Admission {
-	a := Admission{Basis: "none", OverloadStatus: overloadStatus, Backoff: DefaultBackoff}
+	a := Admission{Basis: "none", OverloadStatus: overloadStatus, NoCapacityStatus: noCapacityStatus, Backoff: DefaultBackoff}
 	var ceil *RowResult
 	if e.CeilingRow != nil {
 		ceil = &m[*e.CeilingRow]
@@ -142,7 +160,7 @@ func ProposeAdmission(m []RowResult, e Envelope, o Objective, c Contract, in Adm
 		a.Reasons = append(a.Reasons, "no demonstrated ceiling: nothing to derive max in flight from ("+e.Text+")")
 	} else {
 		a.deriveInFlight(ceil)
-		a.weakEvidence(m, e, ceil)
+		a.weakEvidence(m, e, ceil, minRowRequests(o))
 	}
 	if a.CeilingInFlight != nil {
 		n := *a.CeilingInFlight
@@ -151,12 +169,13 @@ func ProposeAdmission(m []RowResult, e Envelope, o Objective, c Contract, in Adm
 			n = max(1, int(math.Floor(float64(n)*(1-WeakMargin))))
 			a.Reasons = append(a.Reasons, fmt.Sprintf("evidence is weak (%s): proposing %d, %s below the ceiling's %d", strings.Join(a.WeakEvidence, "; "), n, fmtPct(WeakMargin), *a.CeilingInFlight))
 		} else {
-			adequate := fmt.Sprintf("evidence is adequate (rows of %d s or more, %d or more requests at the ceiling and at the first failure, %d or more counted rows): max in flight at the ceiling", MinWindowS, MinRowRequests, MinSearchRows)
+			need := minRowRequests(o)
+			adequate := fmt.Sprintf("evidence is adequate (rows of %d s or more, %d or more requests at the ceiling and at the first failure, %d or more counted rows): max in flight at the ceiling", MinWindowS, need, MinSearchRows)
 			if e.StoppedAt != nil {
 				// The ceiling is conclusive, but a row above it was left
 				// out for its evidence (docs/method.md, "Weak evidence").
 				adequate = fmt.Sprintf("evidence at the ceiling is adequate (rows of %d s or more, %d or more requests at the ceiling and at the first failure, %d or more counted rows): max in flight at the ceiling; %s passed on weak evidence and is left out, so more is not admitted until it is rerun",
-					MinWindowS, MinRowRequests, MinSearchRows, loadText(e.LoadKind, *e.StoppedAt))
+					MinWindowS, need, MinSearchRows, loadText(e.LoadKind, *e.StoppedAt))
 			}
 			a.Reasons = append(a.Reasons, adequate)
 		}
@@ -174,37 +193,7 @@ func ProposeAdmission(m []RowResult, e Envelope, o Objective, c Contract, in Adm
 	if a.MaxInFlight != nil {
 		mif = *a.MaxInFlight
 	}
-	if in.QueueSize != nil {
-		a.QueueSize = *in.QueueSize
-		a.Reasons = append(a.Reasons, fmt.Sprintf("queue size %d as set by the lead", a.QueueSize))
-	} else if mif > 0 {
-		a.QueueSize = mif
-		a.Reasons = append(a.Reasons, fmt.Sprintf("queue size %d: one waiting request per admitted slot keeps the wait to about one request's latency", a.QueueSize))
-	} else {
-		a.Reasons = append(a.Reasons, "queue size: none proposed until there is a max in flight to size it from")
-	}
-	switch {
-	case in.MaxQueueAgeS != nil:
-		a.MaxQueueAgeS = *in.MaxQueueAgeS
-		a.Reasons = append(a.Reasons, fmt.Sprintf("max queue age %s s as set by the lead", fmtNum(a.MaxQueueAgeS)))
-	case o.E2EMax != nil:
-		a.MaxQueueAgeS = 2 * *o.E2EMax
-		a.Reasons = append(a.Reasons, fmt.Sprintf("max queue age %s s: twice the end-to-end bound; older requests get 429 rather than a late answer", fmtNum(a.MaxQueueAgeS)))
-	default:
-		a.MaxQueueAgeS = defaultQueueAge
-		a.Reasons = append(a.Reasons, fmt.Sprintf("max queue age %s s: the objective has no end-to-end bound to derive it from", fmtNum(a.MaxQueueAgeS)))
-	}
-	switch {
-	case in.RetryAfterS != nil:
-		a.RetryAfterS = *in.RetryAfterS
-		a.Reasons = append(a.Reasons, fmt.Sprintf("Retry-After %d s as set by the lead", a.RetryAfterS))
-	case ceil != nil && ceil.Row.E2E.Mean != nil:
-		a.RetryAfterS = max(1, int(math.Ceil(*ceil.Row.E2E.Mean)))
-		a.Reasons = append(a.Reasons, fmt.Sprintf("overload answer HTTP 429 with Retry-After %d s: about one mean request latency at the ceiling, when a slot is likely free", a.RetryAfterS))
-	default:
-		a.RetryAfterS = 5
-		a.Reasons = append(a.Reasons, "overload answer HTTP 429 with Retry-After 5 s (no mean latency at the ceiling to derive it from)")
-	}
+	a.queueWithinObjective(ceil, o, mif, in)
 	if in.ClientMaxRetries != nil {
 		a.ClientMaxRetries = *in.ClientMaxRetries
 	} else {
@@ -268,7 +257,7 @@ func LittlesLaw(rate, meanLatencyS float64) (int, string) {
 // failing row with fewer than MinRowRequests completed requests (the
 // failure is what places the ceiling, so its sample matters as much), and
 // fewer than MinSearchRows counted rows.
-func (a *Admission) weakEvidence(m []RowResult, e Envelope, ceil *RowResult) {
+func (a *Admission) weakEvidence(m []RowResult, e Envelope, ceil *RowResult, need int) {
 	var short, thin []string
 	counted := 0
 	var firstFail *RowResult
@@ -287,12 +276,12 @@ func (a *Admission) weakEvidence(m []RowResult, e Envelope, ceil *RowResult) {
 			short = append(short, fmt.Sprintf("%s (%s s)", fmtNum(rr.Load), fmtNum(*d)))
 		}
 	}
-	if n := completed(ceil.Row); n != nil && *n < MinRowRequests {
-		thin = append(thin, fmt.Sprintf("the ceiling row completed %d requests, fewer than %d", *n, MinRowRequests))
+	if n := completed(ceil.Row); n != nil && *n < need {
+		thin = append(thin, fmt.Sprintf("the ceiling row completed %d requests, fewer than %d", *n, need))
 	}
 	if firstFail != nil {
-		if n := completed(firstFail.Row); n != nil && *n < MinRowRequests {
-			thin = append(thin, fmt.Sprintf("the first failing row (%s) completed %d requests, fewer than %d", loadText(firstFail.Row.LoadKind, firstFail.Load), *n, MinRowRequests))
+		if n := completed(firstFail.Row); n != nil && *n < need {
+			thin = append(thin, fmt.Sprintf("the first failing row (%s) completed %d requests, fewer than %d", loadText(firstFail.Row.LoadKind, firstFail.Load), *n, need))
 		}
 		if d := firstFail.Row.DurationS; d != nil && *d < 0.95*MinWindowS {
 			thin = append(thin, fmt.Sprintf("the first failing row (%s) ran %s s, shorter than %d s", loadText(firstFail.Row.LoadKind, firstFail.Load), fmtNum(*d), MinWindowS))
@@ -308,6 +297,103 @@ func (a *Admission) weakEvidence(m []RowResult, e Envelope, ceil *RowResult) {
 	if counted < MinSearchRows {
 		a.WeakEvidence = append(a.WeakEvidence, fmt.Sprintf("a quick search: only %d counted %s", counted, plural(counted, "row", "rows")))
 	}
+}
+
+// minRowRequests is the fewest completed requests a row needs to be
+// adequate evidence at the objective's percentile: MinRowRequests, or
+// more where the percentile needs more (500 at p99, MinRequestsFor).
+func minRowRequests(o Objective) int {
+	return max(MinRowRequests, MinRequestsFor(o.Percentile))
+}
+
+// queueWithinObjective sizes the queue so waiting never breaks the TTFT
+// bound (docs/method.md, "Admission inside the objective"): the wait
+// budget is the bound less the ceiling's TTFT at the objective's
+// percentile; the max queue age is that budget and the queue holds what
+// the slots drain within it; none when the budget is shorter than the
+// slots take to free one slot (429 at once). Retry-After is the time the
+// requests ahead of a refused one take to drain. The lead's settings win.
+func (a *Admission) queueWithinObjective(ceil *RowResult, o Objective, mif int, in AdmissionInput) {
+	if ceil != nil {
+		r := ceil.Row
+		rate := SuccessfulRate(r)
+		switch {
+		case mif > 0 && rate != nil && a.CeilingInFlight != nil && *a.CeilingInFlight > 0:
+			// The ceiling's rate, scaled to the slots in force.
+			a.DrainRate = F(*rate * float64(mif) / float64(*a.CeilingInFlight))
+		case mif > 0 && r.E2E.Mean != nil && *r.E2E.Mean > 0:
+			a.DrainRate = F(float64(mif) / *r.E2E.Mean)
+		default:
+			a.DrainRate = rate
+		}
+		if a.DrainRate != nil && *a.DrainRate <= 0 {
+			a.DrainRate = nil
+		}
+		pct := "p" + fmtNum(o.Percentile)
+		// The budget is a setting to paste: rounded down to 0.01 s, never
+		// above what the bound leaves.
+		cents := func(v float64) float64 { return math.Floor(max(0, v)*100+1e-9) / 100 }
+		switch ttft, e2e := r.TTFT.Percentile(o.Percentile), r.E2E.Percentile(o.Percentile); {
+		case o.TTFTMax != nil && ttft != nil:
+			b := cents(*o.TTFTMax - *ttft)
+			a.WaitBudgetS = F(b)
+			a.WaitBudget = fmt.Sprintf("wait budget %s s: the %s TTFT bound %s s less the ceiling's %s TTFT %s s", fmtNum(b), pct, fmtNum(*o.TTFTMax), pct, fmtNum(*ttft))
+		case o.TTFTMax == nil && o.E2EMax != nil && e2e != nil:
+			b := cents(*o.E2EMax - *e2e)
+			a.WaitBudgetS = F(b)
+			a.WaitBudget = fmt.Sprintf("wait budget %s s: the objective has no TTFT bound, so the %s end-to-end bound %s s less the ceiling's %s end-to-end %s s", fmtNum(b), pct, fmtNum(*o.E2EMax), pct, fmtNum(*e2e))
+		case o.TTFTMax != nil:
+			a.WaitBudget = fmt.Sprintf("no wait budget: the ceiling row has no %s TTFT to take from the bound", pct)
+		default:
+			a.WaitBudget = "no wait budget: the objective bounds neither TTFT nor end-to-end time"
+		}
+	}
+	fits := 0 // the requests the slots drain within the budget
+	if a.WaitBudgetS != nil && a.DrainRate != nil {
+		fits = int(math.Floor(*a.WaitBudgetS**a.DrainRate + 1e-9))
+	}
+	switch {
+	case in.QueueSize != nil:
+		a.QueueSize = *in.QueueSize
+		a.Reasons = append(a.Reasons, fmt.Sprintf("queue size %d as set by the lead", a.QueueSize))
+	case mif <= 0:
+		a.Reasons = append(a.Reasons, "queue size: none proposed until there is a max in flight to size it from")
+	case a.WaitBudgetS == nil || a.DrainRate == nil:
+		a.Reasons = append(a.Reasons, "no queue: "+orNone(a.WaitBudget)+"; excess requests get 429 at once")
+	case fits < 1:
+		a.Reasons = append(a.Reasons, fmt.Sprintf("no queue: the %s is shorter than the slots take to free one (1 / %s req/s = %s s), so a waiting request would miss the TTFT bound; excess requests get 429 at once",
+			a.WaitBudget, fmtNum(*a.DrainRate), fmtNum(1 / *a.DrainRate)))
+	default:
+		a.QueueSize = fits
+		a.Reasons = append(a.Reasons, fmt.Sprintf("queue size %d: what the slots drain within the %s (%s s x %s req/s, rounded down)",
+			fits, a.WaitBudget, fmtNum(*a.WaitBudgetS), fmtNum(*a.DrainRate)))
+	}
+	switch {
+	case in.MaxQueueAgeS != nil:
+		a.MaxQueueAgeS = *in.MaxQueueAgeS
+		a.Reasons = append(a.Reasons, fmt.Sprintf("max queue age %s s as set by the lead", fmtNum(a.MaxQueueAgeS)))
+	case a.QueueSize == 0:
+	case a.WaitBudgetS != nil:
+		a.MaxQueueAgeS = *a.WaitBudgetS
+		a.Reasons = append(a.Reasons, fmt.Sprintf("max queue age %s s: the wait budget; a request that would wait longer gets 429 rather than a first token past the bound", fmtNum(a.MaxQueueAgeS)))
+	default:
+		a.MaxQueueAgeS = defaultQueueAge
+		a.Reasons = append(a.Reasons, fmt.Sprintf("max queue age %s s: no wait budget to derive it from", fmtNum(a.MaxQueueAgeS)))
+	}
+	switch {
+	case in.RetryAfterS != nil:
+		a.RetryAfterS = *in.RetryAfterS
+		a.Reasons = append(a.Reasons, fmt.Sprintf("Retry-After %d s as set by the lead", a.RetryAfterS))
+	case a.DrainRate != nil:
+		ahead := a.QueueSize + 1
+		a.RetryAfterS = max(1, int(math.Ceil(float64(ahead) / *a.DrainRate - 1e-9)))
+		a.Reasons = append(a.Reasons, fmt.Sprintf("overload answer HTTP %d with Retry-After %d s: the %d %s ahead of a refused one (a full queue and itself) drain at %s req/s, rounded up",
+			a.OverloadStatus, a.RetryAfterS, ahead, plural(ahead, "request", "requests"), fmtNum(*a.DrainRate)))
+	default:
+		a.RetryAfterS = 5
+		a.Reasons = append(a.Reasons, fmt.Sprintf("overload answer HTTP %d with Retry-After 5 s (no drain rate at the ceiling to derive it from)", a.OverloadStatus))
+	}
+	a.Reasons = append(a.Reasons, fmt.Sprintf("HTTP %d with Retry-After when the limit and queue are full (the capacity is there, later); HTTP %d when no replica is up at all (no capacity to wait for)", a.OverloadStatus, a.NoCapacityStatus))
 }
 
 // completed is successful + errored, nil when unknown.
@@ -344,11 +430,13 @@ func settings(a Admission, c Contract) Settings {
 		s.GatewayNotes = append(s.GatewayNotes, "no max in flight: no gateway block proposed until the matrix demonstrates a ceiling or the lead sets one (a limit of 0 would refuse every request)")
 		return s
 	}
+	s.GatewayNotes = append(s.GatewayNotes, fmt.Sprintf("over the limit with the queue full: HTTP %d with Retry-After; no replica up at all: HTTP %d", a.OverloadStatus, a.NoCapacityStatus))
 	s.Gateway = Gateway{
 		MaxInFlight:      *a.MaxInFlight,
 		QueueSize:        a.QueueSize,
 		MaxQueueAgeS:     a.MaxQueueAgeS,
 		OverloadStatus:   a.OverloadStatus,
+		NoCapacityStatus: a.NoCapacityStatus,
 		RetryAfterS:      a.RetryAfterS,
 		ClientMaxRetries: a.ClientMaxRetries,
 		Backoff:          a.Backoff,

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"encoding/json"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -32,11 +33,12 @@ func TestProposeAdmission(t *testing.T) {
 		wantMax      *int
 		wantWeak     int
 		wantQueue    int
+		wantAge      float64 // the max queue age when not the 1.4 s of a p95 bound
 		wantReason   string
 		wantOverride bool
 	}{
 		{name: "concurrency ceiling with adequate evidence", rows: strong,
-			wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(8), wantQueue: 8, wantReason: "the ceiling row ran 8 streams and achieved 8 in flight"},
+			wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(8), wantQueue: 4, wantReason: "the ceiling row ran 8 streams and achieved 8 in flight"},
 		{name: "short windows take a margin", rows: func() []Row {
 			rows := strong()
 			for i := range rows {
@@ -44,7 +46,7 @@ func TestProposeAdmission(t *testing.T) {
 			}
 			return rows
 		}, contract: func(c *Contract) { c.RowDurationS = 30 }, // the contract's rows are short: they count, but weakly
-			wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantWeak: 2, wantQueue: 6, wantReason: "the first failing row (10 concurrent streams) ran 30 s"},
+			wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantWeak: 2, wantQueue: 3, wantReason: "the first failing row (10 concurrent streams) ran 30 s"},
 		{name: "a quick search with few requests", rows: func() []Row {
 			rows := matrix([]float64{4, 8}, []float64{8, 24}) // p50 6 s and 18 s
 			rows[0].Successful = I(50)
@@ -52,25 +54,25 @@ func TestProposeAdmission(t *testing.T) {
 		}, contract: func(c *Contract) { // a p50 needs 10 requests
 			c.Objective.Percentile, c.Objective.E2EMax, c.Loads = 50, F(15), []float64{4, 8}
 		},
-			wantBasis: "concurrency", wantCeiling: I(4), wantMax: I(3), wantWeak: 2, wantQueue: 3, wantReason: "a quick search: only 2 counted rows"},
+			wantBasis: "concurrency", wantCeiling: I(4), wantMax: I(3), wantWeak: 2, wantQueue: 2, wantAge: 1.75, wantReason: "a quick search: only 2 counted rows"},
 		{name: "a stopped first failure with few requests is weak evidence", rows: func() []Row {
 			rows := strong()
 			rows[4].Successful, rows[4].Attempted, rows[4].DurationS = I(20), I(20), F(12)
 			rows[4].Observed.Stopped = true
 			return rows
-		}, wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantWeak: 2, wantQueue: 6, wantReason: "the first failing row (10 concurrent streams) completed 20 requests, fewer than 100"},
+		}, wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantWeak: 2, wantQueue: 3, wantReason: "the first failing row (10 concurrent streams) completed 20 requests, fewer than 100"},
 		// 10 streams with 4 requests still fails: a measured failure counts
 		// whatever its sample, and a thin failure makes the evidence weak.
 		{name: "a failing row of too few requests still places the ceiling", rows: func() []Row {
 			rows := strong()
 			rows[4].Successful, rows[4].Attempted = I(4), I(4)
 			return rows
-		}, wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantWeak: 1, wantQueue: 6, wantReason: "the first failing row (10 concurrent streams) completed 4 requests, fewer than 100"},
+		}, wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantWeak: 1, wantQueue: 3, wantReason: "the first failing row (10 concurrent streams) completed 4 requests, fewer than 100"},
 		{name: "achieved concurrency below the streams", rows: func() []Row {
 			rows := strong()
 			rows[3].AchievedConcurrency = F(5.6)
 			return rows
-		}, wantBasis: "concurrency", wantCeiling: I(5), wantMax: I(5), wantQueue: 5, wantReason: "achieved only 5.6 in flight"},
+		}, wantBasis: "concurrency", wantCeiling: I(5), wantMax: I(5), wantQueue: 4, wantReason: "achieved only 5.6 in flight"},
 		{name: "rate run by Little's law", rows: func() []Row {
 			var rows []Row
 			for _, rate := range []float64{5, 8, 11.3, 13} {
@@ -82,9 +84,9 @@ func TestProposeAdmission(t *testing.T) {
 			}
 			rows[3].E2E.P95 = F(20)
 			return rows
-		}, wantBasis: "littles-law", wantCeiling: I(157), wantMax: I(157), wantQueue: 157, wantReason: "11.3 req/s x 13.9 s"},
+		}, wantBasis: "littles-law", wantCeiling: I(157), wantMax: I(157), wantQueue: 15, wantReason: "11.3 req/s x 13.9 s"},
 		{name: "override with a reason", rows: strong, in: AdmissionInput{OverrideMaxInFlight: I(6), OverrideReason: "shared with batch jobs"},
-			wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantQueue: 6, wantReason: "overridden to 6 by the lead: shared with batch jobs", wantOverride: true},
+			wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantQueue: 3, wantReason: "overridden to 6 by the lead: shared with batch jobs", wantOverride: true},
 		{name: "no envelope, no limit", rows: func() []Row { return matrix([]float64{1}, []float64{20}) },
 			wantBasis: "none", wantReason: "no demonstrated ceiling"},
 	}
@@ -109,7 +111,16 @@ func TestProposeAdmission(t *testing.T) {
 			if len(a.WeakEvidence) != tt.wantWeak {
 				t.Errorf("weak evidence = %q, want %d items", a.WeakEvidence, tt.wantWeak)
 			}
-			if a.QueueSize != tt.wantQueue || a.MaxQueueAgeS != 30 || a.OverloadStatus != 429 || a.ClientMaxRetries != 2 {
+			// The wait budget is the p95 TTFT bound 2 s less the ceiling's
+			// p95 TTFT 0.6 s: the queue's max age when there is a queue.
+			wantAge := 0.0
+			if tt.wantQueue > 0 {
+				wantAge = 1.4
+				if tt.wantAge > 0 {
+					wantAge = tt.wantAge
+				}
+			}
+			if a.QueueSize != tt.wantQueue || math.Abs(a.MaxQueueAgeS-wantAge) > 1e-9 || a.OverloadStatus != 429 || a.NoCapacityStatus != 503 || a.ClientMaxRetries != 2 {
 				t.Errorf("queue %d age %v status %d retries %d", a.QueueSize, a.MaxQueueAgeS, a.OverloadStatus, a.ClientMaxRetries)
 			}
 			if a.Overridden != tt.wantOverride {
@@ -135,7 +146,7 @@ func TestAdmissionSettings(t *testing.T) {
 	if err := json.Unmarshal([]byte(a.Settings.GatewayJSON), &g); err != nil {
 		t.Fatal(err)
 	}
-	for k, want := range map[string]any{"max_in_flight": 8.0, "queue_size": 8.0, "max_queue_age_s": 30.0, "overload_status": 429.0, "client_max_retries": 2.0} {
+	for k, want := range map[string]any{"max_in_flight": 8.0, "queue_size": 4.0, "max_queue_age_s": 1.4, "overload_status": 429.0, "no_capacity_status": 503.0, "client_max_retries": 2.0} {
 		if g[k] != want {
 			t.Errorf("gateway %s = %v, want %v", k, g[k], want)
 		}
@@ -176,7 +187,7 @@ func TestAdmissionSettingsWithoutACeiling(t *testing.T) {
 			if err := json.Unmarshal([]byte(s.GatewayJSON), &g); err != nil {
 				t.Fatal(err)
 			}
-			if g.MaxInFlight != tt.wantMIF || g.MaxInFlight < 1 || len(s.GatewayNotes) != 0 {
+			if g.MaxInFlight != tt.wantMIF || g.MaxInFlight < 1 || len(s.GatewayNotes) != 1 || !strings.Contains(s.GatewayNotes[0], "HTTP 503") {
 				t.Errorf("gateway %+v, notes %q, want max in flight %d", g, s.GatewayNotes, tt.wantMIF)
 			}
 		})
@@ -214,4 +225,57 @@ func derefI(p *int) any {
 		return nil
 	}
 	return *p
+}
+
+// Seed 000's numbers: a rate search whose ceiling is 11.3 req/s at 13.9 s
+// mean end-to-end (157 in flight by Little's law) and 0.31 s TTFT at p99,
+// against a p99 TTFT bound of 2 s. The queue is what the bound affords:
+// a wait budget of 2 - 0.31 = 1.69 s, which 157 slots freeing at
+// 157 / 13.9 = 11.29 req/s drain 19 requests of; not 157 waiting 30 s
+// (about 14 s of waiting, every queued request past the bound).
+func TestAdmissionQueueWithinTheBound(t *testing.T) {
+	var rows []Row
+	for _, rate := range []float64{5, 8, 11.3, 13} {
+		r := concRow(rate, 14)
+		r.LoadKind, r.AchievedConcurrency = LoadRate, nil
+		r.RequestRate = F(rate)
+		r.E2E.Mean = F(13.9)
+		r.TTFT.P99 = F(0.31)
+		r.E2E.P99 = F(14.5)
+		r.Successful, r.Attempted = I(600), I(600)
+		rows = append(rows, r)
+	}
+	rows[3].TTFT.P99 = F(2.5) // 13 req/s misses the bound
+	c := testContract()
+	c.LoadKind, c.Loads = LoadRate, nil
+	c.Objective = Objective{Percentile: 99, MinSuccess: 0.99, TTFTMax: F(2)}
+	m, e := JudgeMatrix(rows, c, c.Objective, "")
+	a := ProposeAdmission(m, e, c.Objective, c, AdmissionInput{})
+	if a.MaxInFlight == nil || *a.MaxInFlight != 157 {
+		t.Fatalf("max in flight %v, want 157 (%q)", derefI(a.MaxInFlight), a.Reasons)
+	}
+	if a.WaitBudgetS == nil || math.Abs(*a.WaitBudgetS-1.69) > 1e-9 || a.QueueSize != 19 || math.Abs(a.MaxQueueAgeS-1.69) > 1e-9 {
+		t.Errorf("budget %v, queue %d, age %v; want 1.69 s, 19, 1.69 s", a.WaitBudgetS, a.QueueSize, a.MaxQueueAgeS)
+	}
+	reasons := strings.Join(a.Reasons, "\n")
+	for _, want := range []string{
+		"wait budget 1.69 s: the p99 TTFT bound 2 s less the ceiling's p99 TTFT 0.31 s",
+		"queue size 19: what the slots drain within the wait budget",
+		// 20 ahead (19 queued and the refused one) at 11.29 req/s: 1.77 s.
+		"Retry-After 2 s: the 20 requests ahead",
+		"HTTP 503 when no replica is up",
+		"500 or more requests at the ceiling", // the p99 wording
+	} {
+		if !strings.Contains(reasons, want) {
+			t.Errorf("reasons lack %q:\n%s", want, reasons)
+		}
+	}
+	// A tighter bound leaves less than one request's drain time: no queue,
+	// 429 at once, and the reason says so.
+	c.Objective.TTFTMax = F(0.38) // 0.07 s of budget, under 1 / 11.29 s
+	m, e = JudgeMatrix(rows, c, c.Objective, "")
+	a = ProposeAdmission(m, e, c.Objective, c, AdmissionInput{})
+	if a.QueueSize != 0 || a.MaxQueueAgeS != 0 || !strings.Contains(strings.Join(a.Reasons, "\n"), "no queue: the wait budget 0.07 s") {
+		t.Errorf("queue %d age %v, reasons %q", a.QueueSize, a.MaxQueueAgeS, a.Reasons)
+	}
 }

@@ -196,6 +196,9 @@ func Compute(in Inputs) Result {
 		}
 	}
 	r.Capacity = PerBoxCapacity(r.Matrix, r.Envelope, max(1, in.MaxBoxes), obj)
+	burst, burstSrc := sizingBurst(in)
+	q, why := SizeWithArrivals(ceil, r.Admission, obj, refusedTarget(c), burst, burstSrc)
+	r.Capacity.withArrivals(q, why)
 	costSource(&r.Capacity, c.BaselineModel, r.Candidates)
 	r.Fleet = BuildFleet(in.Fleet, r.Matrix, r.Admission, max(1, in.MaxBoxes))
 	r.Capacity.Fleet = r.Fleet
@@ -203,7 +206,23 @@ func Compute(in Inputs) Result {
 	// Scenarios, crossover and the chart, over the quotes that can be
 	// compared (a quote in a currency without a rate is left out).
 	for _, s := range in.Scenarios {
-		r.Scenarios = append(r.Scenarios, CostScenario(s, r.Capacity, r.SelfHosted, compared))
+		sr := CostScenario(s, r.Capacity, r.SelfHosted, compared)
+		if sr.BoxesNeeded != nil && r.Capacity.Queue != nil {
+			n := *sr.BoxesNeeded
+			if sr.Sizing != nil {
+				n = sr.Sizing.Serving
+			}
+			b, _ := scenarioBurst(s, in)
+			sr.Queue = simulateScenario(r.Capacity.Queue, sr.BusyHourRate, n, b)
+		}
+		if sr.BoxesNeeded != nil {
+			n := *sr.BoxesNeeded
+			if sr.Sizing != nil {
+				n = sr.Sizing.Serving
+			}
+			sr.Hybrid = BuildHybrid(s, r.Capacity, r.SelfHosted, compared, in.Demand, n)
+		}
+		r.Scenarios = append(r.Scenarios, sr)
 	}
 	tokenCosts(r.Scenarios, inTok, outTok)
 	r.Frontier = BuildFrontier(in.SelfHosted, c.Device, r.SelfHosted, r.Capacity, r.Scenarios, inTok, outTok, conv)
@@ -475,6 +494,41 @@ func tokensPerRequest(in Inputs, ceil *RowResult) (inTok, outTok float64, basis,
 	return float64(w.PromptTokens), float64(w.OutputTokens), "contract", note
 }
 
+// refusedTarget is the contract's refused share, or the default.
+func refusedTarget(c Contract) float64 {
+	if c.RefusedTarget != nil && *c.RefusedTarget > 0 {
+		return *c.RefusedTarget
+	}
+	return DefaultRefusedTarget
+}
+
+// scenarioBurst is a scenario's burst factor: typed, else from imported
+// per-minute production traffic, else 1 (Poisson), with where it came
+// from.
+func scenarioBurst(s Scenario, in Inputs) (float64, string) {
+	switch {
+	case s.Burst >= 1:
+		return s.Burst, "typed"
+	case in.Demand != nil && in.Demand.Burst != nil && *in.Demand.Burst > 1:
+		return *in.Demand.Burst, "from production traffic: " + in.Demand.BurstBasis
+	}
+	return 1, "none: Poisson arrivals"
+}
+
+// sizingBurst is the burst factor of the scenario that sizes capacity
+// (the expected one, else the first; sizingShare).
+func sizingBurst(in Inputs) (float64, string) {
+	for _, s := range in.Scenarios {
+		if s.Name == "expected" {
+			return scenarioBurst(s, in)
+		}
+	}
+	if len(in.Scenarios) > 0 {
+		return scenarioBurst(in.Scenarios[0], in)
+	}
+	return scenarioBurst(Scenario{}, in)
+}
+
 // sizingShare is the share of the month's requests in the busiest hour
 // used to turn per-box capacity into monthly demand: the expected
 // scenario's, else the first scenario's (Scenario.MonthShare, whichever
@@ -495,7 +549,7 @@ func sizingShare(ss []Scenario) float64 {
 func (r *Result) ageAll(in Inputs) {
 	age := func(es []Evidence) {
 		for i := range es {
-			ageEvidence(&es[i], in.AsOf, in.Contract.TestDate, r.StaleAfterDays)
+			ageEvidence(&es[i], in.AsOf, r.StaleAfterDays)
 			r.Evidence = append(r.Evidence, es[i])
 		}
 	}

@@ -16,9 +16,9 @@ type Objective struct {
 	E2EMax   *float64 `json:"e2e_max_s"`
 	TPOTMax  *float64 `json:"tpot_max_s"`
 	// TPOTAsSpeed records that the TPOT bound was given as the market
-	// states it, an output-speed floor per user in tok/s/user (1 / TPOT,
-	// docs/method.md "Interactivity"); TPOTMax still holds the bound every
-	// row is judged by.
+	// states it, an output-speed floor per user in tok/s/user (1 / ITL,
+	// docs/method.md "Interactivity"); TPOTMax then holds it as an ITL
+	// bound, and every row is judged by its ITL against it.
 	TPOTAsSpeed bool     `json:"tpot_as_speed,omitempty"`
 	ITLMax      *float64 `json:"itl_max_s"`
 	// MinHeadroom is the lowest acceptable free device memory at peak, a
@@ -82,14 +82,22 @@ type Contract struct {
 	StopRule        string `json:"stop_rule"`
 
 	Objective Objective `json:"objective"`
+	// Confidence is the level of the confidence bounds every verdict from
+	// per-request records states (docs/method.md, "Confidence"), a
+	// fraction; 0 means DefaultConfidence (95 %).
+	Confidence float64 `json:"confidence,omitempty"`
 
 	// SoakHours is the length of the soak the contract asks for; 0 when it
 	// asks for none. A soak asked for joins the exit check.
 	SoakHours float64 `json:"soak_hours,omitempty"`
 
 	AdmissionProposal string `json:"admission_proposal"`
-	Rollback          string `json:"rollback"`
-	Owners            Owners `json:"owners"`
+	// RefusedTarget is the share of busy-hour arrivals a box may refuse
+	// (429 on arrival or after the queue's age) and still count as
+	// serving it, a fraction; nil means DefaultRefusedTarget (0.1 %).
+	RefusedTarget *float64 `json:"refused_target,omitempty"`
+	Rollback      string   `json:"rollback"`
+	Owners        Owners   `json:"owners"`
 }
 
 // Empty is true for an objective nobody has written yet: no term set.

@@ -28,6 +28,9 @@ func (c Contract) Validate() error {
 	if c.RowDurationS < 0 || math.IsNaN(c.RowDurationS) {
 		es.add("row_duration_s", "must be a positive number of seconds")
 	}
+	if c.Confidence != 0 && !(c.Confidence > 0.5 && c.Confidence < 1) {
+		es.add("confidence", fmt.Sprintf("the confidence of the verdicts must lie between 50 %% and 100 %% (95 %% is usual), got %s", fmtPct(c.Confidence)))
+	}
 	if c.SoakHours < 0 || math.IsNaN(c.SoakHours) {
 		es.add("soak_hours", "must be zero (no soak) or a positive number of hours")
 	}

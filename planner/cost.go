@@ -298,6 +298,40 @@ type Capacity struct {
 	// Fleet sizes boxes beyond one (BoxesNeeded, Serves); nil sizes one
 	// box at a time. The result carries it as result.fleet.
 	Fleet *Fleet `json:"-"`
+	// Queue is the box under random arrivals (docs/method.md, "Queues in
+	// the busy hour"): when present, PerBoxRate is its sustainable rate
+	// times the in-objective share, and ClosedLoopPerBox what the
+	// closed-loop ceiling alone would have said. QueueNote says why there
+	// is no simulation when Queue is nil.
+	Queue            *QueueSizing `json:"queue"`
+	ClosedLoopPerBox *float64     `json:"closed_loop_per_box"`
+	QueueNote        string       `json:"queue_note,omitempty"`
+}
+
+// withArrivals makes the capacity per box the rate that holds the
+// objective with random arrivals (q), keeping the closed-loop figure
+// beside it; without q it says why the closed-loop ceiling stands.
+func (c *Capacity) withArrivals(q *QueueSizing, why string) {
+	if c.PerBoxRate == nil {
+		return
+	}
+	c.ClosedLoopPerBox = F(*c.PerBoxRate)
+	if q == nil || q.SustainableRate <= 0 {
+		if q != nil {
+			why = "no arrival rate held the objective in the simulation: " + q.Basis
+		}
+		c.QueueNote = "capacity per box is the closed-loop ceiling's, not simulated with arrivals (" + why + "): near it a queue builds and users wait"
+		return
+	}
+	c.Queue = q
+	share := 1.0
+	if c.InObjectiveShare != nil {
+		share = *c.InObjectiveShare
+	}
+	rate := q.SustainableRate * share
+	c.PerBoxRate = F(rate)
+	c.Basis = fmt.Sprintf("%s req/s with random arrivals x %s in objective = %s successful in-objective req/s per box (closed loop: %s)",
+		fmtNum(q.SustainableRate), fmtPct(share), fmtNum(rate), c.Basis)
 }
 
 // SourceReport is Capacity.Source for the report's own matrix.

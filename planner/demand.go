@@ -2,7 +2,6 @@ package planner
 
 import (
 	"fmt"
-	"math"
 	"sort"
 	"time"
 )
@@ -125,6 +124,15 @@ type Demand struct {
 	// PeakRate is the highest rate of any bucket, req/s.
 	PeakRate   float64 `json:"peak_rate"`
 	PeakRateAt string  `json:"peak_rate_at"`
+	// Burst is the peak bucket's rate over the busiest hour's mean rate,
+	// when the buckets are shorter than an hour (minute peaks); nil
+	// otherwise. BurstBasis shows the arithmetic.
+	Burst      *float64 `json:"burst,omitempty"`
+	BurstBasis string   `json:"burst_basis,omitempty"`
+	// HourShares is the mean full day's share of its requests in each
+	// clock hour (24 shares), nil without a full day: the hybrid plan's
+	// monthly shape.
+	HourShares []float64 `json:"hour_shares,omitempty"`
 	// PeakInFlight is the most requests in flight at once, when recorded;
 	// AdmissionLimit the report's limit in force, and Over whether the
 	// peak passed it.
@@ -185,7 +193,30 @@ func (m *DemandMeter) Result(admission *int, source string) Demand {
 			full = append(full, v)
 		}
 	}
+	if m.bucketS < 3600 && d.BusiestHourRequests > 0 {
+		hourRate := float64(d.BusiestHourRequests) / 3600
+		if b := m.peakRate / hourRate; b > 1 {
+			d.Burst = F(b)
+			d.BurstBasis = fmt.Sprintf("the busiest %s s bucket's %s req/s over the busiest hour's %s req/s", fmtNum(m.bucketS), fmtNum(m.peakRate), fmtNum(hourRate))
+		}
+	}
 	d.FullDays = len(full)
+	if len(full) > 0 {
+		var hours [24]float64
+		var all float64
+		for _, v := range full {
+			for h, n := range v.hours {
+				hours[h] += float64(n)
+				all += float64(n)
+			}
+		}
+		if all > 0 {
+			d.HourShares = make([]float64, 24)
+			for h := range hours {
+				d.HourShares[h] = hours[h] / all
+			}
+		}
+	}
 	if len(full) == 0 {
 		d.Notes = append(d.Notes, "no full day of data (24 hours of buckets): no scenarios proposed")
 		return d
@@ -200,7 +231,8 @@ func (m *DemandMeter) Result(admission *int, source string) Demand {
 	}
 	mean := float64(sum) / float64(len(full))
 	busiestMean /= float64(len(full))
-	month := func(perDay float64) int64 { return int64(math.Round(perDay * daysPerMonth)) }
+	// Demand rounds up (docs/method.md, "Rounding").
+	month := func(perDay float64) int64 { return RoundDemand(perDay * daysPerMonth) }
 	// Shares of the day's requests (BusyDayShare), as traffic graphs show
 	// them.
 	share := func(hour, perDay float64) float64 {

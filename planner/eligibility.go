@@ -39,8 +39,11 @@ func (w Workload) ToleranceOrDefault() float64 {
 //     are varied when the contract promises varied prompts;
 //   - one box: a row served by a stack of several replicas measures a
 //     fleet's scaling factor (measureScaling), not the box;
-//   - evidence: at least 5/(1-p) successful requests for the objective's
-//     percentile p (100 for p95, 500 for p99), and a row at least as long
+//   - evidence: with per-request records, every percentile the objective
+//     bounds has its confidence upper bound within the bound (RowBounds,
+//     docs/method.md "Confidence"); from a summary, where no bound can be
+//     computed, at least 5/(1-p) successful requests for the objective's
+//     percentile p (100 for p95, 500 for p99); and a row at least as long
 //     as the contract's per-row duration (5 % slack).
 //
 // A figure the file does not hold is not a mismatch: the row is judged on
@@ -90,8 +93,19 @@ func Eligibility(r Row, c Contract, wantModel string, kind LoadKind) []Warning {
 	if r.Observed.Stopped {
 		return out
 	}
-	if min := MinRequestsFor(c.Objective.Percentile); min > 0 && r.Successful != nil && *r.Successful < min {
-		add("few-requests", "%d successful %s, a p%s needs at least %d", *r.Successful, plural(*r.Successful, "request", "requests"), fmtNum(c.Objective.Percentile), min)
+	bounds, summary := RowBounds(r, c.Objective, c.ConfidenceOrDefault())
+	passes := len(bounds) > 0 && Evaluate(r, c.Objective).State == VerdictPass
+	for _, b := range bounds {
+		// An open bound makes a pass inconclusive; a failure counts
+		// whatever its sample, so a failing row's bounds are no reason.
+		if b.Verdict == BoundInconclusive || (b.Verdict == BoundFail && passes) {
+			add(BoundOpen, "%s", b.Text)
+		}
+	}
+	if len(bounds) == 0 || len(summary) > 0 {
+		if min := MinRequestsFor(c.Objective.Percentile); min > 0 && r.Successful != nil && *r.Successful < min {
+			add("few-requests", "%d successful %s, a p%s needs at least %d (%s)", *r.Successful, plural(*r.Successful, "request", "requests"), fmtNum(c.Objective.Percentile), min, summaryWhy(r, summary))
+		}
 	}
 	if want := c.RowDurationS; want > 0 && r.DurationS != nil && *r.DurationS < (1-durationSlack)*want {
 		add("short-row", "ran %s s, the contract's rows run %s s", fmtNum(math.Round(*r.DurationS*10)/10), fmtNum(want))
@@ -116,4 +130,17 @@ func (rr RowResult) NotCountedText() string {
 		parts[i] = w.Message
 	}
 	return strings.Join(parts, "; ")
+}
+
+// BoundOpen is the evidence code of a row whose per-request records do
+// not put a percentile's confidence upper bound within its bound.
+const BoundOpen = "bound-open"
+
+// summaryWhy says why the request count rule judges a row: it has no
+// per-request records, or they lack the figures named.
+func summaryWhy(r Row, summary []string) string {
+	if len(r.Samples) == 0 || len(summary) == 0 {
+		return "from a summary no confidence bound can be computed"
+	}
+	return "the per-request records lack " + strings.Join(summary, ", ")
 }

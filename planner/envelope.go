@@ -39,14 +39,23 @@ type Envelope struct {
 	FirstFailureReason string   `json:"first_failure_reason,omitempty"`
 	// NonMonotone lists the loads that passed above a non-passing row.
 	NonMonotone []float64 `json:"non_monotone"`
-	// StoppedAt is the lowest level that passed on weak evidence only
-	// (docs/method.md, "Weak evidence"): the envelope ends below it. Weak
-	// is true when that level is the lowest tested, so the ceiling is it
-	// and rests on weak evidence. Evidence says, for each row left out for
-	// its evidence, the figure it missed and what to do.
-	StoppedAt *float64 `json:"stopped_at,omitempty"`
-	Weak      bool     `json:"weak,omitempty"`
-	Evidence  []string `json:"evidence,omitempty"`
+	// Unproven lists the levels above the ceiling, below the first
+	// failure, that passed on weak evidence only (docs/method.md, "Weak
+	// evidence"): named, never counted. StoppedAt is the lowest of them
+	// (the ceiling itself when Weak). Covered lists the levels below the
+	// ceiling that passed on weak evidence only: the conclusive pass above
+	// covers them. Weak is true when no level below the first failure
+	// passed conclusively, so the ceiling is the highest inconclusive pass
+	// and rests on weak evidence. Evidence says, for each row that passed
+	// on weak evidence, the figure it missed and what to do.
+	Unproven  []float64 `json:"unproven,omitempty"`
+	StoppedAt *float64  `json:"stopped_at,omitempty"`
+	Covered   []float64 `json:"covered,omitempty"`
+	Weak      bool      `json:"weak,omitempty"`
+	Evidence  []string  `json:"evidence,omitempty"`
+	// Next is the runs proposed next (ProposeNextTest), nil when there is
+	// nothing to propose.
+	Next *NextTest `json:"next,omitempty"`
 	// Text says it in a sentence: "demonstrated ceiling: 8 concurrent
 	// streams", "at least 10 concurrent streams (every row passed)", "no
 	// envelope: the lowest row (1 stream) fails".
@@ -70,6 +79,7 @@ func JudgeMatrix(rows []Row, c Contract, o Objective, wantModel string) ([]RowRe
 		rr.Verdict = Evaluate(r, o)
 		rr.Warnings = mergeWarnings(r.Warnings, CheckRow(r, cc, wantModel))
 		rr.fillMeasured()
+		rr.fillConfidence(cc)
 		if in := RowInObjective(r, o); in.Goodput != nil {
 			rr.InObjectiveRate, rr.Goodput = in.Rate, in.Goodput
 		}
@@ -102,7 +112,9 @@ func JudgeMatrix(rows []Row, c Contract, o Objective, wantModel string) ([]RowRe
 		}
 		return m[i].Load < m[j].Load
 	})
-	return m, FindEnvelope(m, kind)
+	e := FindEnvelope(m, kind)
+	e.Next = ProposeNextTest(m, e, cc)
+	return m, e
 }
 
 // judgeEvidence decides from a row's reasons (Eligibility) whether it
@@ -125,7 +137,7 @@ func judgeEvidence(rr *RowResult, reasons []Warning, c Contract) {
 	case len(rr.WeakEvidence) > 0 && rr.Verdict.State == VerdictPass:
 		rr.Inconclusive = true
 		rr.NotCounted = rr.WeakEvidence
-		rr.EvidenceNote = evidenceNote(rr.WeakEvidence, c)
+		rr.EvidenceNote = evidenceNote(rr.WeakEvidence, rr.Bounds, c)
 	default:
 		rr.Counted = true
 	}
@@ -154,23 +166,34 @@ func envelopeKind(m []RowResult, contract LoadKind) LoadKind {
 }
 
 // FindEnvelope finds the demonstrated ceiling of a matrix already ordered
-// by load: the highest load level such that it and every lower level pass
-// (docs/method.md, "Weak evidence"). Counted rows (RowResult.Counted,
-// decided by Eligibility against the contract, of kind kind) and
-// inconclusive rows (passes on weak evidence) take part; the others are
-// named in the text. A level fails when any counted row at it does not
-// pass, so a second run at the same load that failed is never outvoted,
-// and a measured failure counts whatever its sample. A level whose only
-// passes are inconclusive proves nothing: the envelope ends at the last
-// conclusive level below it and says why; when it is the lowest level, the
-// ceiling is that level, marked Weak (the matrix can say no more, and it
-// never rises above a failure). It marks the rows in the envelope and
-// flags each pass above a non-passing level.
+// by load (docs/method.md, "Weak evidence"): the highest tested level with
+// a conclusive pass such that no level at or below it fails. It is the one
+// rule the page, the API, the workbook, the CLI gate, the admission
+// proposal and the capacity read.
+//
+// Counted rows (RowResult.Counted, decided by Eligibility against the
+// contract, of kind kind) and inconclusive rows (passes on weak evidence)
+// take part; the others are named in the text. A level fails when any
+// counted row at it does not pass, so a second run at the same load that
+// failed is never outvoted, and a measured failure counts whatever its
+// sample. A level passes conclusively when a conclusive row at it passes
+// and none fails. Load does not make latency fall, so a conclusive pass
+// covers every level below it: an inconclusive pass below the ceiling
+// changes nothing (Envelope.Covered); an inconclusive pass above it, below
+// the first failure, proves nothing and is named, never counted
+// (Envelope.Unproven). Only when no level below the first failure passes
+// conclusively is the ceiling the highest inconclusive pass below it,
+// marked Weak. A pass above the first failure is flagged non-monotone.
 func FindEnvelope(m []RowResult, kind LoadKind) Envelope {
 	e := Envelope{LoadKind: envelopeKind(m, kind)}
+	type level struct {
+		load       float64
+		rows       []int
+		fail       *RowResult
+		conclusive bool
+	}
 	var off []RowResult
-	failed, stopped := false, false
-	var weakNote string
+	var levels []level
 	for i := 0; i < len(m); {
 		rr := &m[i]
 		if !rr.Counted && !rr.Inconclusive {
@@ -178,84 +201,108 @@ func FindEnvelope(m []RowResult, kind LoadKind) Envelope {
 			i++
 			continue
 		}
-		// The level: every counted or inconclusive row at this load.
-		var level []int
+		lv := level{load: rr.Load}
 		j := i
 		for ; j < len(m) && m[j].LoadKnown && m[j].Load == rr.Load; j++ {
-			if m[j].Counted || m[j].Inconclusive {
-				level = append(level, j)
+			if !m[j].Counted && !m[j].Inconclusive {
+				continue
+			}
+			lv.rows = append(lv.rows, j)
+			switch {
+			case m[j].Inconclusive:
+			case m[j].Verdict.State != VerdictPass:
+				if lv.fail == nil {
+					lv.fail = &m[j]
+				}
+			default:
+				lv.conclusive = true
 			}
 		}
 		if j == i { // an inconclusive row without a known load cannot be
 			j++ // placed; Eligibility never makes one, but never loop
 		}
 		i = j
-		if len(level) == 0 {
-			continue
+		if len(lv.rows) > 0 {
+			levels = append(levels, lv)
 		}
-		var fail *RowResult
-		conclusive := false
-		for _, k := range level {
-			switch {
-			case m[k].Inconclusive:
-			case m[k].Verdict.State != VerdictPass:
-				if fail == nil {
-					fail = &m[k]
-				}
-			default:
-				conclusive = true
-			}
+	}
+	firstFail := len(levels)
+	for i, lv := range levels {
+		if lv.fail != nil {
+			firstFail = i
+			break
 		}
-		load := m[level[0]].Load
+	}
+	ceiling := -1
+	for i := firstFail - 1; i >= 0; i-- {
+		if levels[i].conclusive {
+			ceiling = i
+			break
+		}
+	}
+	if ceiling < 0 && firstFail > 0 {
+		ceiling, e.Weak = firstFail-1, true
+	}
+	note := func(lv level) string { return m[lv.rows[0]].EvidenceNote }
+	var covered, unproven []string
+	var weakNote string
+	for i, lv := range levels {
 		switch {
-		case fail == nil && failed:
-			for _, k := range level {
-				m[k].NonMonotone = true
-			}
-			e.NonMonotone = append(e.NonMonotone, load)
-		case fail == nil && stopped:
-			// above a level that proved nothing: not in the envelope
-		case fail == nil && conclusive:
-			for _, k := range level {
+		case i <= ceiling:
+			for _, k := range lv.rows {
 				m[k].InEnvelope = true
 			}
-			e.Ceiling = F(load)
-			e.CeilingRow = I(lastConclusive(m, level))
-		case fail == nil:
-			// Passes on weak evidence only: the climb ends here.
-			stopped = true
-			e.StoppedAt = F(load)
-			weakNote = m[level[0]].EvidenceNote
-			if e.Ceiling == nil {
-				for _, k := range level {
-					m[k].InEnvelope = true
+			if !lv.conclusive && !e.Weak {
+				for _, k := range lv.rows {
+					m[k].Covered = true
 				}
-				e.Ceiling = F(load)
-				e.CeilingRow = I(level[len(level)-1])
-				e.Weak = true
+				e.Covered = append(e.Covered, lv.load)
+				covered = append(covered, loadText(e.LoadKind, lv.load))
 			}
-		case !failed:
-			failed, stopped = true, true
+			if i == ceiling {
+				e.Ceiling = F(lv.load)
+				e.CeilingRow = I(lastConclusive(m, lv.rows))
+				if e.Weak {
+					weakNote = note(lv)
+				}
+			}
+		case i < firstFail:
+			e.Unproven = append(e.Unproven, lv.load)
+			if e.StoppedAt == nil {
+				e.StoppedAt = F(lv.load)
+			}
+			unproven = append(unproven, loadText(e.LoadKind, lv.load)+" passed but "+note(lv))
+		case i == firstFail:
+			fail := lv.fail
 			e.FirstFailure = F(fail.Load)
 			e.FirstFailureReason = fail.Verdict.Summary
 			if fail.Verdict.State == VerdictFail {
 				e.FirstFailureReason = strings.Join(fail.Verdict.Failures, "; ")
 			}
-			if len(level) > 1 {
-				e.FirstFailureReason = fmt.Sprintf("%s, in one of its %d rows", e.FirstFailureReason, len(level))
+			if len(lv.rows) > 1 {
+				e.FirstFailureReason = fmt.Sprintf("%s, in one of its %d rows", e.FirstFailureReason, len(lv.rows))
 			}
 			if len(fail.WeakEvidence) > 0 {
 				e.FirstFailureReason += " (a measured failure counts whatever its sample)"
 			}
+		case lv.fail == nil:
+			for _, k := range lv.rows {
+				m[k].NonMonotone = true
+			}
+			e.NonMonotone = append(e.NonMonotone, lv.load)
 		}
+	}
+	if e.Weak && e.StoppedAt == nil {
+		e.StoppedAt = e.Ceiling
 	}
 	for _, rr := range m {
 		if rr.Inconclusive && rr.EvidenceNote != "" {
 			e.Evidence = append(e.Evidence, loadText(rr.Row.LoadKind, rr.Load)+" "+rr.EvidenceNote)
 		}
 	}
+	failed := e.FirstFailure != nil
 	switch {
-	case e.Ceiling == nil && e.FirstFailure == nil:
+	case e.Ceiling == nil && !failed:
 		e.State = EnvelopeNoRows
 		e.Text = "no envelope: no counted rows"
 		if e.LoadKind != "" {
@@ -266,24 +313,31 @@ func FindEnvelope(m []RowResult, kind LoadKind) Envelope {
 		e.Text = fmt.Sprintf("no envelope: the lowest row (%s) does not pass (%s)", loadText(e.LoadKind, *e.FirstFailure), e.FirstFailureReason)
 	case !failed && e.Weak:
 		e.State = EnvelopeLowerBound
-		e.Text = fmt.Sprintf("at least %s, on weak evidence: the lowest row passed but %s", loadText(e.LoadKind, *e.Ceiling), weakNote)
-	case !failed && e.StoppedAt != nil:
+		e.Text = fmt.Sprintf("at least %s, on weak evidence: no row passed conclusively; %s passed but %s", loadText(e.LoadKind, *e.Ceiling), loadText(e.LoadKind, *e.Ceiling), weakNote)
+	case !failed && len(unproven) > 0:
 		e.State = EnvelopeLowerBound
-		e.Text = fmt.Sprintf("at least %s: the envelope ends below %s, which passed but %s", loadText(e.LoadKind, *e.Ceiling), loadText(e.LoadKind, *e.StoppedAt), weakNote)
+		e.Text = fmt.Sprintf("at least %s: the envelope ends below %s, which passed but %s", loadText(e.LoadKind, *e.Ceiling), loadText(e.LoadKind, *e.StoppedAt), note(levels[ceiling+1]))
+		if len(unproven) > 1 {
+			e.Text += "; " + strings.Join(unproven[1:], "; ")
+		}
 	case !failed:
 		e.State = EnvelopeLowerBound
 		e.Text = fmt.Sprintf("at least %s: every counted row passed, so the true ceiling was not reached", loadText(e.LoadKind, *e.Ceiling))
 	case e.Weak:
 		e.State = EnvelopeCeiling
-		e.Text = fmt.Sprintf("ceiling: %s, on weak evidence (%s does not pass: %s); %s passed but %s",
+		e.Text = fmt.Sprintf("ceiling: %s, on weak evidence (%s does not pass: %s); no row below it passed conclusively, and %s passed but %s",
 			loadText(e.LoadKind, *e.Ceiling), loadText(e.LoadKind, *e.FirstFailure), e.FirstFailureReason, loadText(e.LoadKind, *e.Ceiling), weakNote)
-	case e.StoppedAt != nil && *e.StoppedAt < *e.FirstFailure:
+	case len(unproven) > 0:
 		e.State = EnvelopeCeiling
-		e.Text = fmt.Sprintf("demonstrated ceiling: %s (%s passed but %s; %s does not pass: %s)",
-			loadText(e.LoadKind, *e.Ceiling), loadText(e.LoadKind, *e.StoppedAt), weakNote, loadText(e.LoadKind, *e.FirstFailure), e.FirstFailureReason)
+		e.Text = fmt.Sprintf("demonstrated ceiling: %s (%s; %s does not pass: %s)",
+			loadText(e.LoadKind, *e.Ceiling), strings.Join(unproven, "; "), loadText(e.LoadKind, *e.FirstFailure), e.FirstFailureReason)
 	default:
 		e.State = EnvelopeCeiling
 		e.Text = fmt.Sprintf("demonstrated ceiling: %s (%s does not pass: %s)", loadText(e.LoadKind, *e.Ceiling), loadText(e.LoadKind, *e.FirstFailure), e.FirstFailureReason)
+	}
+	if len(covered) > 0 {
+		e.Text += fmt.Sprintf("; %s passed inconclusively below the ceiling and %s nothing: the conclusive pass at %s covers %s",
+			joinAnd(covered), plural(len(covered), "changes", "change"), loadText(e.LoadKind, *e.Ceiling), plural(len(covered), "it", "them"))
 	}
 	if len(e.NonMonotone) > 0 {
 		loads := make([]string, len(e.NonMonotone))
@@ -296,6 +350,17 @@ func FindEnvelope(m []RowResult, kind LoadKind) Envelope {
 		e.Text += "; " + NotCountedSummary(off)
 	}
 	return e
+}
+
+// joinAnd joins words as a list: "a", "a and b", "a, b and c".
+func joinAnd(s []string) string {
+	switch len(s) {
+	case 0:
+		return ""
+	case 1:
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // lastConclusive is the last row of a level that passed on adequate
@@ -312,14 +377,17 @@ func lastConclusive(m []RowResult, level []int) int {
 
 // evidenceCode reports whether a reason a row does not count is about its
 // evidence (its sample) rather than about what it tested.
-func evidenceCode(code string) bool { return code == "few-requests" || code == "short-row" }
+func evidenceCode(code string) bool {
+	return code == "few-requests" || code == "short-row" || code == BoundOpen
+}
 
 // evidenceNote says what a passing row with weak evidence missed and what
 // to do about it: "proves nothing: 40 successful requests, a p95 needs at
 // least 100. Rerun it with at least 100, or amend the contract with a
 // reason".
-func evidenceNote(weak []Warning, c Contract) string {
+func evidenceNote(weak []Warning, bounds []PercentileBound, c Contract) string {
 	var missed, fix []string
+	boundFix := false
 	for _, w := range weak {
 		missed = append(missed, w.Message)
 		switch w.Code {
@@ -327,6 +395,11 @@ func evidenceNote(weak []Warning, c Contract) string {
 			fix = append(fix, fmt.Sprintf("with at least %d successful requests", MinRequestsFor(c.Objective.Percentile)))
 		case "short-row":
 			fix = append(fix, fmt.Sprintf("for %s s", fmtNum(c.RowDurationS)))
+		case BoundOpen:
+			if !boundFix {
+				boundFix = true
+				fix = append(fix, settleFix(bounds))
+			}
 		}
 	}
 	return fmt.Sprintf("proves nothing: %s. Rerun it %s, or amend the contract with a reason",
@@ -426,4 +499,19 @@ func mergeWarnings(own, more []Warning) []Warning {
 		out = append(out, w)
 	}
 	return out
+}
+
+// settleFix says how many successful requests a rerun needs for every
+// open bound to settle at the observed spread: the most any needs.
+func settleFix(bounds []PercentileBound) string {
+	most := 0
+	for _, b := range bounds {
+		if b.Verdict != BoundPass && b.Settle != nil && *b.Settle > most {
+			most = *b.Settle
+		}
+	}
+	if most == 0 {
+		return "at a load where its percentile is clear of the bound (no number of requests at this spread settles it)"
+	}
+	return fmt.Sprintf("with about %d successful requests", most)
 }

@@ -85,10 +85,22 @@ type RowResult struct {
 	// requests for the percentile, shorter than the contract's rows). A
 	// row that fails a measured bound still counts as a failure whatever
 	// its sample; a row that passes on weak evidence is Inconclusive: it
-	// proves nothing and the envelope cannot pass above it
-	// (docs/method.md, "Weak evidence").
+	// proves nothing, and counts toward the ceiling only when no level
+	// below the first failure passes conclusively (docs/method.md, "Weak
+	// evidence").
 	WeakEvidence []Warning `json:"weak_evidence,omitempty"`
 	Inconclusive bool      `json:"inconclusive,omitempty"`
+	// Covered is true for an inconclusive row below the ceiling: the
+	// conclusive pass above it covers it, and it changes nothing.
+	Covered bool `json:"covered,omitempty"`
+	// Bounds are the confidence bounds of each percentile the objective
+	// bounds, from the row's per-request records (RowBounds); BoundsNote
+	// says why a row has none ("a confidence bound cannot be computed from
+	// a summary ..."). SuccessInterval is the exact interval of the
+	// success rate (ClopperPearson), at the contract's confidence.
+	Bounds          []PercentileBound `json:"bounds,omitempty"`
+	BoundsNote      string            `json:"bounds_note,omitempty"`
+	SuccessInterval *Interval         `json:"success_interval,omitempty"`
 	// EvidenceNote says, for an inconclusive row, what it missed and what
 	// to do ("proves nothing: ... Rerun it ..., or amend the contract").
 	EvidenceNote string `json:"evidence_note,omitempty"`
@@ -153,17 +165,23 @@ func Evaluate(r Row, o Objective) Verdict {
 		{"ttft", "TTFT", o.TTFTMax, r.TTFT},
 		{"ttfot", "TTFOT (first visible token)", o.TTFOTMax, r.TTFOT},
 		{"e2e", "end-to-end", o.E2EMax, r.E2E},
-		{"tpot", "TPOT", o.TPOTMax, r.TPOT},
+		{"tpot", tpotCriterionLabel(o), o.TPOTMax, tpotStat(r, o)},
 		{"itl", "ITL", o.ITLMax, r.ITL},
 	} {
 		if b.bound == nil {
 			continue
 		}
 		c := Check{Criterion: b.criterion, Label: pct + " " + b.label, Bound: *b.bound, Op: "<=", Unit: "s", Note: b.stat.Definition}
+		if b.criterion == "tpot" && o.TPOTAsSpeed {
+			c.Note = SpeedDefinition
+		}
 		if m := b.stat.Percentile(o.Percentile); m != nil {
 			c.Measured = m
 			c.Pass = boolp(*m <= *b.bound)
 			c.Text = fmt.Sprintf("%s %s s %s %s s", c.Label, fmtNum(*m), opText(*c.Pass, "<="), fmtNum(*b.bound))
+			if b.criterion == "tpot" && o.TPOTAsSpeed && *m > 0 {
+				c.Text += fmt.Sprintf(" (%s tok/s/user %s %s)", fmtNum(roundSig(OutputSpeed(*m), 3)), opText(*c.Pass, ">="), fmtSpeed(OutputSpeed(*b.bound)))
+			}
 		} else {
 			v.Missing = append(v.Missing, c.Label)
 		}
@@ -287,7 +305,9 @@ func CheckRow(r Row, c Contract, wantModel string) []Warning {
 	if c.LoadKind != "" && r.LoadKind != "" && normKind(r.LoadKind) != normKind(c.LoadKind) {
 		ws = append(ws, Warning{"load-kind-mismatch", fmt.Sprintf("row load kind %s, contract %s", r.LoadKind, c.LoadKind)})
 	}
-	if min := MinRequestsFor(c.Objective.Percentile); min > 0 && r.Successful != nil && *r.Successful < min {
+	if min := MinRequestsFor(c.Objective.Percentile); min > 0 && r.Successful != nil && *r.Successful < min && len(r.Samples) == 0 {
+		// With per-request records the confidence bounds speak instead
+		// (Eligibility, docs/method.md "Confidence").
 		ws = append(ws, Warning{"few-requests", fewRequestsText(*r.Successful, c.Objective.Percentile)})
 	}
 	return ws

@@ -326,7 +326,7 @@ func exitEvidenceDates(in Inputs, r *Result) ExitItem {
 			m = append(m, fmt.Sprintf("%s: %s", e.Label, e.Problem))
 		}
 	}
-	return exitItem("evidence_dates", "Evidence dates", "costs", m, fmt.Sprintf("none older than %d days, none after the test date", r.StaleAfterDays))
+	return exitItem("evidence_dates", "Evidence dates", "costs", m, fmt.Sprintf("none older than %d days, none after the report date", r.StaleAfterDays))
 }
 
 func exitCrossover(_ Inputs, r *Result) ExitItem {

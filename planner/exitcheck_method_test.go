@@ -295,14 +295,14 @@ func TestExitAmendmentAfterResultsNeedsAReviewersAcceptance(t *testing.T) {
 // why it stands.
 func TestExitScenarioBeyondThePlan(t *testing.T) {
 	in := demoInputs()
-	in.Scenarios[2].MonthlyRequests = 2_000_000 // 27.8 req/s in the busy hour, one box serves 3.2
+	in.Scenarios[2].MonthlyRequests = 2_000_000 // 27.8 req/s in the busy hour, one box serves 1.53 with arrivals
 	r := Compute(in)
-	mustItem(t, r, "scenarios", false, "peak: the busy hour needs 9 boxes (27.78 req/s at 3.2 req/s per box), more than the plan's 1: change the plan, or say in the recommendation why it stands")
+	mustItem(t, r, "scenarios", false, "peak: the busy hour needs 19 boxes (27.78 req/s at 1.53 req/s per box), more than the plan's 1: change the plan, or say in the recommendation why it stands")
 	in.Recommendation.BeyondPlan = "the peak is a yearly campaign served by the API fallback"
 	mustItem(t, Compute(in), "scenarios", true, "the plan stands because the peak is a yearly campaign served by the API fallback")
 	in.Recommendation.BeyondPlan, in.Recommendation.Decision = "", "change"
 	mustItem(t, Compute(in), "scenarios", true, "and the recommendation is to change")
-	in.MaxBoxes = 9
+	in.MaxBoxes = 19
 	in.Recommendation.Decision = "keep"
 	mustItem(t, Compute(in), "scenarios", true, "low, expected and peak with busy-hour shares")
 }

@@ -11,9 +11,11 @@ import (
 )
 
 // fleetInputs is the demo with a 2-replica row beside the ceiling row:
-// one replica serves 3.2 req/s at 8 streams (the ceiling), two serve 5.76,
-// 1.8 times that. The peak's busiest hour is 1.6 boxes' worth: 5.12 req/s
-// is 368,640 a month with 5 % of them in the busiest hour.
+// one replica serves 3.2 req/s at 8 streams (the closed-loop ceiling), two
+// serve 5.76, 1.8 times that. With random arrivals one replica holds the
+// objective up to 1.53 req/s (docs/method.md, "Queues in the busy hour").
+// The peak's busiest hour is 1.6 boxes' worth: 2.448 req/s is 176,256 a
+// month with 5 % of them in the busiest hour.
 func fleetInputs() Inputs {
 	in := demoInputs()
 	two := concRow(8, 12)
@@ -24,20 +26,21 @@ func fleetInputs() Inputs {
 	two.Observed.OOMChecked = true
 	in.Rows = append(in.Rows, two)
 	in.MaxBoxes = 3
-	in.Scenarios[2].MonthlyRequests = 368_640
+	in.Scenarios[2].MonthlyRequests = 176_256
 	in.Fleet = &FleetInputs{Topology: TopologyBoxes, Reserve: I(1)}
 	return in
 }
 
 // The worked check (docs/method.md, "Fleets and the reserve"): a
 // 2-replica row pair with 1.8x scaling and an N+1 reserve buys 3 boxes at
-// a peak that needs 1.6 boxes. The peak's 5.12 req/s is 5.12 / 3.2 = 1.6
-// boxes of one replica; two replicas serve 1.8 / 2 = 0.9 of one each, so
-// the serving boxes are ceil(5.12 / (1 x 3.2 x 0.9)) = ceil(1.78) = 2, and
+// a peak that needs 1.6 boxes. The peak's 2.448 req/s is 2.448 / 1.53 =
+// 1.6 boxes of one replica with arrivals; two replicas serve 1.8 / 2 = 0.9
+// of one each, so the serving boxes are ceil(2.448 / (1 x 1.53 x 0.9)) =
+// ceil(1.78) = 2, and
 // the reserve makes 2 + 1 = 3. The cost per 1,000 pays for all three: a
 // box costs 2,000 of hosting + 800 of labour + 153.30 of power (700 W x
-// 730 h / 1000 x 0.30) = 2,953.30 a month, and 3 x 2,953.30 / 368,640 x
-// 1,000 = 8,859.90 / 368.64 = 24.03.
+// 730 h / 1000 x 0.30) = 2,953.30 a month, and 3 x 2,953.30 / 176,256 x
+// 1,000 = 8,859.90 / 176.256 = 50.27.
 func TestFleetWorkedCheck(t *testing.T) {
 	r := Compute(fleetInputs())
 	f := r.Fleet
@@ -50,17 +53,17 @@ func TestFleetWorkedCheck(t *testing.T) {
 	if !strings.HasPrefix(f.ScalingText, "measured: 5.76 req/s of 2 replicas at row 8 concurrent streams (two-replicas.yaml row 5) over 3.2 req/s of one at row 8 concurrent streams (c.json row 3) = 1.8") {
 		t.Errorf("scaling text = %q", f.ScalingText)
 	}
-	if *r.Capacity.PerBoxRate != 3.2 {
+	if *r.Capacity.PerBoxRate != 1.53 || *r.Capacity.ClosedLoopPerBox != 3.2 {
 		t.Fatalf("the 2-replica row moved the capacity per box: %v", *r.Capacity.PerBoxRate)
 	}
 	peak := r.Scenarios[2]
-	if math.Abs(peak.BusyHourRate/3.2-1.6) > 1e-12 {
-		t.Fatalf("peak needs %v boxes' worth, want 1.6", peak.BusyHourRate/3.2)
+	if math.Abs(peak.BusyHourRate/1.53-1.6) > 1e-12 {
+		t.Fatalf("peak needs %v boxes' worth, want 1.6", peak.BusyHourRate/1.53)
 	}
 	if peak.BoxesNeeded == nil || *peak.BoxesNeeded != 3 || peak.Sizing == nil || peak.Sizing.Serving != 2 || peak.Sizing.Reserve != 1 {
 		t.Fatalf("peak sizing = %v %+v", peak.BoxesNeeded, peak.Sizing)
 	}
-	if peak.Sizing.Basis != "ceil(5.12 / (1 x 3.2 x 0.9)) = 2 serving + 1 reserve = 3" {
+	if peak.Sizing.Basis != "ceil(2.448 / (1 x 1.53 x 0.9)) = 2 serving + 1 reserve = 3" {
 		t.Errorf("basis = %q", peak.Sizing.Basis)
 	}
 	self := peak.Options[0]
@@ -68,8 +71,8 @@ func TestFleetWorkedCheck(t *testing.T) {
 	if self.Boxes != 3 || !self.MonthlyCost.Exact.Equal(want) || !want.Equal(decimal.RequireFromString("8859.9")) {
 		t.Errorf("self-hosted at the peak: %d boxes, %s (want 3 x 2,953.30 = %s)", self.Boxes, self.MonthlyCost.Exact, want)
 	}
-	if got := self.CostPer1000.Display(); got != "24.03" {
-		t.Errorf("cost per 1,000 = %s, want 24.03", got)
+	if got := self.CostPer1000.Display(); got != "50.27" {
+		t.Errorf("cost per 1,000 = %s, want 50.27", got)
 	}
 	// The expected scenario's 1.11 req/s fits one box; the reserve makes 2.
 	if e := r.Scenarios[1]; *e.BoxesNeeded != 2 || e.Sizing.Serving != 1 {
@@ -93,7 +96,7 @@ func TestFleetWorkedCheck(t *testing.T) {
 	if it := exitItemByID(r2.ExitCheck, "scenarios"); it.Pass || !strings.Contains(it.Detail, "needs 3 boxes (2 serving + 1 in reserve") {
 		t.Errorf("exit scenarios = %+v", it)
 	}
-	wantDetails(t, "headline", r.Headline.Serve.Details, "", "", "Low: busiest hour", "Expected: busiest hour 1.111 req/s, 2 boxes (1 serving + 1 in reserve) of the plan's 3", "Peak: busiest hour 5.12 req/s, 3 boxes (2 serving + 1 in reserve) of the plan's 3")
+	wantDetails(t, "headline", r.Headline.Serve.Details, "", "", "Low: busiest hour", "Expected: busiest hour 1.111 req/s, 2 boxes (1 serving + 1 in reserve) of the plan's 3", "Peak: busiest hour 2.448 req/s, 3 boxes (2 serving + 1 in reserve) of the plan's 3")
 }
 
 func exitItemByID(items []ExitItem, id string) ExitItem {
@@ -157,7 +160,7 @@ func TestFleetScalingChoice(t *testing.T) {
 			if it := exitItemByID(r.ExitCheck, "fleet"); !it.Pass {
 				t.Errorf("exit fleet %+v", it)
 			}
-			// 5.12 / (3.2 x 0.85) = 1.88: 2 serving + 1.
+			// 2.448 / (1.53 x 0.85) = 1.88: 2 serving + 1.
 			if b := *r.Scenarios[2].BoxesNeeded; b != 3 {
 				t.Errorf("typed 1.7: %d boxes", b)
 			}
@@ -247,7 +250,7 @@ func TestFleetAbsentUnchanged(t *testing.T) {
 		}
 	}
 	in.MaxBoxes = 3
-	in.Scenarios[2].MonthlyRequests = 500_000
+	in.Scenarios[2].MonthlyRequests = 250_000
 	plain := Compute(in)
 	in.Fleet = &FleetInputs{Topology: TopologyBoxes, Scaling: F(2), ScalingReplicas: 2, ScalingSource: "s", ScalingDate: "2026-10-01"}
 	linear := Compute(in)
@@ -296,14 +299,14 @@ func TestFleetValidate(t *testing.T) {
 	}
 }
 
-// One box of TP1 x 4 replicas: a box serves 4 x 3.2 x 0.9 = 11.52 req/s,
+// One box of TP1 x 4 replicas: a box serves 4 x 1.53 x 0.9 = 5.508 req/s,
 // and the limit is per replica: 8 in flight on each, 8 x 4 x 3 = 96 for
 // the plan's three boxes.
 func TestFleetReplicasPerBox(t *testing.T) {
 	in := fleetInputs()
 	in.Fleet = &FleetInputs{Topology: TopologyReplicas, ReplicasPerBox: 4, Reserve: I(1)}
 	r := Compute(in)
-	if got := r.Capacity.Serves(1); math.Abs(got-11.52) > 1e-9 {
+	if got := r.Capacity.Serves(1); math.Abs(got-5.508) > 1e-9 {
 		t.Errorf("one box serves %v", got)
 	}
 	if *r.Scenarios[2].BoxesNeeded != 2 {

@@ -49,7 +49,7 @@ func TestCountGoodput(t *testing.T) {
 func TestCapacityFromGoodput(t *testing.T) {
 	in := demoInputs()
 	r := Compute(in)
-	if *r.Capacity.PerBoxRate != 3.2 || !r.Capacity.UpperBound || !strings.Contains(r.Capacity.UpperBoundNote, "an upper bound: the file holds no per-request records") {
+	if *r.Capacity.ClosedLoopPerBox != 3.2 || !r.Capacity.UpperBound || !strings.Contains(r.Capacity.UpperBoundNote, "an upper bound: the file holds no per-request records") {
 		t.Errorf("aggregates: %+v", r.Capacity)
 	}
 	in.Rows[3].Samples = samples(196,
@@ -59,7 +59,7 @@ func TestCapacityFromGoodput(t *testing.T) {
 		Sample{TTFT: NoFigure, E2E: NoFigure, ITL: NoFigure, OutputTokens: NoFigure, OK: false})
 	r = Compute(in)
 	c := r.Capacity
-	if c.UpperBound || c.Goodput == nil || math.Abs(*c.PerBoxRate-3.2*196/199) > 1e-12 {
+	if c.UpperBound || c.Goodput == nil || math.Abs(*c.ClosedLoopPerBox-3.2*196/199) > 1e-12 {
 		t.Fatalf("goodput capacity: %+v", c)
 	}
 	if !strings.Contains(c.Basis, "3.2 successful req/s at the ceiling x 98.49 % of its successful requests within every latency bound (196 of 199") {
@@ -89,24 +89,34 @@ func TestCapacityCountsFailuresOnce(t *testing.T) {
 	ceil.DurationS, ceil.RequestRate = F(100), F(1.99)
 	missed := make([]Sample, 6)
 	for i := range missed {
+		// Three miss the end-to-end bound and three the TTFT bound: 3 of
+		// 199 beyond each keeps the 95 % upper bound of each p95 (the
+		// 195th of 199) within it, so the row passes conclusively.
 		missed[i] = Sample{TTFT: 0.4, E2E: 16, ITL: NoFigure, OutputTokens: 128, OK: true}
+		if i%2 == 1 {
+			missed[i] = Sample{TTFT: 2.5, E2E: 5, ITL: NoFigure, OutputTokens: 128, OK: true}
+		}
 	}
 	ceil.Samples = samples(193, append(missed, Sample{TTFT: NoFigure, E2E: NoFigure, ITL: NoFigure, OutputTokens: NoFigure, OK: false})...)
 	in.Scenarios[2] = Scenario{Name: "peak", MonthlyRequests: 138_600, BusyHourShare: 0.05}
 	r := Compute(in)
 	c := r.Capacity
-	if c.PerBoxRate == nil || math.Abs(*c.PerBoxRate-1.93) > 1e-12 || c.UpperBound {
-		t.Fatalf("capacity %v (%s), want 1.93", deref(c.PerBoxRate), c.Basis)
+	if c.ClosedLoopPerBox == nil || math.Abs(*c.ClosedLoopPerBox-1.93) > 1e-12 || c.UpperBound {
+		t.Fatalf("closed-loop capacity %v (%s), want 1.93", deref(c.ClosedLoopPerBox), c.Basis)
 	}
 	if !strings.Contains(c.Basis, "1.99 successful req/s at the ceiling x 96.98 % of its successful requests within every latency bound (193 of 199") {
 		t.Errorf("basis = %q", c.Basis)
 	}
 	peak := r.Scenarios[2]
-	if math.Abs(peak.BusyHourRate-1.925) > 1e-12 || peak.BoxesNeeded == nil || *peak.BoxesNeeded != 1 {
+	// With random arrivals 8 slots (a queue of 4 for 1.4 s) hold the
+	// objective up to 0.6766 req/s, 0.6562 in objective: the busy hour
+	// needs ceil(1.925 / 0.6562) = 3 boxes, not the one the closed-loop
+	// ceiling suggests, at 3 x 2,000 / 138.6 = 43.29 per 1,000.
+	if math.Abs(peak.BusyHourRate-1.925) > 1e-12 || peak.BoxesNeeded == nil || *peak.BoxesNeeded != 3 {
 		t.Fatalf("peak: busy hour %v, boxes %v", peak.BusyHourRate, peak.BoxesNeeded)
 	}
 	self := peak.Options[0]
-	if self.Kind != "self-hosted" || self.CostPer1000 == nil || self.CostPer1000.Rounded.StringFixed(2) != "14.43" {
+	if self.Kind != "self-hosted" || self.CostPer1000 == nil || self.CostPer1000.Rounded.StringFixed(2) != "43.29" {
 		t.Errorf("peak self-hosted per 1,000 = %+v", self.CostPer1000)
 	}
 	// The matrix row reads the same figure as the capacity: 1.93 in
@@ -118,8 +128,8 @@ func TestCapacityCountsFailuresOnce(t *testing.T) {
 			t.Errorf("row at %v has no records but an in-objective rate %v", rr.Load, deref(rr.InObjectiveRate))
 		case rr.Row.Samples == nil:
 			without++
-		case rr.InObjectiveRate == nil || *rr.InObjectiveRate != *c.PerBoxRate || rr.Goodput.Good != 193 || rr.Goodput.Failed != 1:
-			t.Errorf("ceiling row: in objective %v, goodput %+v; capacity %v", deref(rr.InObjectiveRate), rr.Goodput, *c.PerBoxRate)
+		case rr.InObjectiveRate == nil || *rr.InObjectiveRate != *c.ClosedLoopPerBox || rr.Goodput.Good != 193 || rr.Goodput.Failed != 1:
+			t.Errorf("ceiling row: in objective %v, goodput %+v; capacity %v", deref(rr.InObjectiveRate), rr.Goodput, *c.ClosedLoopPerBox)
 		default:
 			withRecords++
 		}

@@ -155,6 +155,12 @@ func headlineServe(in Inputs, r *Result) HeadlineAnswer {
 			}
 			a.Details = append(a.Details, fmt.Sprintf("One box serves %s%s successful in-objective requests a second (%s an hour).",
 				bound, fmtNum(perBox), DisplayCount(int64(math.Floor(perBox*3600)))))
+			if q := capa.Queue; q != nil {
+				a.Details = append(a.Details, fmt.Sprintf("That is with requests arriving at random: the closed-loop ceiling's %s req/s would leave users waiting in a queue; the objective holds up to %s of it.",
+					fmtNum(q.ClosedLoopRate), DisplayShare(q.Utilisation)))
+			} else if capa.QueueNote != "" {
+				a.Details = append(a.Details, upperFirst(capa.QueueNote)+".")
+			}
 		} else if capa.Reason != "" {
 			a.Missing = append(a.Missing, Missing{What: "capacity per box unknown: " + capa.Reason, Section: "matrix"})
 		}
@@ -210,8 +216,16 @@ func headlineAdmit(in Inputs, r *Result) HeadlineAnswer {
 		return a
 	}
 	a.Answered = true
-	a.Answer = fmt.Sprintf("Up to %d requests in flight, %d more waiting at most %s s; beyond that HTTP %d with Retry-After %s s.",
-		*ad.MaxInFlight, ad.QueueSize, fmtNum(ad.MaxQueueAgeS), ad.OverloadStatus, fmtNum(float64(ad.RetryAfterS)))
+	if ad.QueueSize > 0 {
+		a.Answer = fmt.Sprintf("Up to %d requests in flight, %d more waiting at most %s s; beyond that HTTP %d with Retry-After %s s.",
+			*ad.MaxInFlight, ad.QueueSize, fmtNum(ad.MaxQueueAgeS), ad.OverloadStatus, fmtNum(float64(ad.RetryAfterS)))
+	} else {
+		a.Answer = fmt.Sprintf("Up to %d requests in flight, none waiting; beyond that HTTP %d with Retry-After %s s at once.",
+			*ad.MaxInFlight, ad.OverloadStatus, fmtNum(float64(ad.RetryAfterS)))
+	}
+	if ad.WaitBudget != "" {
+		a.Details = append(a.Details, upperFirst(ad.WaitBudget)+".")
+	}
 	if r.Fleet != nil {
 		a.Details = append(a.Details, r.Fleet.AdmissionText)
 	}
@@ -286,8 +300,20 @@ func headlineOwn(in Inputs, r *Result) HeadlineAnswer {
 		a.Details = append(a.Details, fmt.Sprintf("%s (%s requests a month): self-hosted %s, cheapest API (%s) %s per 1,000: %s.",
 			upperFirst(s.Scenario.Name), DisplayCount(s.Scenario.MonthlyRequests), amountText(self.CostPer1000.Display(), r.Currency),
 			api.Option, amountText(api.CostPer1000.Display(), r.Currency), cmp))
+		if h := s.Hybrid; h != nil && h.Wins {
+			a.Details = append(a.Details, fmt.Sprintf("%s: %s, against %s self-hosted and %s all-API.",
+				upperFirst(s.Scenario.Name), h.Text, amountText(self.CostPer1000.Display(), r.Currency), amountText(api.CostPer1000.Display(), r.Currency)))
+		}
 		if s.Scenario.Name == "expected" {
 			cheapestQuote = api.Option
+			if h := s.Hybrid; h != nil && h.Wins {
+				b := h.Options[h.Best]
+				if b.CostPer1000 != nil && b.CostPer1000.Exact.LessThan(self.CostPer1000.Exact) && b.CostPer1000.Exact.LessThan(api.CostPer1000.Exact) {
+					verdict = fmt.Sprintf("Partly: own %s and buy the peaks from %s: %s per 1,000 successful requests in the expected scenario, against %s all self-hosted and %s all-API.",
+						boxes(b.Boxes), b.Quote, amountText(b.CostPer1000.Display(), r.Currency), amountText(self.CostPer1000.Display(), r.Currency), amountText(api.CostPer1000.Display(), r.Currency))
+					continue
+				}
+			}
 			switch {
 			case self.CostPer1000.Exact.LessThan(api.CostPer1000.Exact):
 				verdict = fmt.Sprintf("Yes: in the expected scenario self-hosting costs %s per 1,000 successful requests, the cheapest API (%s) %s.",
@@ -418,8 +444,8 @@ func headlineLine(h Headline, r *Result) string {
 			return label + ": not yet"
 		}
 		s := a.Answer
-		if i := strings.Index(s, ":"); i > 0 && i < 4 {
-			s = s[:i] // "Yes" or "No"
+		if i := strings.Index(s, ":"); i > 0 && i < 7 {
+			s = s[:i] // "Yes", "No" or "Partly"
 		}
 		return label + ": " + strings.ToLower(s)
 	}

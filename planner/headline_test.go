@@ -6,7 +6,8 @@ import (
 )
 
 // The worked example (demoInputs): rows 1-10 where 10 fails, so the
-// ceiling is 8 streams and one box serves 3.2 req/s; the API at 30.00 per
+// ceiling is 8 streams (3.2 req/s closed loop) and one box holds the
+// objective with random arrivals up to 1.53 req/s; the API at 30.00 per
 // 1,000 beats self-hosting's 36.92 in the expected scenario.
 func TestHeadlineWorkedExample(t *testing.T) {
 	in := demoInputs()
@@ -26,9 +27,9 @@ func TestHeadlineWorkedExample(t *testing.T) {
 	}
 	wantDetails(t, "serve", h.Serve.Details,
 		"Demonstrated ceiling: 8 concurrent streams",
-		"One box serves at most 3.2 successful in-objective requests a second (11,520 an hour).",
-		"Peak: busiest hour 2.778 req/s, 1 box of the plan's 1.")
-	if h.Admit.Answer != "Up to 8 requests in flight, 8 more waiting at most 30 s; beyond that HTTP 429 with Retry-After 10 s." {
+		"One box serves at most 1.53 successful in-objective requests a second (5,508 an hour).",
+		"Peak: busiest hour 1.389 req/s, 1 box of the plan's 1.")
+	if h.Admit.Answer != "Up to 8 requests in flight, 4 more waiting at most 1.4 s; beyond that HTTP 429 with Retry-After 2 s." {
 		t.Errorf("admit = %q", h.Admit.Answer)
 	}
 	if len(h.Admit.Missing) != 0 {
@@ -39,7 +40,7 @@ func TestHeadlineWorkedExample(t *testing.T) {
 	}
 	wantDetails(t, "own", h.Own.Details,
 		"Expected (80,000 requests a month): self-hosted 36.92 EUR, cheapest API (api-a) 30.00 EUR per 1,000: the API cheaper.",
-		"Peak (200,000 requests a month): self-hosted 14.77 EUR, cheapest API (api-a) 30.00 EUR per 1,000: self-hosting cheaper.",
+		"Peak (100,000 requests a month): self-hosted 29.53 EUR, cheapest API (api-a) 30.00 EUR per 1,000: self-hosting cheaper.",
 		"Crossover: self-hosting breaks even with api-a at 98,444 requests a month")
 	if h.Decision.Answer != "Keep self-hosting." {
 		t.Errorf("decision = %q", h.Decision.Answer)
@@ -53,9 +54,9 @@ func TestHeadlineWorkedExample(t *testing.T) {
 // A scenario beyond the plan answers "No" and names it.
 func TestHeadlineBeyondPlan(t *testing.T) {
 	in := demoInputs()
-	in.Scenarios[2].MonthlyRequests = 2_000_000 // 27.8 req/s in the busy hour: 9 boxes of 3.2
+	in.Scenarios[2].MonthlyRequests = 2_000_000 // 27.8 req/s in the busy hour: 19 boxes of 1.53
 	h := Compute(in).Headline
-	if !h.Serve.Answered || h.Serve.Answer != "No: the peak scenario needs 9 boxes; the plan allows 1." {
+	if !h.Serve.Answered || h.Serve.Answer != "No: the peak scenario needs 19 boxes; the plan allows 1." {
 		t.Errorf("serve = %q", h.Serve.Answer)
 	}
 	if !strings.HasPrefix(h.Line, "Serves: no ·") {

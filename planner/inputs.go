@@ -125,6 +125,14 @@ type Scenario struct {
 	BusyHourShare float64 `json:"busy_hour_share,omitempty"`
 	// PeakRate is the busiest hour's request rate, req/s, for BusyPeakRate.
 	PeakRate float64 `json:"peak_rate,omitempty"`
+	// Burst is the busiest minute's rate over the busiest hour's mean
+	// (1.5 when minute peaks run half again above it); 0 means none typed
+	// (imported per-minute traffic gives one, else arrivals are Poisson).
+	Burst float64 `json:"burst,omitempty"`
+	// DayProfile is the typed share of a day's requests in each clock
+	// hour (24 shares summing to 1), for the hybrid plan's overflow; nil
+	// means none typed.
+	DayProfile []float64 `json:"day_profile,omitempty"`
 }
 
 // Recommendation is the decision the report supports: keep, change or stop

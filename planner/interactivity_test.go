@@ -40,17 +40,22 @@ func TestOutputSpeedIsTPOT(t *testing.T) {
 		t.Errorf("30 tok/s/user: %q", got)
 	}
 
-	// One judging rule: a row with p95 TPOT 55 ms fails either way, one
-	// with 45 ms passes either way, with the same criterion.
-	for _, tpot := range []float64{0.045, 0.055} {
-		r := Row{Successful: I(200), Errored: I(0), TTFT: Stat{P95: F(1)}, TPOT: Stat{P95: F(tpot)}}
-		a, b := Evaluate(r, o), Evaluate(r, byTPOT)
-		if a.State != b.State || strings.Join(a.Failures, ";") != strings.Join(b.Failures, ";") {
-			t.Errorf("TPOT %v: judged %s %v as speed, %s %v as TPOT", tpot, a.State, a.Failures, b.State, b.Failures)
-		}
-		if want := tpot < 0.05; (a.State == VerdictPass) != want {
-			t.Errorf("TPOT %v: %s %v", tpot, a.State, a.Failures)
-		}
+	// Output speed is 1/ITL: a row whose p95 ITL is 45 ms but whose p95
+	// TPOT, first token included, is 55 ms passes the speed floor of 20
+	// tok/s/user and fails a TPOT bound of 50 ms; the page names the
+	// definition on the check.
+	r := Row{Successful: I(200), Errored: I(0), TTFT: Stat{P95: F(1)}, TPOT: Stat{P95: F(0.055)}, ITL: Stat{P95: F(0.045)}}
+	if a := Evaluate(r, o); a.State != VerdictPass {
+		t.Errorf("speed floor judged on %s %v, want a pass on ITL 45 ms", a.State, a.Failures)
+	} else if c := a.Checks[2]; c.Label != "p95 output speed (as ITL)" || c.Note != SpeedDefinition || !strings.Contains(c.Text, "(22.2 tok/s/user >= 20)") {
+		t.Errorf("speed check %+v", c)
+	}
+	if b := Evaluate(r, byTPOT); b.State != VerdictFail || !strings.Contains(b.Summary, "p95 TPOT 0.055 s > 0.05 s") {
+		t.Errorf("TPOT bound: %s %v", b.State, b.Failures)
+	}
+	r.ITL = Stat{P95: F(0.055)}
+	if a := Evaluate(r, o); a.State != VerdictFail || !strings.Contains(a.Summary, "p95 output speed (as ITL) 0.055 s > 0.05 s (18.2 tok/s/user < 20)") {
+		t.Errorf("speed floor on ITL 55 ms: %s", a.Summary)
 	}
 }
 

@@ -50,7 +50,7 @@ func ParseObjective(s string) (Objective, error) {
 			return o, bad("given twice")
 		}
 		if (key == "speed" && seen["tpot"]) || (key == "tpot" && seen["speed"]) {
-			return o, bad("the output speed per user and the TPOT bound are one bound (speed = 1 / TPOT): give one of the two")
+			return o, bad("the output speed per user and the TPOT bound are one bound (speed = 1 / ITL, judged on the ITL): give one of the two")
 		}
 		seen[key] = true
 		switch key {

@@ -161,6 +161,16 @@ func providerMonthly(p ProviderInputs, self SelfHostedCost, capacity Capacity, i
 	case p.CapacityRate != nil:
 		capRate = p.CapacityRate.Amount
 		v.CapacityBasis = "typed"
+	case capacity.ClosedLoopPerBox != nil:
+		// Utilisation is a share of the measured ceiling, as a seller
+		// states it; with random arrivals the objective holds only up to
+		// the share the simulation found (docs/method.md, "Queues in the
+		// busy hour").
+		capRate = decimal.NewFromFloat(*capacity.ClosedLoopPerBox)
+		v.CapacityBasis = "measured: the closed-loop ceiling's " + fmtNum(*capacity.ClosedLoopPerBox) + " successful in-objective req/s per box"
+		if q := capacity.Queue; q != nil {
+			v.CapacityBasis += fmt.Sprintf("; with random arrivals the objective holds up to %s of it (%s req/s)", DisplayShare(q.Utilisation), fmtNum(q.SustainableRate))
+		}
 	case capacity.PerBoxRate != nil:
 		capRate = decimal.NewFromFloat(*capacity.PerBoxRate)
 		v.CapacityBasis = "measured: " + capacity.Basis

@@ -49,7 +49,7 @@ type ReferenceRow struct {
 	DPAttention bool     `json:"dp_attention,omitempty"`
 
 	// OutputPerGPU is output tokens/s per GPU; Interactivity is tokens/s
-	// per user, 1/TPOT. Both are required.
+	// per user, 1/ITL as InferenceX plots it. Both are required.
 	OutputPerGPU  float64  `json:"output_tput_per_gpu"`
 	InputPerGPU   *float64 `json:"input_tput_per_gpu,omitempty"`
 	TotalPerGPU   *float64 `json:"tput_per_gpu,omitempty"`
@@ -119,7 +119,7 @@ func (rr ReferenceRow) Validate() error {
 		es.add("reference.output_tput_per_gpu", "output tokens per second per GPU, a number above 0")
 	}
 	if !(rr.Interactivity > 0) || math.IsInf(rr.Interactivity, 0) {
-		es.add("reference.intvty", "tokens per second per user (1/TPOT), a number above 0")
+		es.add("reference.intvty", "tokens per second per user (1/ITL, as InferenceX plots it), a number above 0")
 	}
 	return es.err()
 }
@@ -186,8 +186,9 @@ type FrontierRatio struct {
 	LoadKind  LoadKind `json:"load_kind"`
 	// LoadText names the load: "8 concurrent streams".
 	LoadText string `json:"load_text"`
-	// Interactivity is 1/TPOT of the row (its median, else its mean; the
-	// ITL's when the file has no TPOT), InteractivityFrom which figure.
+	// Interactivity is the row's output speed per user, 1/ITL (its median,
+	// else its mean; 1/TPOT, named, only when the file has no ITL),
+	// InteractivityFrom which figure.
 	Interactivity     *float64 `json:"intvty"`
 	InteractivityFrom string   `json:"intvty_from,omitempty"`
 	// OutputPerGPU is the row's output tok/s over BoxGPUs.
@@ -302,8 +303,8 @@ func (res *ReferenceResult) ratio(i int, m RowResult) FrontierRatio {
 		fr.Text = upperFirst(at) + ": " + fr.Outside + "."
 		return fr
 	}
-	fr.Text = fmt.Sprintf("Your box reaches %s of the public frontier at %s tok/s/user (%s: %s output tok/s per GPU against %s on the frontier).",
-		DisplayPercent(*fr.Ratio, 1), DisplayNumber(*fr.Interactivity, 1), at, DisplayNumber(*fr.OutputPerGPU, 1), DisplayNumber(*fr.FrontierPerGPU, 1))
+	fr.Text = fmt.Sprintf("Your box reaches %s of the public frontier at %s tok/s/user, %s (%s: %s output tok/s per GPU against %s on the frontier).",
+		DisplayPercent(*fr.Ratio, 1), DisplayNumber(*fr.Interactivity, 1), fr.InteractivityFrom, at, DisplayNumber(*fr.OutputPerGPU, 1), DisplayNumber(*fr.FrontierPerGPU, 1))
 	return fr
 }
 
@@ -315,15 +316,31 @@ func loadWords(m RowResult) string {
 	return "the row at " + loadText(m.Row.LoadKind, m.Load)
 }
 
-// rowInteractivity is a measured row's tok/s/user: 1/TPOT (median, else
-// mean), else 1/ITL the same way; nil when neither is known or positive.
+// rowInteractivity is a measured row's output speed per user, tok/s/user,
+// as InferenceX plots it: 1/ITL (the time between output tokens after the
+// first; its median, else its mean). Only a file with no ITL falls back to
+// 1/TPOT, named with the tool's definition of TPOT, which may include the
+// first token (docs/method.md, "Interactivity"). nil when neither is known
+// or positive.
 func rowInteractivity(r Row) (*float64, string) {
 	for _, s := range []struct {
 		name string
 		v    *float64
-	}{{"TPOT median", r.TPOT.P50}, {"TPOT mean", r.TPOT.Mean}, {"ITL median", r.ITL.P50}, {"ITL mean", r.ITL.Mean}} {
+	}{{"ITL median", r.ITL.P50}, {"ITL mean", r.ITL.Mean}} {
 		if s.v != nil && *s.v > 0 {
 			return F(OutputSpeed(*s.v)), "1/" + s.name
+		}
+	}
+	for _, s := range []struct {
+		name string
+		v    *float64
+	}{{"TPOT median", r.TPOT.P50}, {"TPOT mean", r.TPOT.Mean}} {
+		if s.v != nil && *s.v > 0 {
+			from := "1/" + s.name + " (the file has no ITL"
+			if r.TPOT.Definition != "" {
+				from += "; " + r.TPOT.Definition
+			}
+			return F(OutputSpeed(*s.v)), from + ")"
 		}
 	}
 	return nil, ""

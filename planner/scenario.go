@@ -28,6 +28,13 @@ type ScenarioResult struct {
 	Sizing *Sizing `json:"sizing,omitempty"`
 	// ExceedsPlan is true when more boxes are needed than the plan allows
 	// (or capacity is unknown); ExceedsReason says which.
+	// Queue is the busy hour simulated on the serving boxes (and one
+	// fewer), nil without a simulation (Capacity.Queue).
+	Queue *ScenarioQueue `json:"queue,omitempty"`
+	// Hybrid is owning n boxes and buying the overflow from the cheapest
+	// quote, n = 0 ... the serving boxes needed (docs/method.md, "The
+	// hybrid plan"); nil without quotes or capacity.
+	Hybrid        *Hybrid      `json:"hybrid,omitempty"`
 	ExceedsPlan   bool         `json:"exceeds_plan"`
 	ExceedsReason string       `json:"exceeds_reason,omitempty"`
 	Options       []OptionCost `json:"options"`

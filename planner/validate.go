@@ -216,12 +216,14 @@ func checkDate(es *FieldErrors, field, v string, required bool) {
 	}
 }
 
-// ageEvidence judges one piece of evidence (docs/method.md, "Dated
-// evidence"): it fails (Stale) when it has no readable date, when it is
-// dated after the test date or after the report's date (Future: evidence
-// from after the test does not describe it), or when it is older than
-// staleAfter days on the report's date.
-func ageEvidence(e *Evidence, asOf, testDate string, staleAfter int) {
+// ageEvidence judges one piece of cost evidence (docs/method.md, "Dated
+// evidence"): a price, a quote, an exchange rate or a typed cost is
+// evidence of today's cost, so it is judged against the report's date,
+// never the load test's: it fails (Stale) when it has no readable date,
+// when it is dated after the report's date (Future: a rate from the future
+// converts nothing), or when it is older than staleAfter days on the
+// report's date. A catalogue quote retrieved today passes.
+func ageEvidence(e *Evidence, asOf string, staleAfter int) {
 	if e.EvidenceDate == "" {
 		e.Stale = true
 		e.Problem = "no evidence date"
@@ -232,10 +234,6 @@ func ageEvidence(e *Evidence, asOf, testDate string, staleAfter int) {
 		e.Stale = true
 		e.Problem = "malformed evidence date"
 		return
-	}
-	if t, err := time.Parse(DateLayout, testDate); err == nil && d.After(t) {
-		e.Stale, e.Future = true, true
-		e.Problem = "dated after the test date " + testDate
 	}
 	a, err := time.Parse(DateLayout, asOf)
 	if err != nil {
@@ -251,7 +249,6 @@ func ageEvidence(e *Evidence, asOf, testDate string, staleAfter int) {
 		limit, by = e.StaleAfterDays, e.StaleBy
 	}
 	switch {
-	case e.Future:
 	case days < 0:
 		e.Stale, e.Future = true, true
 		e.Problem = "dated after the report date " + asOf
@@ -262,4 +259,47 @@ func ageEvidence(e *Evidence, asOf, testDate string, staleAfter int) {
 			e.Problem += " (" + by + ")"
 		}
 	}
+}
+
+// FutureEvidence refuses evidence dated after today (docs/method.md,
+// "Dated evidence"): it returns FieldErrors naming each figure of figs
+// (keyed by field) whose evidence date is after today, with its date, or
+// nil. A save calls it with the day it happens.
+func FutureEvidence(today string, figs map[string]*Figure) error {
+	t, err := time.Parse(DateLayout, today)
+	if err != nil {
+		return nil
+	}
+	var es FieldErrors
+	for field, f := range figs {
+		if f == nil {
+			continue
+		}
+		if d, err := time.Parse(DateLayout, f.EvidenceDate); err == nil && d.After(t) {
+			es.add(field+".evidence_date", fmt.Sprintf("dated %s, after today (%s): evidence of a cost cannot come from the future", f.EvidenceDate, today))
+		}
+	}
+	return es.err()
+}
+
+// RatesEvidence maps each exchange rate's field to its figure, for
+// FutureEvidence.
+func RatesEvidence(rates []ExchangeRate) map[string]*Figure {
+	out := map[string]*Figure{}
+	for i, x := range rates {
+		out[fmt.Sprintf("exchange_rates[%d].rate", i)] = x.Rate
+	}
+	return out
+}
+
+// SelfHostedEvidence maps each self-hosted cost field to its figure, for
+// FutureEvidence.
+func SelfHostedEvidence(s SelfHostedCosts) map[string]*Figure {
+	out := map[string]*Figure{}
+	for _, f := range SelfHostedFields {
+		if f.Figure != nil {
+			out[f.Key()] = *f.Figure(&s)
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -89,11 +90,18 @@ func TestWeakEvidenceEndsTheEnvelope(t *testing.T) {
 		}, state: EnvelopeLowerBound, ceiling: 2, stoppedAt: 4, text: []string{
 			"at least 2 concurrent streams: the envelope ends below 4 concurrent streams, which passed but proves nothing: 60 successful requests",
 		}},
-		{name: "the lowest pass is thin and nothing fails: at least it, on weak evidence", rows: func() []Row {
+		{name: "the lowest pass is thin below a conclusive pass: covered", rows: func() []Row {
 			rows := matrix([]float64{1, 2}, []float64{5, 6})
 			rows[0].Successful, rows[0].Attempted = I(40), I(40)
 			return rows
-		}, state: EnvelopeLowerBound, ceiling: 1, stoppedAt: 1, text: []string{"at least 1 concurrent stream, on weak evidence"}},
+		}, state: EnvelopeLowerBound, ceiling: 2, text: []string{"at least 2 concurrent streams: every counted row passed",
+			"1 concurrent stream passed inconclusively below the ceiling and changes nothing: the conclusive pass at 2 concurrent streams covers it"}},
+		{name: "every pass is thin and nothing fails: at least the highest, on weak evidence", rows: func() []Row {
+			rows := matrix([]float64{1, 2}, []float64{5, 6})
+			rows[0].Successful, rows[0].Attempted = I(40), I(40)
+			rows[1].Successful, rows[1].Attempted = I(80), I(80)
+			return rows
+		}, state: EnvelopeLowerBound, ceiling: 2, stoppedAt: 2, text: []string{"at least 2 concurrent streams, on weak evidence: no row passed conclusively"}},
 		{name: "a thin failure at the lowest row: no envelope", rows: func() []Row {
 			rows := matrix([]float64{1, 2}, []float64{16, 6})
 			rows[0].Successful, rows[0].Attempted = I(40), I(40)
@@ -153,5 +161,141 @@ func TestExitCheckFailsAWeakCeiling(t *testing.T) {
 		if it.ID == "weak_ceiling" {
 			t.Errorf("a conclusive ceiling still shows %+v", it)
 		}
+	}
+}
+
+// sweep is the usual shape of a fixed-duration sweep: the concurrency-1 row
+// holds few requests because each waits for the last. 1 passes on 40
+// successful requests, 2 on 78, 4 on 151, 8 on 273; 10 fails p95
+// end-to-end.
+func sweep() []Row {
+	rows := matrix([]float64{1, 2, 4, 8, 10}, []float64{5, 6, 8, 12, 16.2})
+	for i, n := range []int{40, 78, 151, 273, 300} {
+		rows[i].Attempted, rows[i].Successful, rows[i].Errored = I(n), I(n), I(0)
+	}
+	return rows
+}
+
+func TestSweepShortFirstRowsAreCovered(t *testing.T) {
+	m, e := JudgeMatrix(sweep(), testContract(), testObjective(), "")
+	if e.State != EnvelopeCeiling || e.Ceiling == nil || *e.Ceiling != 8 || e.Weak {
+		t.Fatalf("envelope = %s %v weak=%v (%s), want a demonstrated ceiling of 8", e.State, deref(e.Ceiling), e.Weak, e.Text)
+	}
+	if len(e.Covered) != 2 || e.Covered[0] != 1 || e.Covered[1] != 2 || len(e.Unproven) != 0 || e.StoppedAt != nil {
+		t.Errorf("covered %v, unproven %v, stopped at %v", e.Covered, e.Unproven, deref(e.StoppedAt))
+	}
+	for _, want := range []string{
+		"demonstrated ceiling: 8 concurrent streams (10 concurrent streams does not pass: p95 end-to-end 16.2 s > 15 s)",
+		"1 concurrent stream and 2 concurrent streams passed inconclusively below the ceiling and change nothing: the conclusive pass at 8 concurrent streams covers them",
+	} {
+		if !strings.Contains(e.Text, want) {
+			t.Errorf("text lacks %q:\n%s", want, e.Text)
+		}
+	}
+	for _, rr := range m {
+		switch rr.Load {
+		case 1, 2:
+			if !rr.Inconclusive || !rr.Covered || !rr.InEnvelope || rr.Counted {
+				t.Errorf("row %v: inconclusive=%v covered=%v in=%v counted=%v", rr.Load, rr.Inconclusive, rr.Covered, rr.InEnvelope, rr.Counted)
+			}
+		case 8:
+			if m[*e.CeilingRow].Load != 8 || rr.Inconclusive {
+				t.Errorf("ceiling row %v", m[*e.CeilingRow].Load)
+			}
+		}
+	}
+	// Admission and capacity read the same ceiling, on adequate evidence.
+	a := ProposeAdmission(m, e, testObjective(), testContract(), AdmissionInput{})
+	if a.CeilingInFlight == nil || *a.CeilingInFlight != 8 {
+		t.Errorf("admission ceiling %v", a.CeilingInFlight)
+	}
+	if r := Compute(Inputs{Contract: testContract(), Rows: sweep()}); r.Envelope.Ceiling == nil || *r.Envelope.Ceiling != 8 {
+		t.Errorf("Compute's ceiling %v", deref(r.Envelope.Ceiling))
+	} else {
+		for _, it := range r.ExitCheck {
+			if it.ID == "weak_ceiling" {
+				t.Errorf("a conclusive ceiling fails the exit check: %+v", it)
+			}
+		}
+	}
+}
+
+func TestInconclusivePassAboveTheCeilingIsNamed(t *testing.T) {
+	rows := sweep()
+	rows[3].Attempted, rows[3].Successful = I(60), I(60) // 8 now thin
+	_, e := JudgeMatrix(rows, testContract(), testObjective(), "")
+	if e.Ceiling == nil || *e.Ceiling != 4 || e.Weak || len(e.Unproven) != 1 || e.Unproven[0] != 8 {
+		t.Fatalf("envelope %v weak=%v unproven=%v (%s)", deref(e.Ceiling), e.Weak, e.Unproven, e.Text)
+	}
+	if !strings.Contains(e.Text, "8 concurrent streams passed but proves nothing: 60 successful requests, a p95 needs at least 100") {
+		t.Errorf("text: %s", e.Text)
+	}
+}
+
+func TestAThinFailureStillCounts(t *testing.T) {
+	rows := matrix([]float64{1, 2, 4}, []float64{5, 16, 8})
+	rows[1].Attempted, rows[1].Successful = I(30), I(30) // fails p95 e2e on 30 requests
+	m, e := JudgeMatrix(rows, testContract(), testObjective(), "")
+	if e.Ceiling == nil || *e.Ceiling != 1 || e.FirstFailure == nil || *e.FirstFailure != 2 {
+		t.Fatalf("envelope %s", e.Text)
+	}
+	if !strings.Contains(e.Text, "a measured failure counts whatever its sample") || len(e.NonMonotone) != 1 {
+		t.Errorf("text %s", e.Text)
+	}
+	for _, rr := range m {
+		if rr.Load == 2 && (!rr.Counted || rr.Inconclusive) {
+			t.Errorf("the thin failure: counted=%v inconclusive=%v", rr.Counted, rr.Inconclusive)
+		}
+	}
+}
+
+// withSamples gives a row n successful per-request records whose
+// end-to-end times run evenly from lo to hi.
+func withSamples(r Row, n int, lo, hi float64) Row {
+	r.Samples = make([]Sample, n)
+	for i := range r.Samples {
+		e2e := lo
+		if n > 1 {
+			e2e = lo + (hi-lo)*float64(i)/float64(n-1)
+		}
+		r.Samples[i] = Sample{TTFT: 0.3, E2E: float32(e2e), ITL: 0.02, OutputTokens: 128, OK: true}
+	}
+	r.Attempted, r.Successful, r.Errored = I(n), I(n), I(0)
+	return r
+}
+
+func TestConfidenceReplacesTheRequestCount(t *testing.T) {
+	rows := matrix([]float64{1, 2, 4}, []float64{1.5, 14.9, 16})
+	// 90 requests whose slowest is a tenth of the bound: a conclusive pass.
+	rows[0] = withSamples(rows[0], 90, 1, 1.5)
+	// 100 requests whose p95 sits a hair under the bound: inconclusive.
+	rows[1] = withSamples(rows[1], 100, 10, 15.4)
+	m, e := JudgeMatrix(rows, testContract(), testObjective(), "")
+	byLoad := map[float64]RowResult{}
+	for _, rr := range m {
+		byLoad[rr.Load] = rr
+	}
+	r1, r2 := byLoad[1], byLoad[2]
+	if !r1.Counted || r1.Inconclusive || len(r1.Bounds) != 2 || r1.Bounds[1].Verdict != BoundPass {
+		t.Errorf("90 fast requests: counted=%v inconclusive=%v bounds=%+v", r1.Counted, r1.Inconclusive, r1.Bounds)
+	}
+	if r2.Verdict.State != VerdictPass || !r2.Inconclusive || r2.Counted {
+		t.Errorf("100 at the bound: verdict %s counted=%v inconclusive=%v", r2.Verdict.State, r2.Counted, r2.Inconclusive)
+	}
+	if b := r2.Bounds[1]; b.Verdict != BoundInconclusive || b.UpperK != 99 || b.Settle == nil {
+		t.Errorf("e2e bound %+v", b)
+	} else if !strings.Contains(r2.EvidenceNote, fmt.Sprintf("Rerun it with about %d successful requests", *b.Settle)) ||
+		!strings.Contains(r2.EvidenceNote, "p95 end-to-end: 95 % upper bound") {
+		t.Errorf("note %q", r2.EvidenceNote)
+	}
+	if e.Ceiling == nil || *e.Ceiling != 1 || len(e.Unproven) != 1 {
+		t.Errorf("envelope %s", e.Text)
+	}
+	if r1.SuccessInterval == nil || !strings.Contains(r1.SuccessInterval.Text, "95 % CI 95.98 % to 100 %") {
+		t.Errorf("success interval %+v", r1.SuccessInterval)
+	}
+	// A summary-only row says why it has no bound.
+	if r3 := byLoad[4]; len(r3.Bounds) != 0 || r3.BoundsNote != SummaryBoundNote {
+		t.Errorf("summary row: %+v %q", r3.Bounds, r3.BoundsNote)
 	}
 }

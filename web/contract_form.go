@@ -43,6 +43,7 @@ func contractForm(f url.Values) (planner.Contract, formErrors) {
 		StopAfterErrors:   integer("stop_after_errors"),
 		StopRule:          r.str("stop_rule"),
 		SoakHours:         float("soak_hours"),
+		Confidence:        deref(r.percent("confidence")),
 		AdmissionProposal: r.str("admission_proposal"),
 		Rollback:          r.str("rollback"),
 		Owners: planner.Owners{
@@ -70,7 +71,7 @@ func contractForm(f url.Values) (planner.Contract, formErrors) {
 		case err != nil:
 			r.errs["objective.min_speed_tok_s"] = err.Error()
 		case c.Objective.TPOTMax != nil && !planner.SpeedAgrees(*c.Objective.TPOTMax, *speed):
-			r.errs["objective.min_speed_tok_s"] = "the output speed per user and the TPOT bound are one bound (speed = 1 / TPOT): " +
+			r.errs["objective.min_speed_tok_s"] = "the output speed per user and the TPOT bound are one bound (speed = 1 / ITL, judged on the ITL): " +
 				r.str("objective.min_speed_tok_s") + " tok/s/user is TPOT at most " + planner.DisplayNumber(tpot*1000, 0) + " ms, not " + r.str("objective.tpot_max_s") + " s; give one of the two"
 		default:
 			c.Objective.TPOTMax, c.Objective.TPOTAsSpeed = &tpot, true

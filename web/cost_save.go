@@ -1,6 +1,7 @@
 package web
 
 import (
+	"capplan/planner"
 	"context"
 	"fmt"
 	"strconv"
@@ -56,6 +57,7 @@ func (s *Server) costSettingsSave(c echo.Context) error {
 		return err
 	}
 	next, errs := settingsForm(form)
+	mergeFieldErrors(errs, planner.FutureEvidence(s.svc.AsOf(), planner.RatesEvidence(next.ExchangeRates)))
 	var prev reports.Settings
 	if _, err := s.store.Section(c.Request().Context(), r.ID, reports.SecSettings, &prev); err != nil {
 		return err
@@ -84,6 +86,7 @@ func (s *Server) costSelfHostedSave(c echo.Context) error {
 		return err
 	}
 	next, errs := readSelfHostedForm(form, in.Currency)
+	mergeFieldErrors(errs, planner.FutureEvidence(s.svc.AsOf(), planner.SelfHostedEvidence(next)))
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "costs", Form: form, Errs: errs, Prev: in.SelfHosted, Next: next,
 		Edit:  s.edit(c, r, "self-hosted costs changed", "costs"),

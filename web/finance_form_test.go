@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"capplan/planner"
 	"capplan/web/reports"
@@ -124,6 +125,22 @@ func TestFinanceMixedCurrencyQuoteAndProviderView(t *testing.T) {
 		"exchange_rates[0].rate.source": {"x"}, "exchange_rates[0].rate.evidence_date": {today}}
 	if res, body := post(t, app, fin, r.ID, "/costs/settings", badRate); res.StatusCode != http.StatusUnprocessableEntity || testid(body, "err-exchange_rates[0].rate") == "" {
 		t.Errorf("zero rate: %d", res.StatusCode)
+	}
+	// A rate dated tomorrow is refused at save, naming its date: evidence
+	// of a cost cannot come from the future (docs/method.md, "Dated
+	// evidence").
+	tomorrow := time.Now().UTC().AddDate(0, 0, 1).Format("2006-01-02")
+	futureRate := url.Values{"currency": {"EUR"}, "exchange_rates[0].currency": {"USD"}, "exchange_rates[0].rate": {"0.5"},
+		"exchange_rates[0].rate.source": {"ECB reference rate"}, "exchange_rates[0].rate.evidence_date": {tomorrow}}
+	if res, body := post(t, app, fin, r.ID, "/costs/settings", futureRate); res.StatusCode != http.StatusUnprocessableEntity ||
+		!strings.Contains(testid(body, "err-exchange_rates[0].rate.evidence_date"), "dated "+tomorrow+", after today") {
+		t.Errorf("a rate dated tomorrow: %d %q", res.StatusCode, testid(body, "err-exchange_rates[0].rate.evidence_date"))
+	}
+	futureQuote := workedQuote("Tomorrow's prices")
+	futureQuote.Set("evidence_date", tomorrow)
+	if res, body := do(t, fin, http.MethodPost, app.srv.URL+"/quotes", futureQuote); res.StatusCode != http.StatusUnprocessableEntity ||
+		!strings.Contains(testid(body, "err-evidence_date"), "dated "+tomorrow+", after today") {
+		t.Errorf("a quote dated tomorrow: %d %q", res.StatusCode, testid(body, "err-evidence_date"))
 	}
 	q2 := workedQuote("Bad bands")
 	q2.Set("quote.tiers[0].from_m_tokens", "100")

@@ -124,8 +124,8 @@ func TestMatrixShowsVerdictsEnvelopeAndAdmission(t *testing.T) {
 	for _, want := range []string{
 		`data-testid="matrix-row-4" data-verdict="fail"`,
 		`data-testid="matrix-row-3" data-verdict="pass"`,
-		`class="num fail" title="p95 end-to-end 16.2 s &gt; 15 s" data-testid="e2e-p95">16.200`,
-		`class="num pass" title="p95 end-to-end 12.4 s &lt;= 15 s" data-testid="e2e-p95">12.400`,
+		`class="num fail" title="p95 end-to-end 16.2 s &gt; 15 s; ` + planner.SummaryBoundNote + `" data-testid="e2e-p95">16.200`,
+		`class="num pass" title="p95 end-to-end 12.4 s &lt;= 15 s; ` + planner.SummaryBoundNote + `" data-testid="e2e-p95">12.400`,
 		"p95 end-to-end 16.2 s &gt; 15 s",
 		fmt.Sprintf(`href="/reports/%d/rows/%d/provenance?from=matrix"`, id, rows[10]),
 		fmt.Sprintf(`href="/reports/%d/matrix.csv"`, id),

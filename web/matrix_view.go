@@ -39,13 +39,32 @@ func checkClass(rr planner.RowResult, criterion string) string {
 
 // checkTitle is the check's sentence for a cell's tooltip.
 func checkTitle(rr planner.RowResult, criterion string) string {
-	if c := checkOf(rr, criterion); c != nil {
-		if c.Note != "" {
-			return c.Text + " (" + c.Note + ")"
-		}
-		return c.Text
+	c := checkOf(rr, criterion)
+	if c == nil {
+		return ""
 	}
-	return ""
+	t := c.Text
+	if c.Note != "" {
+		t += " (" + c.Note + ")"
+	}
+	// The confidence of the verdict, on demand (docs/method.md,
+	// "Confidence"): the percentile's bounds, or why there are none, and
+	// the success rate's interval.
+	if criterion == "success" {
+		if iv := rr.SuccessInterval; iv != nil {
+			t += "; " + iv.Text
+		}
+		return t
+	}
+	for _, b := range rr.Bounds {
+		if b.Criterion == criterion {
+			return t + "; " + b.Text
+		}
+	}
+	if rr.BoundsNote != "" && c.Unit == "s" {
+		t += "; " + rr.BoundsNote
+	}
+	return t
 }
 
 // verdictClass maps a verdict state to its class.

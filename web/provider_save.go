@@ -15,7 +15,24 @@ import (
 // providerSave saves the provider view's inputs: the report's editors and
 // finance may.
 func (s *Server) providerSave(c echo.Context) error {
-	return saveCostSection(s, c, reports.SecProvider, "provider", "provider view changed", readProviderForm, providerSection)
+	read := func(f url.Values) (*planner.ProviderInputs, formErrors) {
+		p, errs := readProviderForm(f)
+		if p != nil {
+			// Figures dated after today are refused, naming their date
+			// (docs/method.md, "Dated evidence").
+			// The prices share the form's one date; a ledger total keeps
+			// its own.
+			figs := map[string]*planner.Figure{"provider": {EvidenceDate: strings.TrimSpace(f.Get("provider.evidence_date"))}}
+			for _, fd := range planner.ProviderFields {
+				if fd.Figure != nil && fd.OwnEvidence {
+					figs[fd.Key()] = *fd.Figure(p)
+				}
+			}
+			mergeFieldErrors(errs, planner.FutureEvidence(s.svc.AsOf(), figs))
+		}
+		return p, errs
+	}
+	return saveCostSection(s, c, reports.SecProvider, "provider", "provider view changed", read, providerSection)
 }
 
 // saveCostSection saves a section the report's editors and finance may

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"capplan/planner"
 	"errors"
 	"fmt"
 	"net/http"
@@ -150,6 +151,15 @@ func (s *Server) quoteSave(c echo.Context) error {
 		return err
 	}
 	q, errs := readQuoteForm(form)
+	if _, seen := errs["evidence_date"]; !seen && q.EvidenceDate != "" {
+		// A quote dated after today is refused, naming its date
+		// (docs/method.md, "Dated evidence").
+		mergeFieldErrors(errs, planner.FutureEvidence(s.svc.AsOf(), map[string]*planner.Figure{"quote": {EvidenceDate: q.EvidenceDate}}))
+		if msg, ok := errs["quote.evidence_date"]; ok {
+			delete(errs, "quote.evidence_date")
+			errs["evidence_date"] = msg
+		}
+	}
 	var editing *store.Quote
 	if c.Param("qid") != "" {
 		qid, err := idParam(c, "qid")

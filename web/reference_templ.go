@@ -977,7 +977,7 @@ func referenceRowBody(v reportView, f sectionForm) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = textField("reference.intvty", "Tok/s per user (1/TPOT)", f.val("row", "reference.intvty", ""), errs, templ.Attributes{"inputmode": "decimal", "required": true}).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = textField("reference.intvty", "Tok/s per user (1/ITL)", f.val("row", "reference.intvty", ""), errs, templ.Attributes{"inputmode": "decimal", "required": true}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

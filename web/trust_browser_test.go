@@ -122,7 +122,7 @@ func TestBrowserTrustJourney(t *testing.T) {
 			browsertest.WaitText(`#matrix tr[data-counted="false"] [data-testid="not-counted"]`, "not counted"),
 			browsertest.WaitText(`#matrix tr[data-counted="false"] [data-testid="not-counted-reason"]`, "not the contract's meta-llama/Llama-3.1-8B-Instruct"),
 			chromedp.Click(css(`#matrix tr[data-counted="false"] details.not-counted-all > summary`)),
-			browsertest.WaitText(`#matrix tr[data-counted="false"] [data-testid="not-counted-reasons"]`, "a p95 needs at least 100"),
+			browsertest.WaitText(`#matrix tr[data-counted="false"] [data-testid="not-counted-reasons"]`, "no 95 % upper bound from 4 requests"),
 			browsertest.WaitText(`[data-testid="ceiling"]`, "Demonstrated ceiling: 8"),
 			notReloaded,
 		}},

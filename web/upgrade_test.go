@@ -133,6 +133,9 @@ var changedOnPurpose = []struct{ path, why string }{
 	{`\.exit_pass$`, "an unrecorded OOM/restart at the ceiling now fails the exit check"},
 	{`\.result\.contract_warnings$`, "the planned loads no row has are one warning, not one each, and mixed load kinds (which only rows that do not count could raise) no longer warn"},
 	{`\.envelope\.first_failure(_reason)?$`, "rows off the contract (too few requests, too short, another model or workload) no longer count toward the envelope"},
+	{`\.admission\.(queue_size|max_queue_age_s|retry_after_s|reasons|settings\.gateway_notes)$`, "the queue fits the TTFT bound's wait budget and Retry-After follows the drain rate (docs/method.md, \"Admission inside the objective\")"},
+	{`\.capacity\.per_box_rate$`, "capacity per box holds the objective with random arrivals, not at the closed-loop ceiling (docs/method.md, \"Queues in the busy hour\")"},
+	{`\.scenarios\[\d+\]\.(boxes_needed|exceeds_plan|options\[0\]\.(boxes|monthly_cost\.exact|cost_per_1000\.exact|gross\.exact|net\.exact))$`, "boxes are sized with random arrivals, so a scenario may need more (docs/method.md, \"Queues in the busy hour\")"},
 }
 
 // expected reports whether the difference d is one changedOnPurpose allows.

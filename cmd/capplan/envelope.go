@@ -71,6 +71,7 @@ func runEnvelope(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	objText := fs.String("objective", "", "the service objective (see the syntax above); required")
 	headroom := fs.String("headroom", "", "free device memory observed at peak during the run, e.g. 12%, applied to every row (result files do not carry it; needed when the objective has headroom>=)")
 	require := fs.Float64("require", 0, "fail with exit status 3 when the demonstrated ceiling is below this load")
+	confidence := fs.String("confidence", "95%", "the confidence level of the bounds each verdict states from per-request records")
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), envelopeUsage, requireExitCode, strings.ReplaceAll(planner.ObjectiveSyntax, "\n", "\n  "))
@@ -117,7 +118,11 @@ func runEnvelope(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 	}
 
-	c := planner.Contract{Objective: obj}
+	conf, err := parseConfidence(*confidence)
+	if err != nil {
+		return err
+	}
+	c := planner.Contract{Objective: obj, Confidence: conf}
 	m, env := planner.JudgeMatrix(rows, c, obj, "")
 	adm := planner.ProposeAdmission(m, env, obj, c, planner.AdmissionInput{})
 	rep := envelopeReport{Objective: obj.String(), Rows: m, Envelope: env, Admission: adm, Pass: true}
@@ -139,6 +144,17 @@ func runEnvelope(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return &CeilingBelowError{Require: *require, Ceiling: env.Ceiling, Envelope: env.Text}
 	}
 	return nil
+}
+
+// parseConfidence reads "95%" as 0.95; it must lie strictly between 50 %
+// and 100 %.
+func parseConfidence(s string) (float64, error) {
+	num, _ := strings.CutSuffix(strings.TrimSpace(s), "%")
+	v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err != nil || !(v > 50 && v < 100) {
+		return 0, fmt.Errorf("envelope: --confidence %q: want a percentage between 50%% and 100%%, such as 95%%", s)
+	}
+	return v / 100, nil
 }
 
 // parseHeadroom reads "12%" as 0.12.
@@ -178,7 +194,42 @@ func writeEnvelopeText(w io.Writer, rep envelopeReport) error {
 			fmt.Fprintf(w, "warning: load %s: %s: %s\n", fmtFloat(rr.Load), wn.Code, wn.Message)
 		}
 	}
+	fmt.Fprintln(w, "\nconfidence:")
+	for _, rr := range rep.Rows {
+		var parts []string
+		for _, b := range rr.Bounds {
+			parts = append(parts, b.Text)
+		}
+		if rr.BoundsNote != "" {
+			parts = append(parts, rr.BoundsNote)
+		}
+		if rr.SuccessInterval != nil {
+			parts = append(parts, "success "+rr.SuccessInterval.Text)
+		}
+		state := ""
+		switch {
+		case rr.Covered:
+			state = " (inconclusive, covered by the ceiling)"
+		case rr.Inconclusive:
+			state = " (inconclusive)"
+		}
+		fmt.Fprintf(w, "  load %s%s: %s\n", fmtFloat(rr.Load), state, strings.Join(parts, "; "))
+	}
 	fmt.Fprintf(w, "\nenvelope: %s\n", rep.Envelope.Text)
+	if nt := rep.Envelope.Next; nt != nil {
+		fmt.Fprintf(w, "\n%s, GPUs %s (%s)\n", nt.Text, fmtFloat(nt.GPUs), nt.GPUsSource)
+		if nt.EstimateText != "" {
+			fmt.Fprintf(w, "  %s\n", nt.EstimateText)
+		}
+		for _, r := range nt.Runs {
+			fmt.Fprintf(w, "  load %s (%s): %d successful requests (%s), about %s s, %s GPU minutes\n",
+				fmtFloat(r.Load), r.Why, r.Requests, r.Basis, fmtFloat(r.Seconds), fmtFloat(r.GPUMinutes))
+			fmt.Fprintf(w, "    %s\n", r.GuideLLM)
+			if r.VLLM != "" {
+				fmt.Fprintf(w, "    %s\n", r.VLLM)
+			}
+		}
+	}
 	a := rep.Admission
 	fmt.Fprintln(w, "\nadmission proposal:")
 	if a.MaxInFlight != nil {

@@ -165,3 +165,56 @@ func TestRunEnvelopeWeakEvidenceKeepsTheFailure(t *testing.T) {
 		}
 	}
 }
+
+// writeVLLMSweep writes a vllm bench serve JSONL file, one summary line per
+// concurrency row: streams, completed requests and p95 end-to-end in ms.
+func writeVLLMSweep(t *testing.T, rows [][3]int) string {
+	t.Helper()
+	var b strings.Builder
+	for _, r := range rows {
+		streams, ok, e2e := r[0], r[1], r[2]
+		fmt.Fprintf(&b, `{"model_id":"llama-8b","max_concurrency":%d,"completed":%d,"failed":0,"duration":120,"request_throughput":%g,`+
+			`"total_input_tokens":%d,"total_output_tokens":%d,"mean_ttft_ms":300,"median_ttft_ms":250,"p95_ttft_ms":600,"p99_ttft_ms":900,`+
+			`"mean_e2el_ms":%d,"median_e2el_ms":%d,"p95_e2el_ms":%d,"p99_e2el_ms":%d}`+"\n",
+			streams, ok, float64(ok)/120, ok*512, ok*256, e2e*8/10, e2e*3/4, e2e, e2e*11/10)
+	}
+	path := filepath.Join(t.TempDir(), "sweep.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// The usual shape of a fixed-duration sweep (docs/method.md, "Weak
+// evidence"): 1 stream passes on 40 successful requests, 2 on 78, 4 on
+// 151, 8 on 273; 10 fails p95 end-to-end. The short first rows are covered
+// by the conclusive pass at 8: --require 8 passes, --require 10 fails.
+func TestRunEnvelopeShortFirstRowsDoNotSinkTheSweep(t *testing.T) {
+	file := writeVLLMSweep(t, [][3]int{{1, 40, 5000}, {2, 78, 6000}, {4, 151, 8000}, {8, 273, 12000}, {10, 300, 16200}})
+	var stdout, stderr bytes.Buffer
+	if err := runEnvelope(context.Background(), []string{"--objective", testObjectiveText, "--require", "8", file}, &stdout, &stderr); err != nil {
+		t.Fatalf("--require 8: %v\n%s", err, stdout.String())
+	}
+	for _, want := range []string{"require 8: PASS\n", "demonstrated ceiling: 8 concurrent streams",
+		"1 concurrent stream and 2 concurrent streams passed inconclusively below the ceiling and change nothing",
+		"load 1 (inconclusive, covered by the ceiling): " + "a confidence bound cannot be computed from a summary"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("--require 8: stdout lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	stdout.Reset()
+	err := runEnvelope(context.Background(), []string{"--objective", testObjectiveText, "--require", "10", file}, &stdout, &stderr)
+	var ec exitCoder
+	if !errors.As(err, &ec) || ec.ExitCode() != requireExitCode {
+		t.Fatalf("--require 10: error %v, want exit %d", err, requireExitCode)
+	}
+}
+
+func TestRunEnvelopeConfidenceFlag(t *testing.T) {
+	file := writeVLLMSweep(t, [][3]int{{1, 200, 5000}})
+	var stdout, stderr bytes.Buffer
+	err := runEnvelope(context.Background(), []string{"--objective", testObjectiveText, "--confidence", "120%", file}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), `--confidence "120%"`) {
+		t.Errorf("error %v", err)
+	}
+}

@@ -20,7 +20,7 @@ import (
 const DemoEntered = "the demo's figures, entered when the demo was made"
 
 // demoQuoteName is the API quote the demo report is compared with.
-const demoQuoteName = "Hosted Llama 3.1 8B (demo)"
+const demoQuoteName = "Frontier API (demo)"
 
 // seedDemoPlan fills the demo report's typed-in sections. Evidence dates
 // are recent relative to today, so the demo does not go stale.
@@ -84,10 +84,11 @@ func seedDemoPlan(ctx context.Context, st *store.Store, dataDir string, reportID
 		// The busiest hour as a share of the day's requests, as the
 		// gateway's hourly graph shows it: office-hours traffic, a tenth
 		// of the day or so in its busiest hour (2.4 to 2.9 times the
-		// average rate).
-		{Name: "low", MonthlyRequests: 20_000, BusyHourKind: planner.BusyDayShare, BusyHourShare: 0.12},
-		{Name: "expected", MonthlyRequests: 35_000, BusyHourKind: planner.BusyDayShare, BusyHourShare: 0.11},
-		{Name: "peak", MonthlyRequests: 60_000, BusyHourKind: planner.BusyDayShare, BusyHourShare: 0.10},
+		// average rate). The expected month keeps one box busy outside
+		// the busiest hour, so owning the base and buying the peak shows.
+		{Name: "low", MonthlyRequests: 500_000, BusyHourKind: planner.BusyDayShare, BusyHourShare: 0.12},
+		{Name: "expected", MonthlyRequests: 845_000, BusyHourKind: planner.BusyDayShare, BusyHourShare: 0.11},
+		{Name: "peak", MonthlyRequests: 1_300_000, BusyHourKind: planner.BusyDayShare, BusyHourShare: 0.10},
 	}); err != nil {
 		return err
 	}
@@ -107,7 +108,7 @@ func seedDemoPlan(ctx context.Context, st *store.Store, dataDir string, reportID
 		return err
 	}
 	return save(SecRecommendation, "recommendation changed", planner.Recommendation{
-		Decision: "stop", Owner: "A. Lead", ReviewDate: now.AddDate(0, 3, 0).Format("2006-01-02"), Expiry: now.AddDate(0, 6, 0).Format("2006-01-02"),
+		Decision: "change", Owner: "A. Lead", ReviewDate: now.AddDate(0, 3, 0).Format("2006-01-02"), Expiry: now.AddDate(0, 6, 0).Format("2006-01-02"),
 		Triggers: []string{
 			"utilisation of the box below 30 % for a month",
 			"operator hours above 15 a month",
@@ -117,12 +118,12 @@ func seedDemoPlan(ctx context.Context, st *store.Store, dataDir string, reportID
 		},
 		Gates: []planner.NonFinancialGate{
 			{Name: "data location", Pass: true, Note: "the API provider processes in the EU region under the DPA"},
-			{Name: "capability", Pass: true, Note: "same model family; regression set passed at 97 %"},
+			{Name: "capability", Pass: true, Note: "the API's model passed the regression set at 97 %, as the box's did"},
 			{Name: "contract", Pass: true, Note: "monthly terms, 30 days notice"},
 			{Name: "recovery", Pass: true, Note: "gateway fails over to the box kept warm for a quarter"},
 			{Name: "exit", Pass: true, Note: "the box stays in the rack until the review date"},
 		},
-		Notes: "Stop self-hosting this route: the hosted API costs less per 1,000 successful requests in every scenario. Keep the box as warm fallback until the review date.",
+		Notes: "Change the plan: own one box for the base of the month and send the busy hours' overflow to the API, which costs less per 1,000 successful requests than either all self-hosted or all API in the expected scenario.",
 	})
 }
 
@@ -142,9 +143,9 @@ func seedDemoQuote(ctx context.Context, st *store.Store, reportID, userID int64,
 	if id == 0 {
 		id, err = st.SaveQuote(ctx, userID, store.Quote{
 			Q: planner.Quote{
-				Name: demoQuoteName, Provider: "Example Cloud AI", Model: "llama-3.1-8b-instruct",
-				InputPerMTokens:   fig("0.20", "EUR/1M tokens", "price list, EU region", 15),
-				OutputPerMTokens:  fig("0.60", "EUR/1M tokens", "price list, EU region", 15),
+				Name: demoQuoteName, Provider: "Example Cloud AI", Model: "frontier-large",
+				InputPerMTokens:   fig("2.50", "EUR/1M tokens", "price list, EU region", 15),
+				OutputPerMTokens:  fig("10.00", "EUR/1M tokens", "price list, EU region", 15),
 				RetryRate:         fig("0.02", "fraction", "provider status page, last 90 days", 15),
 				Platform:          fig("50", "EUR/month", "enterprise tier fee", 15),
 				StorageNetwork:    fig("10", "EUR/month", "egress estimate", 15),

@@ -96,6 +96,30 @@ func weakCeilingInputs() planner.Inputs {
 	return in
 }
 
+// sweepInputs has the worked matrix with its two lowest rows thin (40 and
+// 78 successful requests): they pass inconclusively below conclusive
+// passes, which cover them, so the ceiling stays where the worked
+// example puts it.
+func sweepInputs() planner.Inputs {
+	in := workedInputs()
+	in.Rows[0].Attempted, in.Rows[0].Successful = planner.I(40), planner.I(40)
+	in.Rows[1].Attempted, in.Rows[1].Successful = planner.I(78), planner.I(78)
+	return in
+}
+
+// speedInputs has the worked matrix under an output-speed floor of 20
+// tok/s/user: judged on the ITL (30 ms at p95, a pass), never on the TPOT
+// that includes the first token (70 ms).
+func speedInputs() planner.Inputs {
+	in := workedInputs()
+	in.Contract.Objective.TPOTMax, in.Contract.Objective.TPOTAsSpeed = planner.F(0.05), true
+	for i := range in.Rows {
+		in.Rows[i].ITL = planner.Stat{P50: planner.F(0.02), P95: planner.F(0.03), P99: planner.F(0.04)}
+		in.Rows[i].TPOT = planner.Stat{P50: planner.F(0.06), P95: planner.F(0.07), P99: planner.F(0.08)}
+	}
+	return in
+}
+
 // weakStopInputs has the worked matrix with the 8-stream row shorter than
 // the contract's rows: it passes on weak evidence, so the envelope ends
 // at 4 below it.
@@ -118,8 +142,13 @@ func goodputInputs() planner.Inputs {
 	for i := range 200 {
 		s := planner.Sample{TTFT: 0.4, E2E: 10, ITL: planner.NoFigure, OutputTokens: 500, OK: true}
 		switch {
-		case i < 6:
+		case i < 6 && i%2 == 0:
 			s.E2E = 16 // succeeded, missed the end-to-end bound
+		case i < 6:
+			// Succeeded, missed the TTFT bound: three beyond each bound
+			// keep each p95's 95 % upper bound within it (docs/method.md,
+			// "Confidence").
+			s.TTFT = 2.5
 		case i == 6:
 			s = planner.Sample{TTFT: planner.NoFigure, E2E: planner.NoFigure, ITL: planner.NoFigure, OutputTokens: planner.NoFigure}
 		}

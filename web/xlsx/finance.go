@@ -133,7 +133,9 @@ func (b *book) financeSheet() {
 	input("expected_utilisation", v(b.st.pctIn, dec(p.ExpectedUtilisation)), figNote(p.ExpectedUtilisation))
 	input("input_tokens", v(b.st.numIn, pv.InputTokens), pv.TokenBasis)
 	input("output_tokens", v(b.st.numIn, pv.OutputTokens), pv.TokenBasis)
-	capCell := fx(b.st.rate, `N(Capacity_Per_Box_Rate)`, optOrEmpty(pv.CapacityRate))
+	// Utilisation is of the measured (closed-loop) ceiling: its rate times
+	// the in-objective share, not the rate that holds with arrivals.
+	capCell := fx(b.st.rate, `IF(OR(Ceiling_Rate="",Capacity_Share=""),N(Capacity_Per_Box_Rate),Ceiling_Rate*Capacity_Share)`, optOrEmpty(pv.CapacityRate))
 	if p.CapacityRate != nil {
 		capCell = v(b.st.numIn, dec(p.CapacityRate))
 	}

@@ -65,7 +65,7 @@ func (b *book) contractSheet() {
 	if o.TPOTMax != nil && *o.TPOTMax > 0 {
 		speed = planner.OutputSpeed(*o.TPOTMax)
 	}
-	s.add("Output speed per user at least (tok/s/user, 1 / TPOT)", fx(b.st.num, `IF(N(Objective_TPOT_Max_S)>0,1/Objective_TPOT_Max_S,"")`, speed), v(b.st.wrap, res.Interactivity))
+	s.add("Output speed per user at least (tok/s/user, 1 / ITL)", fx(b.st.num, `IF(N(Objective_TPOT_Max_S)>0,1/Objective_TPOT_Max_S,"")`, speed), v(b.st.wrap, res.Interactivity))
 	named("ITL bound at the percentile", b.st.secsIn, opt(o.ITLMax), "Objective_ITL_Max_S")
 	named("Minimum memory headroom", b.st.pctIn, opt(o.MinHeadroom), "Objective_Min_Headroom")
 	named("No OOM or restart", b.st.plain, o.NoOOM, "Objective_No_OOM")

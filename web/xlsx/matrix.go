@@ -65,7 +65,18 @@ const (
 	colSHA
 	colPaths
 	colMeasuredFrom
-	colLast = colMeasuredFrom
+	colSuccessLow
+	colSuccessHigh
+	colTTFTLower
+	colTTFTUpper
+	colE2ELower
+	colE2EUpper
+	colTPOTLower
+	colTPOTUpper
+	colITLLower
+	colITLUpper
+	colBounds
+	colLast = colBounds
 )
 
 func (b *book) matrixSheet() {
@@ -77,15 +88,26 @@ func (b *book) matrixSheet() {
 	widths[colKind-1], widths[colModel-1] = 12, 28
 	widths[colNotCounted-1] = 40
 	widths[colSummary-1], widths[colWarnings-1], widths[colFile-1], widths[colSHA-1], widths[colPaths-1], widths[colMeasuredFrom-1] = 40, 40, 30, 20, 40, 40
+	widths[colBounds-1] = 60
 	s.cols(widths...)
+	tpotHeader := "TPOT check"
+	if b.r.Result.Objective.TPOTAsSpeed {
+		// An output-speed floor is judged on the ITL (docs/method.md,
+		// "Interactivity").
+		tpotHeader = "Output speed check (on ITL)"
+	}
 	b.headers(s, "Load", "Load kind", "Model", "Attempted", "Successful", "Errored", "Incomplete", "Duration", "Requests/s", "Achieved req/s",
 		"Achieved concurrency", "Output tokens/s", "Prompt tokens (mean)", "Output tokens (mean)",
 		"TTFT p50", "TTFT p95", "TTFT p99", "End-to-end p50", "End-to-end p95", "End-to-end p99",
 		"TPOT p50", "TPOT p95", "TPOT p99", "ITL p50", "ITL p95", "ITL p99",
 		"Memory headroom", "Peak memory (GiB)", "Power (W)", "OOM", "Restart", "Checked: no OOM or restart", "Stopped", "Counted",
-		"Inconclusive (passed on weak evidence)", "Success rate", "Successful req/s for capacity", "Success check", "TTFT check", "End-to-end check", "TPOT check", "ITL check",
+		"Inconclusive (passed on weak evidence)", "Success rate", "Successful req/s for capacity", "Success check", "TTFT check", "End-to-end check", tpotHeader, "ITL check",
 		"Headroom check", "No-OOM check", "Verdict", "In envelope", "Planner's verdict", "Non-monotone", "Not counted because", "Warnings", "File", "sha256", "Paths in the file",
-		"Headroom, peak memory and power from")
+		"Headroom, peak memory and power from",
+		"Success rate, CI lower", "Success rate, CI upper",
+		"TTFT percentile, lower bound", "TTFT percentile, upper bound", "End-to-end percentile, lower bound", "End-to-end percentile, upper bound",
+		"TPOT percentile, lower bound", "TPOT percentile, upper bound", "ITL percentile, lower bound", "ITL percentile, upper bound",
+		"Confidence of the verdict")
 
 	pctl := func(c50, c95, c99, r int) string {
 		return fmt.Sprintf(`IF(Objective_Percentile=50,%s,IF(Objective_Percentile=95,%s,IF(Objective_Percentile=99,%s,"")))`, rel(c50, r), rel(c95, r), rel(c99, r))
@@ -94,14 +116,15 @@ func (b *book) matrixSheet() {
 		m := pctl(c50, c95, c99, r)
 		return fmt.Sprintf(`IF(%[1]s="","",IF(%[2]s="","missing",IF(%[2]s<=%[1]s,"pass","fail")))`, bound, m)
 	}
-	// A row is in the envelope when every row before it is, it counts or
-	// passed on weak evidence (it matches the contract: the planner
-	// decides, and lists these rows first, by load), it is of the
-	// envelope's kind of load, it passes, and so does every other counted
-	// row at its load: a failing second run at a load fails the whole
-	// level. A level whose passes are all on weak evidence proves nothing:
-	// it is in the envelope only as the lowest level, and no level above
-	// it is (docs/method.md, "Weak evidence").
+	// A row is in the envelope by the planner's rule (docs/method.md,
+	// "Weak evidence"): it counts or passed on weak evidence (it matches
+	// the contract: the planner decides), it is of the envelope's kind of
+	// load, it passes, its load is below the lowest load where a counted
+	// row does not pass (a measured failure counts whatever its sample),
+	// and a counted row passes at its load or above, below that failure (a
+	// conclusive pass covers every level below it). When no counted row
+	// passes below the first failure, every pass below it is in, on weak
+	// evidence.
 	n := len(b.r.Result.Matrix)
 	envKinds := []string{string(b.r.Result.Envelope.LoadKind)}
 	if b.r.Result.Envelope.LoadKind == planner.LoadConcurrency {
@@ -114,13 +137,23 @@ func (b *book) matrixSheet() {
 		}
 		return "OR(" + strings.Join(terms, ",") + ")"
 	}
-	levelOK := func(r int) string {
-		return fmt.Sprintf(`COUNTIFS(%s,%s,%s,%s,%s,TRUE,%s,"<>pass")=0`,
-			s.rng(colLoad, 2, n+1), rel(colLoad, r), s.rng(colKind, 2, n+1), rel(colKind, r), s.rng(colCounted, 2, n+1), s.rng(colVerdict, 2, n+1))
+	// An output-speed floor is judged against the ITL, the definition of
+	// output speed per user (docs/method.md, "Interactivity").
+	tpotCheck := func(r int) string {
+		if b.r.Result.Objective.TPOTAsSpeed {
+			return latency("Objective_TPOT_Max_S", colITL50, colITL95, colITL99, r)
+		}
+		return latency("Objective_TPOT_Max_S", colTPOT50, colTPOT95, colTPOT99, r)
 	}
-	levelProven := func(r int) string {
-		return fmt.Sprintf(`COUNTIFS(%s,%s,%s,%s,%s,TRUE,%s,"pass")>0`,
-			s.rng(colLoad, 2, n+1), rel(colLoad, r), s.rng(colKind, 2, n+1), rel(colKind, r), s.rng(colCounted, 2, n+1), s.rng(colVerdict, 2, n+1))
+	loads, counted, verdicts := s.rng(colLoad, 2, n+1), s.rng(colCounted, 2, n+1), s.rng(colVerdict, 2, n+1)
+	// firstFail is the lowest load of a counted row that does not pass,
+	// 1E+300 when none.
+	firstFail := fmt.Sprintf(`IF(COUNTIFS(%[2]s,TRUE,%[3]s,"<>pass",%[1]s,"<>")=0,1E+300,_xlfn.MINIFS(%[1]s,%[2]s,TRUE,%[3]s,"<>pass",%[1]s,"<>"))`, loads, counted, verdicts)
+	inEnvelope := func(r int) string {
+		conclusiveAbove := fmt.Sprintf(`COUNTIFS(%[1]s,">="&%[4]s,%[1]s,"<"&%[5]s,%[2]s,TRUE,%[3]s,"pass")>0`, loads, counted, verdicts, rel(colLoad, r), firstFail)
+		noneConclusive := fmt.Sprintf(`COUNTIFS(%[1]s,"<"&%[4]s,%[2]s,TRUE,%[3]s,"pass")=0`, loads, counted, verdicts, firstFail)
+		return fmt.Sprintf(`AND(%s<>"",OR(%s,%s),%s,%s="pass",%s<%s,OR(%s,%s))`,
+			rel(colLoad, r), rel(colCounted, r), rel(colInconclusive, r), kindOK(r), rel(colVerdict, r), rel(colLoad, r), firstFail, conclusiveAbove, noneConclusive)
 	}
 	for i, rr := range b.r.Result.Matrix {
 		r := i + 2
@@ -141,11 +174,6 @@ func (b *book) matrixSheet() {
 			load = rr.Load
 		}
 		capRate := planner.SuccessfulRate(row)
-		inEnvPrev, lowest := "TRUE", "TRUE"
-		if r > 2 {
-			inEnvPrev = fmt.Sprintf("AND(%s,OR(%s=%s,%s))", rel(colInEnvelope, r-1), rel(colLoad, r-1), rel(colLoad, r), levelProven(r-1))
-			lowest = fmt.Sprintf("%s=%s", rel(colLoad, r), rel(colLoad, 2))
-		}
 		cells := []any{
 			v(b.st.num, load), string(row.LoadKind), modelCell(row),
 			v(b.st.int, optInt(row.Attempted)), v(b.st.int, optInt(row.Successful)), v(b.st.int, optInt(row.Errored)), v(b.st.int, optInt(row.Incomplete)),
@@ -167,17 +195,36 @@ func (b *book) matrixSheet() {
 			fx(0, fmt.Sprintf(`IF(OR(%[1]s="",%[2]s=""),"missing",IF(%[1]s+%[2]s<=0,"fail",IF(%[1]s/(%[1]s+%[2]s)>=Objective_Min_Success,"pass","fail")))`, rel(colSuccessful, r), rel(colErrored, r)), checks["success"]),
 			fx(0, latency("Objective_TTFT_Max_S", colTTFT50, colTTFT95, colTTFT99, r), checks["ttft"]),
 			fx(0, latency("Objective_E2E_Max_S", colE2E50, colE2E95, colE2E99, r), checks["e2e"]),
-			fx(0, latency("Objective_TPOT_Max_S", colTPOT50, colTPOT95, colTPOT99, r), checks["tpot"]),
+			fx(0, tpotCheck(r), checks["tpot"]),
 			fx(0, latency("Objective_ITL_Max_S", colITL50, colITL95, colITL99, r), checks["itl"]),
 			fx(0, fmt.Sprintf(`IF(Objective_Min_Headroom="","",IF(%[1]s="","missing",IF(%[1]s>=Objective_Min_Headroom,"pass","fail")))`, rel(colHeadroom, r)), checks["headroom"]),
 			fx(0, fmt.Sprintf(`IF(Objective_No_OOM,IF(OR(%s,%s),"fail",IF(%s,"pass","unknown")),"")`, rel(colOOM, r), rel(colRestart, r), rel(colOOMChecked, r)), checks["no_oom"]),
 			fx(b.st.bold, fmt.Sprintf(`IF(%[1]s,"stopped",IF(COUNTIF(%[2]s:%[3]s,"fail")>0,"fail",IF(COUNTIF(%[2]s:%[3]s,"missing")>0,"not-judged","pass")))`,
 				rel(colStopped, r), rel(colChkSuccess, r), rel(colChkOOM, r)), string(rr.Verdict.State)),
-			fx(0, fmt.Sprintf(`AND(%s,%s<>"",OR(%s,%s),%s,%s="pass",%s,OR(%s,%s))`, inEnvPrev, rel(colLoad, r), rel(colCounted, r), rel(colInconclusive, r), kindOK(r), rel(colVerdict, r), levelOK(r), levelProven(r), lowest), rr.InEnvelope),
+			fx(0, inEnvelope(r), rr.InEnvelope),
 			v(b.st.wrap, rr.Verdict.Summary), yesNo(rr.NonMonotone), v(b.st.wrap, rr.NotCountedText()), v(b.st.wrap, warningsText(rr.Warnings)),
 			rr.Source.File, rr.Source.SHA256, v(b.st.wrap, pathsText(row.Paths)),
 			v(b.st.wrap, measuredFromText(rr)),
 		}
+		// The confidence of the verdict as values beside the figures
+		// (docs/method.md, "Confidence"): the success rate's exact
+		// interval and each bounded percentile's bounds, empty where the
+		// row has none.
+		var lo, hi any = "", ""
+		if iv := rr.SuccessInterval; iv != nil {
+			lo, hi = v(b.st.pct, iv.Lower), v(b.st.pct, iv.Upper)
+		}
+		cells = append(cells, lo, hi)
+		for _, crit := range []string{"ttft", "e2e", "tpot", "itl"} {
+			var l, u any = "", ""
+			for _, pb := range rr.Bounds {
+				if pb.Criterion == crit {
+					l, u = v(b.st.secs, optOrEmpty(pb.Lower)), v(b.st.secs, optOrEmpty(pb.Upper))
+				}
+			}
+			cells = append(cells, l, u)
+		}
+		cells = append(cells, v(b.st.wrap, boundsText(rr)))
 		s.add(cells...)
 	}
 	if len(b.r.Result.Matrix) == 0 {
@@ -260,7 +307,7 @@ func (b *book) envelopeSheet() {
 		ceilF = fmt.Sprintf(`IF(Ceiling_Rows=0,"",INDEX(%s,Ceiling_Rows))`, m.rng(colLoad, 2, n+1))
 		rateF = fmt.Sprintf(`IF(Ceiling_Rows=0,"",INDEX(%s,Ceiling_Rows))`, m.rng(colCapacityRate, 2, n+1))
 		succF = fmt.Sprintf(`IF(Ceiling_Rows=0,"",INDEX(%s,Ceiling_Rows))`, m.rng(colSuccessRate, 2, n+1))
-		capF = `IF(OR(Ceiling_Rate="",Capacity_Share=""),"",Ceiling_Rate*Capacity_Share)`
+		capF = `IF(OR(Ceiling_Rate="",Capacity_Share=""),"",IF(N(Arrivals_Rate)>0,Arrivals_Rate,Ceiling_Rate)*Capacity_Share)`
 	}
 	row := s.next()
 	s.add("Rows in the envelope (the passing rows from the lowest load up)", fx(b.st.int, countF, ceilRows))
@@ -300,6 +347,33 @@ func (b *book) envelopeSheet() {
 	row = s.next()
 	s.add("Share of successes counted for capacity", fx(b.st.pct, `IF(N(Goodput_Successes)>0,Goodput_Good/Goodput_Successes,1)`, optOrEmpty(cp.InObjectiveShare)), v(b.st.wrap, cp.UpperBoundNote))
 	b.name("Capacity_Share", s, 2, row)
+	// The busy hour with random arrivals (docs/method.md, "Queues in the
+	// busy hour"): the highest rate per box the planner's simulation
+	// holds the objective at, a value the workbook cannot recompute; the
+	// capacity is it times the share, else the closed-loop rate's.
+	var arrivals any = ""
+	arrivalsNote := cp.QueueNote
+	if q := cp.Queue; q != nil {
+		arrivals = q.SustainableRate
+		arrivalsNote = "simulated on export: " + q.Basis
+	}
+	byRow := planner.ArrivalRatesByRow(b.r.Inputs, res)
+	row = s.next()
+	cells := []any{"Highest arrival rate per box, were each row of the matrix the ceiling (simulated on export, req/s)"}
+	for _, x := range byRow {
+		cells = append(cells, v(b.st.rate, opt(x)))
+	}
+	s.add(cells...)
+	if len(byRow) > 0 {
+		b.names["Arrivals_By_Row"] = "'" + s.name + "'!" + abs(2, row) + ":" + abs(len(byRow)+1, row)
+	}
+	arrivalsF := `""`
+	if len(byRow) > 0 {
+		arrivalsF = `IF(Ceiling_Rows=0,"",IF(N(INDEX(Arrivals_By_Row,Ceiling_Rows))>0,INDEX(Arrivals_By_Row,Ceiling_Rows),""))`
+	}
+	row = s.next()
+	s.add("Highest arrival rate per box that holds the objective (simulated, req/s)", fx(b.st.rate, arrivalsF, arrivals), v(b.st.wrap, arrivalsNote))
+	b.name("Arrivals_Rate", s, 2, row)
 	row = s.next()
 	s.add(excelize_bold(b, "Successful in-objective req/s per box"), fx(b.st.rate, capF, optOrEmpty(cp.PerBoxRate)), v(b.st.wrap, cp.Basis+cp.Reason))
 	b.name("Capacity_Per_Box_Rate", s, 2, row)
@@ -335,4 +409,20 @@ func (b *book) envelopeSheet() {
 		s.add("vLLM note", nil, v(b.st.wrap, nt))
 	}
 	s.add("Gateway settings", nil, v(b.st.wrap, a.Settings.GatewayJSON))
+}
+
+// boundsText says how sure a row's verdict is, in words: each bound's
+// sentence and the success rate's interval, or why there is no bound.
+func boundsText(rr planner.RowResult) string {
+	var parts []string
+	for _, pb := range rr.Bounds {
+		parts = append(parts, pb.Text)
+	}
+	if rr.BoundsNote != "" {
+		parts = append(parts, rr.BoundsNote)
+	}
+	if rr.SuccessInterval != nil {
+		parts = append(parts, "success rate "+rr.SuccessInterval.Text)
+	}
+	return strings.Join(parts, "; ")
 }
