@@ -41,6 +41,11 @@ type HeadlineAnswer struct {
 	// the answer in a sentence, else what stands in its way.
 	Answered bool   `json:"answered"`
 	Answer   string `json:"answer"`
+	// Yes and No are set on an answered yes-or-no question (can it serve
+	// us, is owning cheaper); neither on one not answered or answered
+	// with a figure.
+	Yes bool `json:"yes,omitempty"`
+	No  bool `json:"no,omitempty"`
 	// Details are the figures behind the answer (one per scenario where
 	// the answer is per scenario).
 	Details []string `json:"details"`
@@ -192,10 +197,10 @@ func headlineServe(in Inputs, r *Result) HeadlineAnswer {
 	case !known || capa.PerBoxRate == nil:
 		a.Answer = "Not yet: " + firstMissing(a.Missing, "the capacity per box is not known") + "."
 	case len(over) > 0:
-		a.Answered = true
+		a.Answered, a.No = true, true
 		a.Answer = fmt.Sprintf("No: %s; the plan allows %d.", strings.Join(over, ", "), plan)
 	default:
-		a.Answered = true
+		a.Answered, a.Yes = true, true
 		a.Answer = fmt.Sprintf("Yes: every scenario fits the plan's %d %s.", plan, plural(plan, "box", "boxes"))
 	}
 	if a.Answered && r.Envelope.State == EnvelopeLowerBound {
@@ -339,6 +344,7 @@ func headlineOwn(in Inputs, r *Result) HeadlineAnswer {
 	}
 	if verdict != "" && len(a.Missing) == 0 {
 		a.Answered, a.Answer = true, verdict
+		a.Yes, a.No = strings.HasPrefix(verdict, "Yes"), strings.HasPrefix(verdict, "No")
 	} else {
 		a.Answer = "Not yet: " + firstMissing(a.Missing, "the costs do not compare yet") + "."
 	}

@@ -200,6 +200,8 @@
     // Ask for the partial, as htmx would.
     xhr.setRequestHeader("HX-Request", "true");
     if (target.id) xhr.setRequestHeader("HX-Target", target.id);
+    // The page it is sent from: the answer refreshes that page's sections.
+    xhr.setRequestHeader("HX-Current-URL", location.href);
 
     if (bar) {
       bar.hidden = false;
@@ -498,4 +500,29 @@ document.addEventListener("htmx:afterRequest", function (e) {
   } else {
     window.addEventListener("load", function () { setTimeout(all, 0); }, { once: true });
   }
+})();
+
+// The report in steps: a link made for the one-page report
+// (/reports/1#matrix) lands on the overview; when its anchor is on
+// another step's page, go there (data-step-anchors lists each anchor, or
+// prefix ending in "-", with its step).
+(function () {
+  "use strict";
+  function go() {
+    var map = document.querySelector("[data-step-anchors]");
+    if (!map || !location.hash) return;
+    var name = decodeURIComponent(location.hash.slice(1));
+    if (document.getElementById(name)) return;
+    var pairs = map.getAttribute("data-step-anchors").split(" ");
+    for (var i = 0; i < pairs.length; i++) {
+      var kv = pairs[i].split("=");
+      var a = kv[0];
+      if (a === name || (a.slice(-1) === "-" && name.indexOf(a) === 0)) {
+        location.replace(map.getAttribute("data-report") + "/" + kv[1] + location.hash);
+        return;
+      }
+    }
+  }
+  go();
+  window.addEventListener("hashchange", go);
 })();

@@ -44,7 +44,7 @@ func TestAmendedWorkloadBlocksApprovalUntilAccepted(t *testing.T) {
 	rev := app.client("reviewer")
 	base := fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID)
 
-	_, page := do(t, rev, http.MethodGet, base, nil)
+	_, page := do(t, rev, http.MethodGet, base+"/print", nil)
 	for _, want := range []string{`data-testid="accept-amendment"`, `data-testid="exit-amended_after_results" data-pass="false"`, `data-testid="amended-workload"`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %s", want)
@@ -77,7 +77,7 @@ func TestAmendedWorkloadBlocksApprovalUntilAccepted(t *testing.T) {
 	}
 	res, _ = do(t, rev, http.MethodPost, base+"/approve", url.Values{"version": {app.version(r.ID)}, "confirm": {"yes"}})
 	if res.StatusCode != http.StatusSeeOther {
-		_, page = do(t, rev, http.MethodGet, base, nil)
+		_, page = do(t, rev, http.MethodGet, base+"/print", nil)
 		t.Fatalf("approve after the acceptance: %d\n%s", res.StatusCode, between(page, `data-testid="exit-fail"`, "</p>"))
 	}
 }

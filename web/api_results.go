@@ -78,7 +78,7 @@ func (s *Server) apiResults(c echo.Context) error {
 			return err
 		}
 		if dup != nil {
-			msg += fmt.Sprintf(" (/reports/%d#import-%d)", r.ID, dup.ID)
+			msg += " (" + sectionURL(r.ID, fmt.Sprintf("import-%d", dup.ID)) + ")"
 		}
 		return echo.NewHTTPError(status, nothingImported(msg))
 	}

@@ -84,7 +84,6 @@ func (s *Server) candidateSave(c echo.Context, cid int64) error {
 			_, err := s.store.SaveCandidate(ctx, e, cid, next)
 			return err
 		},
-		Again: candidatesFor, Swap: swapOf(candidatesSwap),
 	})
 }
 
@@ -108,7 +107,6 @@ func (s *Server) candidateRemove(c echo.Context) error {
 		Save: func(ctx context.Context, e store.Edit) error {
 			return s.store.RemoveCandidate(ctx, e, cid)
 		},
-		Again: candidatesFor, Swap: swapOf(candidatesSwap),
 	})
 }
 
@@ -307,7 +305,7 @@ func (s *Server) candidateImport(c echo.Context) error {
 		out.OK = importedSummary(ims)
 	}
 	if !isPartial(c.Request()) && err == nil {
-		return redirectFlash(c, fmt.Sprintf("/reports/%d#candidate-%d", r.ID, cid), out.OK)
+		return redirectFlash(c, sectionURL(r.ID, fmt.Sprintf("candidate-%d", cid)), out.OK)
 	}
 	v, lerr := s.loadReport(c)
 	if lerr != nil {

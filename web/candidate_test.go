@@ -90,7 +90,7 @@ func TestCandidatesAddCompareEditRemove(t *testing.T) {
 	}
 	addRows(t, app.store, id, app.users["lead"].ID, fp8, "fp8.json", rows[0].Source.SHA256, rows)
 
-	_, page := do(t, app.client("reviewer"), "GET", fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	_, page := do(t, app.client("reviewer"), "GET", fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	cs := sectionOf(page, "candidates")
 	for _, want := range []string{
 		"candidate fp8 fits with 30 % observed headroom and meets the objective through load at least 10 concurrent streams",
@@ -110,7 +110,7 @@ func TestCandidatesAddCompareEditRemove(t *testing.T) {
 	}
 
 	// The lead's page has an upload form per candidate that names it.
-	_, page = do(t, lead, "GET", fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	_, page = do(t, lead, "GET", fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	if !strings.Contains(page, fmt.Sprintf(`action="/reports/%d/candidates/%d/imports"`, id, fp8)) {
 		t.Error("no upload form into the candidate")
 	}
@@ -121,7 +121,7 @@ func TestCandidatesAddCompareEditRemove(t *testing.T) {
 	if res, _ := post(fmt.Sprintf("%s/%d", base, fp8), f); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("edit: %d", res.StatusCode)
 	}
-	_, page = do(t, lead, "GET", fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	_, page = do(t, lead, "GET", fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	if cs := sectionOf(page, "candidates"); !strings.Contains(cs, "candidate bf16 fits with 20 % observed headroom and meets the objective through load 8 concurrent streams") ||
 		!strings.Contains(cs, "fp8 is not compared: failed regression gate") {
 		t.Errorf("after the failed gate:\n%s", cs)
@@ -187,7 +187,7 @@ func TestCandidateOwnMatrixAndTypedFigures(t *testing.T) {
 
 	// The card shows fp8's own matrix, its rows not judged for want of
 	// headroom, and a form per row to type it in.
-	_, body := do(t, lead, "GET", fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	_, body := do(t, lead, "GET", fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	card := cutBetween(sectionOf(withParts(t, lead, app.srv.URL, body), "candidates"), `data-testid="candidate-fp8"`, "</article>")
 	for _, want := range []string{
 		fmt.Sprintf(`data-testid="candidate-matrix-%d"`, cid),

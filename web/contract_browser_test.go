@@ -77,8 +77,8 @@ func TestBrowserContractJourney(t *testing.T) {
 			browsertest.WaitText(`[data-testid="amendments"]`, "long answers need 20 s"),
 			browsertest.WaitText(`[data-testid="amendments"]`, "e2e_p95<=20s"),
 			browsertest.WaitText(`[data-testid="objective"]`, "e2e_p95<=20s"),
-			browsertest.WaitText(`[data-testid="history"]`, "contract amended: long answers need 20 s"),
-			browsertest.WaitText(`[data-testid="history"]`, "contract frozen"),
+			browsertest.WaitText(`[data-testid="last-change"]`, "contract amended: long answers need 20 s"),
+			browsertest.WaitText(`[data-testid="step-contract"]`, "done"),
 		}},
 	}...)
 	for _, s := range steps {

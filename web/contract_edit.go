@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strings"
 
@@ -75,7 +74,7 @@ func (s *Server) contractSave(c echo.Context) error {
 		Swap: func(v reportView) (templ.Component, bool) {
 			return contractSectionWithHistory(v), !onPage
 		},
-		ReplaceURL: fmt.Sprintf("/reports/%d", r.ID),
+		ReplaceURL: stepURL(r.ID, "contract"),
 	})
 }
 
@@ -94,5 +93,5 @@ func (s *Server) contractFreeze(c echo.Context) error {
 	if err := s.store.Freeze(c.Request().Context(), e); err != nil {
 		return err
 	}
-	return redirectFlash(c, fmt.Sprintf("/reports/%d#contract", r.ID), "Contract frozen.")
+	return redirectFlash(c, sectionURL(r.ID, "contract"), "Contract frozen.")
 }

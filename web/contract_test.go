@@ -139,7 +139,7 @@ func TestContractFreezeAmendAndHistory(t *testing.T) {
 	}
 	// Every reader sees the amendment, the loosened mark and the history.
 	for _, who := range []string{"reviewer", "finance", "lead2"} {
-		_, page := do(t, app.client(who), "GET", base, nil)
+		_, page := do(t, app.client(who), "GET", base+"/print", nil)
 		for _, want := range []string{`data-testid="loosened"`, "users accept 20 s", "contract amended", "end-to-end at most: 15 → 20"} {
 			if !strings.Contains(strings.ToLower(page), strings.ToLower(want)) {
 				t.Errorf("%s does not see %q", who, want)

@@ -64,9 +64,8 @@ func (s *Server) costSettingsSave(c echo.Context) error {
 	}
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "costs", Form: form, Errs: errs, Prev: prev, Next: next,
-		Edit:  s.edit(c, r, "cost settings changed", "costs"),
-		Doc:   reports.SecSettings,
-		Again: costsAgain, Swap: swapOf(costsSwap),
+		Edit: s.edit(c, r, "cost settings changed", "costs"),
+		Doc:  reports.SecSettings,
 	})
 }
 
@@ -89,9 +88,8 @@ func (s *Server) costSelfHostedSave(c echo.Context) error {
 	mergeFieldErrors(errs, planner.FutureEvidence(s.svc.AsOf(), planner.SelfHostedEvidence(next)))
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "costs", Form: form, Errs: errs, Prev: in.SelfHosted, Next: next,
-		Edit:  s.edit(c, r, "self-hosted costs changed", "costs"),
-		Doc:   reports.SecSelfHosted,
-		Again: costsAgain, Swap: swapOf(costsSwap),
+		Edit: s.edit(c, r, "self-hosted costs changed", "costs"),
+		Doc:  reports.SecSelfHosted,
 	})
 }
 
@@ -118,8 +116,7 @@ func (s *Server) quoteAttach(c echo.Context) error {
 	e.After = name
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "costs", Form: form, Errs: errs, Edit: e, Changed: true,
-		Save:  func(ctx context.Context, e store.Edit) error { return s.store.AttachQuote(ctx, e, qid) },
-		Again: costsAgain, Swap: swapOf(costsSwap),
+		Save: func(ctx context.Context, e store.Edit) error { return s.store.AttachQuote(ctx, e, qid) },
 	})
 }
 
@@ -141,7 +138,7 @@ func (s *Server) quoteDetach(c echo.Context) error {
 	e := s.edit(c, r, "quote detached: "+q.Q.Name, "quotes")
 	e.Before = q.Q.Name
 	return s.saveSection(c, r, sectionSave{
-		Anchor: "costs", Form: form, Edit: e, Changed: true, Again: costsAgain, Swap: swapOf(costsSwap),
+		Anchor: "costs", Form: form, Edit: e, Changed: true,
 		Save: func(ctx context.Context, e store.Edit) error {
 			err := s.store.DetachQuote(ctx, e, qid)
 			if err == store.ErrNotFound {

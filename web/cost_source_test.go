@@ -14,7 +14,7 @@ import (
 func TestDemoSaysWhereCostsComeFrom(t *testing.T) {
 	app := newTestApp(t)
 	r := seedDemoInto(t, app)
-	_, page := do(t, app.client("reviewer"), "GET", fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID), nil)
+	_, page := do(t, app.client("reviewer"), "GET", fmt.Sprintf("%s/reports/%d/print", app.srv.URL, r.ID), nil)
 	costs := testid(sectionOf(page, "costs"), "cost-source")
 	near := testid(sectionOf(page, "candidates"), "candidate-cost-source")
 	if !strings.Contains(costs, "report&#39;s own matrix (meta-llama/Llama-3.1-8B-Instruct)") || !strings.Contains(costs, "not from the matrix of") {

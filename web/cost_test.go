@@ -154,7 +154,7 @@ func TestCostWorkedExampleOnPageAndAPI(t *testing.T) {
 	app := newTestApp(t)
 	id := workedExample(t, app)
 
-	_, page := do(t, app.client("reviewer"), http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	_, page := do(t, app.client("reviewer"), http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	for tid, want := range map[string]string{
 		"fixed-per-box":                "2,000.00",
 		"quote-per-request":            "0.03",
@@ -333,7 +333,7 @@ func TestCostLabourZeroAndStaleEvidence(t *testing.T) {
 	if res, body := post(t, app, app.client("finance"), id, "/costs", costs); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("save: %d\n%s", res.StatusCode, body)
 	}
-	_, page := do(t, app.client("lead"), http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	_, page := do(t, app.client("lead"), http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	if got := testid(page, "labour-zero"); got != "typed as zero" {
 		t.Errorf("labour zero badge = %q", got)
 	}
@@ -464,7 +464,7 @@ func TestScenarioBusyHourKinds(t *testing.T) {
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("status %d\n%.800s", res.StatusCode, body)
 	}
-	_, page := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	_, page := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	for id, want := range map[string]string{
 		"peak-ratio-low": "2.4×", "busy-hour-low": "10 % of a day's requests",
 		"peak-ratio-expected": "3.6×", "busy-hour-expected": "0.05 req/s at peak",

@@ -27,7 +27,7 @@ func TestEveryDateInputIsAPicker(t *testing.T) {
 	}
 	list, _ := app.store.Reports(ctx)
 	c := app.client("demo")
-	_, report := do(t, c, "GET", fmt.Sprintf("%s/reports/%d", app.srv.URL, list[0].ID), nil)
+	_, report := do(t, c, "GET", fmt.Sprintf("%s/reports/%d/print", app.srv.URL, list[0].ID), nil)
 	report = withParts(t, c, app.srv.URL, report)
 	_, contract := do(t, c, "GET", fmt.Sprintf("%s/reports/%d/contract/edit", app.srv.URL, list[0].ID), nil)
 	_, quotes := do(t, c, "GET", app.srv.URL+"/quotes", nil)

@@ -135,7 +135,7 @@ func TestOffContractFileLeavesTheDemoCeiling(t *testing.T) {
 	}
 
 	// The page shows it, marked.
-	_, page := do(t, app.client("reviewer"), http.MethodGet, app.srv.URL+fmt.Sprintf("/reports/%d", r.ID), nil)
+	_, page := do(t, app.client("reviewer"), http.MethodGet, app.srv.URL+fmt.Sprintf("/reports/%d/print", r.ID), nil)
 	if strings.Count(page, `data-testid="not-counted"`) != 1 || !strings.Contains(page, "no 95 % upper bound from 4 requests") {
 		t.Errorf("the page does not mark the Qwen row not counted")
 	}

@@ -47,9 +47,8 @@ func (s *Server) admissionSave(c echo.Context) error {
 	}
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "envelope", Key: "admission", Form: form, Errs: fr.errs, Prev: prev, Next: a,
-		Edit:  s.edit(c, r, action, reports.SecAdmission),
-		Doc:   reports.SecAdmission,
-		Again: envelopeFor, Swap: swapOf(envelopeSwap),
+		Edit: s.edit(c, r, action, reports.SecAdmission),
+		Doc:  reports.SecAdmission,
 	})
 }
 

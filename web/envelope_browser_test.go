@@ -52,13 +52,13 @@ func TestBrowserEnvelopeJourney(t *testing.T) {
 			chromedp.Click(css(fmt.Sprintf(`[data-testid="save-observed-%d"]`, rows[8]))),
 			browsertest.WaitText(fmt.Sprintf(`[data-testid="observed-saved-%d"]`, rows[8]), "Saved"),
 			browsertest.WaitText(`[data-testid="ceiling"]`, ceiling),
-			browsertest.WaitText(`[data-testid="history"]`, "observed figures of load 8"),
+			browsertest.WaitText(`[data-testid="last-change"]`, "observed figures of load 8"),
 			chromedp.WaitVisible(css(`#envelope .chart canvas`)),
 		}}
 	}
 	steps := []step{
 		{"log in and open the report", append(browserLogin(app, app.users["lead"].Email),
-			chromedp.Navigate(fmt.Sprintf("%s/reports/%d", app.srv.URL, id)),
+			chromedp.Navigate(fmt.Sprintf("%s/reports/%d/results", app.srv.URL, id)),
 		)},
 		{"verdicts, ceiling, admission limit and chart", []chromedp.Action[chromedp.Void]{
 			browsertest.WaitText(`[data-testid="matrix-row-4"] [data-testid="verdict"]`, "p95 end-to-end 16.2 s > 15 s"),
@@ -81,6 +81,21 @@ func TestBrowserEnvelopeJourney(t *testing.T) {
 			browsertest.WaitText(`[data-testid="overload-reasons"]`, "refused with 429 and Retry-After"),
 		}},
 	}
+	runSteps := func(steps []step) {
+		t.Helper()
+		for _, s := range steps {
+			if err := chromedp.Do(ctx, browsertest.Steady(s.actions...)...); err != nil {
+				t.Fatalf("%s: %v (console: %q)", s.name, err, browsertest.ConsoleErrors(ctx))
+			}
+		}
+	}
+	runSteps(steps)
+	checkResultsStep(t, ctx, rows)
+	steps = nil
+	steps = append(steps, step{"go to the candidates, on the evidence step", []chromedp.Action[chromedp.Void]{
+		chromedp.Navigate(fmt.Sprintf("%s/reports/%d/evidence#candidates", app.srv.URL, id)),
+		chromedp.WaitVisible(css(`[data-testid="candidate-add"] > summary`)),
+	}})
 	for _, c := range []struct{ name, quant, outcome string }{{"bf16", "", "pass"}, {"awq-int4", "awq-int4", "fail"}} {
 		baseline := chromedp.Action[chromedp.Void](chromedp.Click(css(`[data-testid="candidate-form-new"] input[name="baseline"]`)))
 		if c.name != "bf16" {
@@ -122,19 +137,43 @@ func TestBrowserEnvelopeJourney(t *testing.T) {
 		chromedp.SetValue(css(`[data-testid="candidate-observed-awq-int4"] details.observed input[name="headroom"]`), "30"),
 		chromedp.Click(css(`[data-testid="candidate-observed-awq-int4"] details.observed button[type="submit"]`)),
 		browsertest.WaitText(`[data-testid="candidate-observed-awq-int4"] details.observed .flash.ok`, "Saved"),
-		browsertest.WaitText(`[data-testid="history"]`, "observed figures of load"),
+		browsertest.WaitText(`[data-testid="last-change"]`, "observed figures of load"),
 	}})
 	steps = append(steps, step{"decision", []chromedp.Action[chromedp.Void]{
 		browsertest.WaitText(`[data-testid="candidate-decision"]`, "candidate bf16 fits with 20 % observed headroom and meets the objective through load 8 concurrent streams"),
 		browsertest.WaitText(`[data-testid="candidate-explanation"]`, "awq-int4 is not compared: failed regression gate"),
 	}})
 
-	for _, s := range steps {
-		if err := chromedp.Do(ctx, browsertest.Steady(s.actions...)...); err != nil {
-			t.Fatalf("%s: %v", s.name, err)
-		}
+	runSteps(steps)
+	// awq-int4's rows each have one place for their form, none twice.
+	places, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+		const forms = [...document.querySelectorAll('form[data-testid^="observed-form-"]')].map(f => f.dataset.testid);
+		return document.querySelectorAll('details.observed').length + " " + (forms.length - new Set(forms).size);
+	})()`))
+	if err != nil {
+		t.Fatal(err)
 	}
+	if places != "5 0" {
+		t.Errorf("candidate row places and forms shown twice = %q, want \"5 0\"", places)
+	}
+	// The candidate's upload drew no imports list inside the candidates.
+	lists, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('#candidates [data-testid="import"], #candidates #imports').length`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lists != 0 {
+		t.Error("the imports list is drawn inside the candidates section")
+	}
+	if errs := browsertest.ConsoleErrors(ctx); len(errs) != 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+}
 
+// checkResultsStep checks the results step after the row saves: what was
+// typed in load 4's open form outlived the saves of load 8, each row has
+// one place for its form, and the chart swapped in is one live instance.
+func checkResultsStep(t *testing.T, ctx context.Context, rows map[float64]int64) {
+	t.Helper()
 	// What was typed in load 4's open form outlived the saves of load 8.
 	kept, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`(() => {
 		const d = document.getElementById("observed-%d");
@@ -155,12 +194,15 @@ func TestBrowserEnvelopeJourney(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := fmt.Sprintf("%d 0", len(rows)+5); places != want {
-		t.Errorf("row places and forms shown twice = %q, want %q (the matrix's and awq-int4's rows, no form twice)", places, want)
+	if want := fmt.Sprintf("%d 0", len(rows)); places != want {
+		t.Errorf("row places and forms shown twice = %q, want %q (the matrix's rows, no form twice)", places, want)
 	}
 
 	// The chart swapped in twice is one live instance drawn from the
 	// latest option, with the ceiling line at 8.
+	if err := chromedp.Do(ctx, waitTrue("the envelope chart drawn", `!!(window.echarts && echarts.getInstanceByDom(document.querySelector("#envelope .chart")))`)); err != nil {
+		t.Fatal(err)
+	}
 	ceiling, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
 		const c = echarts.getInstanceByDom(document.querySelector("#envelope .chart"));
 		return c ? c.getOption().series[0].markLine.data[0].name : "no chart";
@@ -170,17 +212,6 @@ func TestBrowserEnvelopeJourney(t *testing.T) {
 	}
 	if ceiling != "ceiling 8" {
 		t.Errorf("chart ceiling line = %q, want %q", ceiling, "ceiling 8")
-	}
-	// The candidate's upload drew no imports list inside the candidates.
-	lists, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('#candidates [data-testid="import"], #candidates #imports').length`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if lists != 0 {
-		t.Error("the imports list is drawn inside the candidates section")
-	}
-	if errs := browsertest.ConsoleErrors(ctx); len(errs) != 0 {
-		t.Errorf("console errors: %q", errs)
 	}
 }
 

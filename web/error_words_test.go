@@ -19,7 +19,7 @@ func TestForbiddenNamesWhoMay(t *testing.T) {
 		t.Errorf("lead posting a quote: %d, body lacks who may:\n%s", res.StatusCode, between(body, "<main", "</main>"))
 	}
 	res, _ = do(t, lead, "POST", app.srv.URL+"/reports", url.Values{"title": {"Mine"}})
-	id := strings.TrimPrefix(res.Header.Get("Location"), "/reports/")
+	id := strings.TrimSuffix(strings.TrimPrefix(res.Header.Get("Location"), "/reports/"), "/contract")
 	res, body = do(t, lead2, "POST", fmt.Sprintf("%s/reports/%s/admission", app.srv.URL, id), url.Values{"version": {"1"}})
 	if res.StatusCode != http.StatusForbidden || !strings.Contains(body, "Only the report&#39;s owner, the leads it names as editors, or an admin may change this report.") {
 		t.Errorf("another lead saving admission: %d, body lacks who may:\n%s", res.StatusCode, between(body, "<main", "</main>"))

@@ -174,7 +174,7 @@ func (s *Server) evidenceSave(c echo.Context) error {
 		Anchor: "evidence-" + kind, Key: kind, Form: fields, Errs: errs,
 		Edit: e, Prev: evidencePrev(in, sec), Next: doc, Changed: true,
 		Doc:   sec,
-		Again: evidenceFor, Flash: summary,
+		Flash: summary,
 	})
 }
 
@@ -329,7 +329,7 @@ func (s *Server) evidenceRemove(c echo.Context) error {
 		Anchor: "evidence-" + kind, Key: kind,
 		Edit: s.edit(c, r, kind+" removed", sec), Prev: evidencePrev(rep.In, sec), Changed: true,
 		Doc:   sec,
-		Again: evidenceFor, Flash: kind + " removed",
+		Flash: kind + " removed",
 	})
 }
 
@@ -356,8 +356,8 @@ func (s *Server) demandAccept(c echo.Context) error {
 		Anchor: "scenarios",
 		Edit:   s.edit(c, r, "scenarios taken from production traffic ("+in.Demand.Source+")", reports.SecScenarios),
 		Prev:   in.Scenarios, Next: scs,
-		Doc:   reports.SecScenarios,
-		Again: scenariosAgain, Flash: "scenarios taken from production traffic",
+		Doc:      reports.SecScenarios,
+		Redirect: true, Flash: "scenarios taken from production traffic",
 	})
 }
 

@@ -108,12 +108,15 @@ func TestBrowserSoakExitItem(t *testing.T) {
 	err = chromedp.Do(bctx, append(browserLogin(app, app.users["lead"].Email),
 		chromedp.Navigate(fmt.Sprintf("%s/reports/%d", app.srv.URL, sid)),
 		browsertest.WaitText(`[data-testid="exit-soak"]`, "none imported"),
+		chromedp.Click(css(`[data-testid="exit-soak"] a`)), // the exit check's link to the soak, on the evidence step
+		chromedp.WaitVisible(css(`[data-testid="evidence-edit-soak"] > summary`)),
 		chromedp.Click(css(`[data-testid="evidence-edit-soak"] > summary`)),
 		chromedp.SetUploadFiles(css(`[data-testid="evidence-file-soak"]`), []string{soak}),
 		chromedp.Click(css(`[data-testid="evidence-submit-soak"]`)),
 		// 11,868 / (11,868 + 2) = 99.983 %.
 		browsertest.WaitText(`[data-testid="soak-availability"]`, "99.983 %"),
 		browsertest.WaitText(`[data-testid="no-inflight-loss"]`, "No in-flight loss"),
+		chromedp.Navigate(fmt.Sprintf("%s/reports/%d", app.srv.URL, sid)),
 		chromedp.WaitVisible(css(`[data-testid="exit-soak"][data-pass="true"]`)),
 	)...)
 	if err != nil {

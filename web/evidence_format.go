@@ -116,9 +116,3 @@ func showbackChart(sb *planner.Showback) templ.Component {
 	}
 	return charts.BarChart("Share of the bill by meter", cats, series, "% of the bill")
 }
-
-// The evidence parts are anchors the exit check links to.
-func init() {
-	sectionTitles["evidence-soak"] = "Soak and drains"
-	sectionTitles["evidence-telemetry"] = "GPU telemetry"
-}

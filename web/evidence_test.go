@@ -101,7 +101,7 @@ func TestDemoEvidenceInAPI(t *testing.T) {
 	}
 	// Tokens per joule are shown to 3 figures with the exact value in the
 	// tooltip, in the telemetry table and the matrix.
-	_, page := do(t, app.client("admin"), http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID), nil)
+	_, page := do(t, app.client("admin"), http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, r.ID), nil)
 	for _, id := range []string{"telemetry-tokens-per-joule", "tokens-per-joule"} {
 		if m := regexp.MustCompile(`title="exact: ([0-9.]+)" data-testid="` + id + `">([0-9.]+)<`).FindStringSubmatch(page); m == nil || len(m[1]) <= len(m[2]) {
 			t.Errorf("%s: no exact value beside the shown one: %v", id, m)
@@ -226,7 +226,7 @@ func TestEvidenceUpload(t *testing.T) {
 	// (six significant figures), never as the float the log's division
 	// made; the form, the scenarios' table and the demand part show
 	// nothing raw.
-	_, page := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID), nil)
+	_, page := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, r.ID), nil)
 	for i, sc := range in.Scenarios {
 		share := sc.Scenario.BusyHourShare
 		if share == 0 {
@@ -352,7 +352,7 @@ func TestImportAIPerfServerMetrics(t *testing.T) {
 	if len(got.Matrix) != 1 || got.Matrix[0].Row.Engine == nil || *got.Matrix[0].Row.Engine.Preemptions != 12 {
 		t.Fatalf("matrix %+v", got.Matrix)
 	}
-	_, page := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID), nil)
+	_, page := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, r.ID), nil)
 	m := sectionOf(page, "matrix")
 	if !strings.Contains(m, "the engine preempted 12 requests during the run (server_metrics_export.json)") || !strings.Contains(m, "the KV cache reached 98") {
 		t.Errorf("the matrix does not say what the engine reported: %.2000s", m)

@@ -127,7 +127,7 @@ func exitCheckSection(v reportView, oob bool) templ.Component {
 			}
 		}
 		if len(failing) > 0 {
-			templ_7745c5c3_Err = exitTable(failing).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = exitTable(v, failing).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -160,7 +160,7 @@ func exitCheckSection(v reportView, oob bool) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = exitTable(passing).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = exitTable(v, passing).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -181,7 +181,7 @@ func exitCheckSection(v reportView, oob bool) templ.Component {
 // section that fixes each. On a narrow screen each item stacks as a card
 // (static/app.css, table.stack) instead of scrolling sideways; the roles
 // keep it a table to assistive tech once its display is no longer one.
-func exitTable(items []planner.ExitItem) templ.Component {
+func exitTable(v reportView, items []planner.ExitItem) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -275,9 +275,9 @@ func exitTable(items []planner.ExitItem) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var13 string
-			templ_7745c5c3_Var13, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL("#" + it.Section)).ResolveURL(ctx)
+			templ_7745c5c3_Var13, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.href(it.Section)).ResolveURL(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/exitcheck.templ`, Line: 64, Col: 100}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/exitcheck.templ`, Line: 64, Col: 87}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var13)
 			if templ_7745c5c3_Err != nil {
@@ -290,7 +290,7 @@ func exitTable(items []planner.ExitItem) templ.Component {
 			var templ_7745c5c3_Var14 string
 			templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(sectionTitle(it.Section))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/exitcheck.templ`, Line: 64, Col: 129}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/exitcheck.templ`, Line: 64, Col: 116}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 			if templ_7745c5c3_Err != nil {
@@ -361,21 +361,6 @@ func passAttr(pass bool) string {
 		return "true"
 	}
 	return "false"
-}
-
-// sectionTitle names a report section by its anchor.
-func sectionTitle(anchor string) string {
-	if t, ok := sectionTitles[anchor]; ok {
-		return t
-	}
-	return anchor
-}
-
-var sectionTitles = map[string]string{
-	"general": "The report as a whole", "headline": "The answers", "imports": "Imported results", "contract": "Test contract", "matrix": "Concurrency matrix", "envelope": "Envelope",
-	"admission": "Admission limit", "overload": "Overload test", "candidates": "Candidates", "residency": "Residency",
-	"costs": "Costs", "quotes": "API quotes", "scenarios": "Demand scenarios", "crossover": "Crossover",
-	"recommendation": "Recommendation", "exitcheck": "Exit check", "review": "Review",
 }
 
 var _ = templruntime.GeneratedTemplate

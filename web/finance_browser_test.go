@@ -41,7 +41,7 @@ func TestBrowserFinanceJourney(t *testing.T) {
 			browsertest.WaitText(`[data-testid="quote-list"]`, "Tiered USD API"),
 		)},
 		{"attached without a rate, it is left out and says why", []chromedp.Action[chromedp.Void]{
-			chromedp.Navigate(report),
+			chromedp.Navigate(report + "/costs"),
 			chromedp.WaitVisible(css(`[data-testid="attach-form"]`)),
 			chromedp.Click(css(`[data-testid="attach-quote"]`)),
 			browsertest.WaitText(`[data-testid="quote-excluded"]`, "USD"),
@@ -55,14 +55,18 @@ func TestBrowserFinanceJourney(t *testing.T) {
 			chromedp.Click(css(`[data-testid="save-settings"]`)),
 			chromedp.WaitVisible(css(`[data-testid="currency-converted"]`)),
 			browsertest.WaitText(`[data-testid="costs"] [data-testid="original"]`, "USD at 0.92"),
-			browsertest.WaitText(`[data-testid="history"]`, "cost settings changed"),
+			browsertest.WaitText(`[data-testid="last-change"]`, "cost settings changed"),
 		}},
-		{"finance edits a demand scenario", []chromedp.Action[chromedp.Void]{
+		{"finance edits a demand scenario, on the decision step", []chromedp.Action[chromedp.Void]{
+			chromedp.Navigate(report + "/decision"),
+			chromedp.WaitVisible(css(`[data-testid="scenario-form"]`)),
 			chromedp.SetValue(css(`[data-testid="scenario-form"] [name="scenarios[1].monthly_requests"]`), "40,000"),
 			chromedp.Click(css(`[data-testid="save-scenarios"]`)),
-			browsertest.WaitText(`[data-testid="history"]`, "scenarios changed"),
+			browsertest.WaitText(`[data-testid="last-change"]`, "scenarios changed"),
 		}},
-		{"finance reads the provider view at 70 % utilisation", []chromedp.Action[chromedp.Void]{
+		{"finance reads the provider view at 70 % utilisation, back on the costs step", []chromedp.Action[chromedp.Void]{
+			chromedp.Navigate(report + "/costs"),
+			chromedp.WaitVisible(css(`[data-testid="provider"] details > summary`)),
 			chromedp.Click(css(`[data-testid="provider"] details > summary`)),
 			chromedp.WaitVisible(css(`[data-testid="provider-form"]`)),
 			chromedp.SetValue(css(`[data-testid="provider-form"] [name="provider.expected_utilisation"]`), "0.7"),

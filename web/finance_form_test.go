@@ -43,7 +43,7 @@ func TestFinanceMixedCurrencyQuoteAndProviderView(t *testing.T) {
 	if res, body := post(t, app, fin, r.ID, "/quotes", url.Values{"quote_id": {fmt.Sprint(qid)}}); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("attach: %d\n%.800s", res.StatusCode, body)
 	}
-	_, page = do(t, fin, http.MethodGet, base, nil)
+	_, page = do(t, fin, http.MethodGet, base+"/print", nil)
 	if !strings.Contains(page, `data-testid="quote-excluded"`) || !strings.Contains(page, `data-testid="currency-mismatch"`) {
 		t.Errorf("a USD quote without a rate is not marked as left out")
 	}
@@ -54,7 +54,7 @@ func TestFinanceMixedCurrencyQuoteAndProviderView(t *testing.T) {
 	if res, body := post(t, app, fin, r.ID, "/costs/settings", settings); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("settings: %d\n%.800s", res.StatusCode, body)
 	}
-	_, page = do(t, fin, http.MethodGet, base, nil)
+	_, page = do(t, fin, http.MethodGet, base+"/print", nil)
 	if strings.Contains(page, `data-testid="quote-excluded"`) || !strings.Contains(page, `data-testid="currency-converted"`) {
 		t.Errorf("with a rate the USD quote is still left out")
 	}
@@ -108,7 +108,7 @@ func TestFinanceMixedCurrencyQuoteAndProviderView(t *testing.T) {
 	if res, body := post(t, app, fin, r.ID, "/provider", prov); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("provider: %d\n%.800s", res.StatusCode, body)
 	}
-	_, page = do(t, fin, http.MethodGet, base, nil)
+	_, page = do(t, fin, http.MethodGet, base+"/print", nil)
 	if be := testid(page, "break-even"); !strings.HasSuffix(be, "%") {
 		t.Errorf("break-even %q", be)
 	}
@@ -166,7 +166,7 @@ func TestFinanceMixedCurrencyQuoteAndProviderView(t *testing.T) {
 	if res, body := post(t, app, fin, r.ID, "/costs", costs); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("line tax: %d\n%.800s", res.StatusCode, body)
 	}
-	_, page = do(t, fin, http.MethodGet, base, nil)
+	_, page = do(t, fin, http.MethodGet, base+"/print", nil)
 	if !strings.Contains(page, "+ 20 % tax (recoverable: not counted)") {
 		t.Errorf("the hosting line does not show its recoverable tax")
 	}

@@ -65,7 +65,7 @@ func TestFleetAgrees(t *testing.T) {
 	if before.Result.Fleet != nil || strings.Contains(body, `"fleet":`) || strings.Contains(body, `"sizing":`) {
 		t.Fatalf("the demo has a fleet: %.300s", body)
 	}
-	_, page := do(t, fin, http.MethodGet, base, nil)
+	_, page := do(t, fin, http.MethodGet, base+"/print", nil)
 	if testid(page, "fleet-none") == "" || strings.Contains(page, `data-testid="admission-per-replica"`) {
 		t.Error("the demo's page shows a fleet")
 	}
@@ -103,7 +103,7 @@ func TestFleetAgrees(t *testing.T) {
 	if fl == nil || fl.ScalingFrom != planner.ScalingTyped || fl.Scaling == nil || *fl.Scaling != 1.8 || fl.Reserve == nil || *fl.Reserve != 1 {
 		t.Fatalf("API fleet %+v", fl)
 	}
-	_, page = do(t, fin, http.MethodGet, base, nil)
+	_, page = do(t, fin, http.MethodGet, base+"/print", nil)
 	_, xb := do(t, fin, http.MethodGet, base+"/export.xlsx", nil)
 	f, err := excelize.OpenReader(strings.NewReader(xb))
 	if err != nil {
@@ -232,7 +232,7 @@ func TestFleetMeasuredFromTypedReplicas(t *testing.T) {
 	if f == nil || f.ScalingFrom != planner.ScalingMeasured || f.Scaling == nil || *f.Scaling < 1.8-1e-9 || *f.Scaling > 1.8+1e-9 {
 		t.Fatalf("fleet %+v", f)
 	}
-	_, page := do(t, lead, http.MethodGet, base, nil)
+	_, page := do(t, lead, http.MethodGet, base+"/print", nil)
 	if got := testid(page, "fleet-scaling-from"); got != "measured" {
 		t.Errorf("page scaling from %q", got)
 	}

@@ -35,7 +35,7 @@ func TestShowbackFOCUSExport(t *testing.T) {
 	app := newTestApp(t)
 	r := seedDemoInto(t, app)
 	c := app.client("finance")
-	_, page := do(t, c, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID), nil)
+	_, page := do(t, c, http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, r.ID), nil)
 	if !strings.Contains(page, fmt.Sprintf(`/reports/%d/showback.focus.csv?meter=tokens`, r.ID)) {
 		t.Fatal("the showback offers no FOCUS download")
 	}

@@ -37,7 +37,7 @@ func TestBrowserGenAIBenchFolder(t *testing.T) {
 		chromedp.SendKeys(css(`input[name="password"]`), testPassword),
 		chromedp.Click(css(`[data-testid="login-submit"]`)),
 		browsertest.WaitText(`h1`, "Reports"),
-		chromedp.Navigate(fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID)),
+		chromedp.Navigate(fmt.Sprintf("%s/reports/%d/results", app.srv.URL, r.ID)),
 		browsertest.WaitText(`[data-testid="no-imports"]`, "No results imported yet."),
 		chromedp.SetUploadFiles(css(`[data-testid="upload-input"]`), paths),
 		browsertest.WaitText(`[data-testid="import-result"]`, "Added 2 rows from 2 files."),

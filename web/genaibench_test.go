@@ -60,7 +60,7 @@ func TestGenAIBenchFolderKeepsNoSecret(t *testing.T) {
 	}
 	// each row's goodput from its per-request records: 120 of 120
 	// successes within every bound, 2.00 of 2.00 successful req/s
-	_, page := do(t, c, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, r1.ID), nil)
+	_, page := do(t, c, http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, r1.ID), nil)
 	if n := strings.Count(page, `data-testid="goodput"`); n != 2 || !strings.Contains(page, "2.00 in objective") || !strings.Contains(page, "120 of 120 on record") {
 		t.Errorf("%d goodput lines on the page; matrix: %.1500s", n, testid(page, "matrix"))
 	}
@@ -102,7 +102,7 @@ func TestGenAIBenchFolderKeepsNoSecret(t *testing.T) {
 	// nowhere: the pages, the API, the workbooks
 	var seen []string
 	for _, id := range []int64{r1.ID, r2.ID} {
-		_, page := do(t, c, http.MethodGet, fmt.Sprintf("%s/reports/%d?rows=all", app.srv.URL, id), nil)
+		_, page := do(t, c, http.MethodGet, fmt.Sprintf("%s/reports/%d/print?rows=all", app.srv.URL, id), nil)
 		seen = append(seen, page)
 		if !strings.Contains(page, "genai-bench") {
 			t.Errorf("report %d page does not show the genai-bench rows", id)

@@ -77,7 +77,7 @@ func TestHeadlineAgrees(t *testing.T) {
 	// The page says the same, each answer with its evidence link, above
 	// everything else on the report.
 	c := app.client("reviewer")
-	_, page := do(t, c, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	_, page := do(t, c, http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	for name, a := range answers {
 		if got := html.UnescapeString(testid(page, "headline-"+name+"-answer")); got != "" {
 			t.Errorf("headline %s answer is not in a <strong>: %q", name, got)
@@ -136,7 +136,7 @@ func TestHeadlineBlankReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, page := do(t, app.client("lead"), http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	_, page := do(t, app.client("lead"), http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	text := html.UnescapeString(page)
 	for _, name := range []string{"serve", "admit", "own", "decision"} {
 		if !strings.Contains(page, `data-testid="headline-`+name+`" data-answered="false"`) {

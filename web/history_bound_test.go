@@ -45,7 +45,7 @@ func TestHistoryBoundedAfterMaximalSoak(t *testing.T) {
 	ctx := context.Background()
 	page := func() string {
 		t.Helper()
-		res, body := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID), nil)
+		res, body := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, r.ID), nil)
 		if res.StatusCode != http.StatusOK {
 			t.Fatalf("report page: %d", res.StatusCode)
 		}

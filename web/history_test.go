@@ -36,7 +36,7 @@ func TestReportPageShowsNewestHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := app.client("reviewer")
-	_, page := do(t, c, "GET", fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	_, page := do(t, c, "GET", fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	hist := between(page, `data-testid="history"`, "</section>")
 	if n := strings.Count(hist, "<tr ") - 1; n != reports.HistoryShown { // less the header row
 		t.Errorf("the page lists %d changes, want the newest %d", n, reports.HistoryShown)

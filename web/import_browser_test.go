@@ -45,7 +45,7 @@ func TestBrowserImportUpload(t *testing.T) {
 	})()`
 
 	ctx := browsertest.New(t)
-	report := fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID)
+	report := fmt.Sprintf("%s/reports/%d/results", app.srv.URL, r.ID)
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(app.srv.URL+"/login"),
 		chromedp.SendKeys(css(`input[name="email"]`), app.users["lead"].Email),
@@ -68,7 +68,7 @@ func TestBrowserImportUpload(t *testing.T) {
 		browsertest.WaitText(`[data-testid="row-warnings"]`, "model-mismatch ×5"),
 		// The sections the rows change are swapped in without a reload.
 		chromedp.WaitVisible(css(`#matrix [data-testid="matrix-row-4"]`)),
-		browsertest.WaitText(`#history`, "results imported"),
+		browsertest.WaitText(`[data-testid="last-change"]`, "results imported"),
 	); err != nil {
 		t.Fatal(err)
 	}

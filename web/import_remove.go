@@ -1,7 +1,6 @@
 package web
 
 import (
-	"fmt"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -31,7 +30,7 @@ func (s *Server) importRemove(c echo.Context) error {
 		return err
 	}
 	if !isPartial(c.Request()) {
-		return redirect(c, fmt.Sprintf("/reports/%d#imports", r.ID))
+		return redirect(c, sectionURL(r.ID, "imports"))
 	}
 	v, err := s.loadReport(c)
 	if err != nil {

@@ -151,7 +151,7 @@ func TestImportUploadAddsRows(t *testing.T) {
 	}
 
 	// The report page shows the section, and the rows' contract checks.
-	_, page := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID), nil)
+	_, page := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, r.ID), nil)
 	for _, want := range []string{`id="imports"`, "model-mismatch", "show sources"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("report page lacks %q", want)
@@ -223,7 +223,7 @@ func TestImportDuplicateRefusedWithPointer(t *testing.T) {
 	if res.StatusCode != http.StatusConflict {
 		t.Fatalf("status %d, want 409\n%s", res.StatusCode, body)
 	}
-	link := fmt.Sprintf(`href="/reports/%d#import-%d"`, r.ID, ims[0].ID)
+	link := fmt.Sprintf(`href="/reports/%d/results#import-%d"`, r.ID, ims[0].ID)
 	if !strings.Contains(body, "already imported") || !strings.Contains(body, link) {
 		t.Errorf("no pointer to the first import (%s):\n%s", link, body)
 	}

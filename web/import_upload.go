@@ -1,7 +1,6 @@
 package web
 
 import (
-	"fmt"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -37,7 +36,7 @@ func (s *Server) importUpload(c echo.Context) error {
 		return s.renderImports(c, status, &importOutcome{Err: msg, Dup: dup})
 	}
 	if !isPartial(c.Request()) {
-		return redirectFlash(c, fmt.Sprintf("/reports/%d#imports", r.ID), importedSummary(ims))
+		return redirectFlash(c, sectionURL(r.ID, "imports"), importedSummary(ims))
 	}
 	return s.renderImports(c, http.StatusCreated, &importOutcome{OK: importedSummary(ims)})
 }
@@ -53,5 +52,5 @@ func (s *Server) renderImports(c echo.Context, status int, out *importOutcome) e
 	if out != nil && out.Err == "" && isPartial(c.Request()) {
 		return s.answerChange(c, status, v, "imports", importsChanged(v))
 	}
-	return s.render(c, status, layout(s.page(c, v.R.Title), reportPage(v)), importsBody(v.Imports))
+	return s.render(c, status, layout(s.page(c, v.R.Title), stepComponent(v, "results")), importsBody(v.Imports))
 }

@@ -58,6 +58,26 @@ func lookAt(ctx context.Context, t *testing.T, name string) {
 
 // runJourney runs one role's steps in order; a step that cannot be done
 // ends the test, a check that fails is reported and the journey goes on.
+// stepPageHeight: a step page of a report (not its print view) is at
+// most 6,000 px tall at the width it is shown at.
+func stepPageHeight(ctx context.Context, t *testing.T, name string) {
+	t.Helper()
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]any](`[location.pathname, document.documentElement.scrollHeight]`))
+	if err != nil || len(got) != 2 {
+		t.Errorf("%s: height: %v", name, err)
+		return
+	}
+	path, _ := got[0].(string)
+	h, _ := got[1].(float64)
+	if !strings.HasPrefix(path, "/reports/") || strings.HasSuffix(path, "/print") {
+		return
+	}
+	t.Logf("%s (%s): %.0f px tall", name, path, h)
+	if h > 6000 {
+		t.Errorf("%s (%s): %.0f px tall at 1280 px, want at most 6,000", name, path, h)
+	}
+}
+
 func runJourney(ctx context.Context, t *testing.T, who string, steps []journeyStep) {
 	t.Helper()
 	if dir, err := browsertest.ArtifactDir(ctx); err == nil {
@@ -74,6 +94,7 @@ func runJourney(ctx context.Context, t *testing.T, who string, steps []journeySt
 		if !s.seen {
 			start := time.Now()
 			lookAt(ctx, t, name)
+			stepPageHeight(ctx, t, name) // lookAt leaves the viewport at 1280 px
 			t.Logf("%s looked at in %v", name, time.Since(start).Round(time.Millisecond))
 		}
 	}
@@ -184,7 +205,10 @@ func TestBrowserRoleJourneys(t *testing.T) {
 			chromedp.SendKeys(css(`input[name="title"]`), title),
 			chromedp.Click(css(`[data-testid="create-report"]`)),
 			browsertest.WaitText(`[data-testid="report-title"]`, title),
-			// What is missing, and where to enter it.
+			// A new report opens at its first step, the contract.
+			chromedp.WaitVisible(css(`[data-testid="step-contract"] a[aria-current="page"]`)),
+			// The overview says what is missing, and where to enter it.
+			chromedp.Click(css(`[data-testid="step-overview"] a`)),
 			browsertest.WaitText(`[data-testid="headline-serve-missing"]`, "No load-test results imported"),
 			chromedp.WaitVisible(css(`[data-testid="headline-own-missing"]`)),
 			chromedp.WaitVisible(css(`[data-testid="headline-decision-missing"]`)),
@@ -195,6 +219,8 @@ func TestBrowserRoleJourneys(t *testing.T) {
 			focusIs(ctx, t, "the first Tab", `a.dataset.testid === "skip-link"`)
 		}},
 		{name: "contract-form-by-keyboard", actions: []chromedp.Action[chromedp.Void]{
+			chromedp.Click(css(`[data-testid="path-next-link"]`)),
+			chromedp.WaitVisible(css(`[data-testid="edit-contract"]`)),
 			chromedp.Focus(css(`[data-testid="edit-contract"]`)),
 			chromedp.KeyEvent("\r"),
 			chromedp.WaitVisible(css(`[data-testid="contract-form"]`)),
@@ -224,6 +250,10 @@ func TestBrowserRoleJourneys(t *testing.T) {
 			browsertest.WaitText(`[data-testid="frozen"]`, "Frozen"),
 		}},
 		{name: "results-imported", actions: []chromedp.Action[chromedp.Void]{
+			// The step bar names the results as the next step.
+			browsertest.WaitText(`[data-testid="step-next-link"]`, "Results"),
+			chromedp.Click(css(`[data-testid="step-next-link"]`)),
+			chromedp.WaitVisible(css(`[data-testid="upload-input"]`)),
 			chromedp.SetUploadFiles(css(`[data-testid="upload-input"]`), []string{run}),
 			browsertest.WaitText(`[data-testid="import-result"]`, "Added 5 rows"),
 			chromedp.WaitVisible(css(`#matrix [data-testid="matrix-row-4"]`)),
@@ -258,11 +288,20 @@ func TestBrowserRoleJourneys(t *testing.T) {
 			chromedp.WaitVisible(css(`[data-testid="headline-own"][data-answered="true"]`)),
 			browsertest.WaitText(`[data-testid="headline-admit-answer"]`, "requests in flight"),
 			browsertest.WaitText(`[data-testid="headline-own"]`, "per 1,000"),
+		}},
+		{name: "demo-results", actions: []chromedp.Action[chromedp.Void]{
+			chromedp.Click(css(`[data-testid="headline-serve-evidence"]`)),
+			chromedp.WaitVisible(css(`#matrix [data-testid="matrix-row-4"]`)),
 		}, after: func(ctx context.Context, t *testing.T) {
 			objectiveInView(ctx, t, "the demo's matrix")
 		}},
+		{name: "demo-print", actions: []chromedp.Action[chromedp.Void]{
+			chromedp.Click(css(`[data-testid="print-link"]`)),
+			chromedp.WaitVisible(css(`#history`)),
+			chromedp.WaitVisible(css(`#costs`)),
+		}},
 		{name: "leads-report", actions: []chromedp.Action[chromedp.Void]{
-			chromedp.Navigate(fmt.Sprintf("%s/reports/%d", app.srv.URL, mine)),
+			chromedp.Navigate(fmt.Sprintf("%s/reports/%d#matrix", app.srv.URL, mine)),
 			browsertest.WaitText(`[data-testid="report-title"]`, title),
 			chromedp.WaitVisible(css(`#matrix [data-testid="matrix-row-4"]`)),
 		}},

@@ -44,7 +44,8 @@ func TestBrowserPagesFitNarrowAndWide(t *testing.T) {
 	}
 	report := fmt.Sprintf("/reports/%d", demo.ID)
 	check("reports", "/reports", `h1`)
-	check("report", report, `[data-testid="matrix-table"]`)
+	check("report", report, `[data-testid="headline"]`)
+	check("results", report+"/results", `[data-testid="matrix-table"]`)
 	check("exitcheck", report+"/exitcheck", `#exitcheck`)
 	check("history", report+"/history", `#history`)
 	check("quotes", "/quotes", `h1`)
@@ -83,14 +84,14 @@ func TestBrowserPagesFitNarrowAndWide(t *testing.T) {
 		}
 	}
 	inView(report+"/exitcheck", `[data-testid="exit-table"] [data-testid="exit-detail"]`)
-	inView(report, `table[data-testid="self-hosted-breakdown"] td, table[data-testid="evidence"] td`)
+	inView(report+"/costs", `table[data-testid="self-hosted-breakdown"] td, table[data-testid="evidence"] td`)
 	inView(report+"/history", `#history td`)
 	inView("/reports", `table[data-testid="report-list"] td`)
 
 	// At 1280 px the matrix's objective figures are in view.
 	if err := chromedp.Do(ctx,
 		chromedp.EmulateViewport(1280, 900),
-		chromedp.Navigate(app.srv.URL+report),
+		chromedp.Navigate(app.srv.URL+report+"/results"),
 		chromedp.WaitVisible(css(`[data-testid="matrix-table"]`)),
 	); err != nil {
 		t.Fatal(err)

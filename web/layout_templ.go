@@ -351,7 +351,7 @@ func loginPage(email, next, msg string) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "<article class=\"narrow\"><h1>Log in</h1><p data-testid=\"login-about\">capplan answers, for one GPU serving box (H100 or H200 running vLLM), three questions from your own benchmark results and prices: can it serve your users, how much load it may admit, and whether owning it costs less than buying the same answers from an API. Leads fill a report, reviewers approve it, finance keeps the API quotes.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "<article class=\"narrow\"><h1>Log in</h1><p data-testid=\"login-about\"><strong>capplan</strong> helps decide whether one GPU serving box can serve your users, how much load it may admit, and whether owning it costs less than buying the same answers from an API: a lead writes a test contract and imports the load-test results, finance adds costs and API quotes, a reviewer approves the report.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

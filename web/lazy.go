@@ -7,8 +7,6 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
-
-	"capplan/planner"
 )
 
 // partPath is where lazyPart fetches the body of a closed part.
@@ -42,64 +40,10 @@ func mayEditCosts(v reportView) error {
 	return errNotCostEditor
 }
 
-// lazyParts are the parts by name. Each body is what its section renders
-// inside the closed details, with no form state (nothing typed, no
-// refusal: a details holding either is rendered open, body and all).
-var lazyParts = map[string]lazyPartDef{
-	"self-hosted-costs": {may: mayEditCosts, body: func(v reportView, _ string) (templ.Component, bool) {
-		return selfHostedFormBody(v, withStoredValues(v, moneyForm{})), true
-	}},
-	"recommendation": {may: mayEditCosts, body: func(v reportView, _ string) (templ.Component, bool) {
-		return recommendationFormBody(v, withStoredValues(v, moneyForm{})), true
-	}},
-	"provider": {may: mayEditCosts, body: func(v reportView, _ string) (templ.Component, bool) {
-		return providerFormBody(v, sectionForm{}), true
-	}},
-	"overload": {may: mayEdit, body: func(v reportView, _ string) (templ.Component, bool) {
-		return overloadFormBody(v, sectionForm{}), true
-	}},
-	"admission": {may: mayEdit, body: func(v reportView, _ string) (templ.Component, bool) {
-		return admissionOverrideBody(v, sectionForm{}), true
-	}},
-	"observed": {may: mayEdit, body: func(v reportView, key string) (templ.Component, bool) {
-		rid, err := strconv.ParseInt(key, 10, 64)
-		if err != nil {
-			return nil, false
-		}
-		rr, _, ok := v.judgedRow(rid)
-		return observedRowBody(v, sectionForm{}, rr, key), ok
-	}},
-	"reference-import": {may: mayEdit, body: func(v reportView, _ string) (templ.Component, bool) {
-		return referenceImportBody(v, sectionForm{}), true
-	}},
-	"reference-row": {may: mayEdit, body: func(v reportView, _ string) (templ.Component, bool) {
-		return referenceRowBody(v, sectionForm{}), true
-	}},
-	"candidate-new": {may: mayEdit, body: func(v reportView, _ string) (templ.Component, bool) {
-		return candidateEditForm(v, sectionForm{}, "new", planner.Candidate{}), true
-	}},
-	"candidate-edit": {may: mayEdit, body: func(v reportView, key string) (templ.Component, bool) {
-		for _, cd := range v.Candidates {
-			if itoa64(cd.ID) == key {
-				return candidateEditForm(v, sectionForm{}, key, cd.Candidate), true
-			}
-		}
-		return nil, false
-	}},
-	"candidate-observed": {may: mayEdit, body: func(v reportView, key string) (templ.Component, bool) {
-		for _, cd := range v.Candidates {
-			if itoa64(cd.ID) == key {
-				return candidateObservedBody(v, sectionForm{}, cd), true
-			}
-		}
-		return nil, false
-	}},
-}
-
 // reportPart answers a lazyPart's fetch with the part's body, or, asked
 // for without htmx (the placeholder's link), with a page holding it.
 func (s *Server) reportPart(c echo.Context) error {
-	def, ok := lazyParts[c.Param("name")]
+	def, ok := lazyPartByName(c.Param("name"))
 	if !ok {
 		return echo.NewHTTPError(http.StatusNotFound, "Not found.")
 	}

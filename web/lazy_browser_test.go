@@ -25,7 +25,7 @@ func TestBrowserLazyFormOpensByKeyboard(t *testing.T) {
 	steps := []chromedp.Action[chromedp.Void]{}
 	steps = append(steps, browserLogin(app, app.users["admin"].Email)...)
 	steps = append(steps,
-		chromedp.Navigate(fmt.Sprintf("%s/reports/%d", app.srv.URL, demo.ID)),
+		chromedp.Navigate(fmt.Sprintf("%s/reports/%d/print", app.srv.URL, demo.ID)),
 		browsertest.WaitText(`#costs`, "Edit the self-hosted cost inputs"),
 		waitTrue("the headline laid out at load, the history (far below) not", `document.querySelector('#headline h2').checkVisibility({contentVisibilityAuto: true}) && !document.querySelector('#history h2').checkVisibility({contentVisibilityAuto: true})`),
 		waitTrue("no self-hosted form before it is opened", `!document.querySelector('[data-testid="self-hosted-form"]') && !!document.querySelector('#costs .lazy-part')`),
@@ -64,7 +64,7 @@ func TestBrowserScrollBoxMarkedWhenShown(t *testing.T) {
 	box := `[...document.querySelectorAll("#scenarios .table-scroll")].find(b => !b.querySelector("a[href], button, input, select, textarea, summary, [tabindex]"))`
 	steps := append(browserLogin(app, app.users["admin"].Email),
 		chromedp.EmulateViewport(375, 900),
-		chromedp.Navigate(fmt.Sprintf("%s/reports/%d", app.srv.URL, demo.ID)),
+		chromedp.Navigate(fmt.Sprintf("%s/reports/%d/print", app.srv.URL, demo.ID)),
 		waitTrue("the page loaded and the scroll boxes on screen marked", `document.readyState === "complete"`),
 		waitTrue("the scenarios' box, off screen, not measured yet", `(() => { const b = `+box+`; return !!b && !b.checkVisibility({contentVisibilityAuto: true}) && !b.hasAttribute("tabindex"); })()`),
 		chromedp.Evaluate[chromedp.Void](box+`.scrollIntoView()`),

@@ -41,7 +41,7 @@ func TestLazyPartsOpenTheSameForms(t *testing.T) {
 	demo := demoReport(t, app)
 	admin := app.client("admin")
 	page := fmt.Sprintf("%s/reports/%d", app.srv.URL, demo.ID)
-	_, body := do(t, admin, http.MethodGet, page, nil)
+	_, body := do(t, admin, http.MethodGet, page+"/print", nil)
 	parts := lazyDiv.FindAllStringSubmatch(body, -1)
 	names := map[string]int{}
 	for _, p := range parts {

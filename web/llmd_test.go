@@ -39,7 +39,7 @@ func TestLLMDReportsImported(t *testing.T) {
 			t.Errorf("row %s: format %q, ttft p99 %v, path %q", row.Source.File, row.Source.Format, row.TTFT.P99, row.Paths["ttft_s.p99"])
 		}
 	}
-	_, page := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID), nil)
+	_, page := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, r.ID), nil)
 	for _, want := range []string{"the stack under test: 1 inference engine replica on 1 × NVIDIA-H100-80GB-HBM3", "the raw file is kept as uploaded", "not for one box"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page does not say %q", want)

@@ -40,7 +40,7 @@ func TestLoosenedObjectiveBlocksApprovalUntilAccepted(t *testing.T) {
 	rev := app.client("reviewer")
 	base := fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID)
 
-	_, page := do(t, rev, http.MethodGet, base, nil)
+	_, page := do(t, rev, http.MethodGet, base+"/print", nil)
 	if !strings.Contains(page, `data-testid="accept-loosening"`) || !strings.Contains(page, `data-testid="exit-objective_loosened" data-pass="false"`) {
 		t.Fatalf("no acceptance form or the item passes")
 	}
@@ -68,7 +68,7 @@ func TestLoosenedObjectiveBlocksApprovalUntilAccepted(t *testing.T) {
 	}
 	res, _ = do(t, rev, http.MethodPost, base+"/approve", url.Values{"version": {app.version(r.ID)}, "confirm": {"yes"}})
 	if res.StatusCode != http.StatusSeeOther {
-		_, page = do(t, rev, http.MethodGet, base, nil)
+		_, page = do(t, rev, http.MethodGet, base+"/print", nil)
 		t.Fatalf("approve after the acceptance: %d\n%s", res.StatusCode, between(page, `data-testid="exit-fail"`, "</p>"))
 	}
 }

@@ -64,7 +64,7 @@ func seedMessyMatrix(t testing.TB, app *testApp) int64 {
 func TestMatrixFoldsRowsThatDoNotCount(t *testing.T) {
 	app := newTestApp(t)
 	id := seedMessyMatrix(t, app)
-	_, page := do(t, app.client("reviewer"), http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	_, page := do(t, app.client("reviewer"), http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	m := sectionOf(page, "matrix")
 	main, rest, ok := strings.Cut(m, `data-testid="matrix-not-counted"`)
 	if !ok {
@@ -147,7 +147,7 @@ func TestBrowserMessyMatrixFits(t *testing.T) {
 func TestEnvelopeChartDrawsCountedRows(t *testing.T) {
 	app := newTestApp(t)
 	id := seedMessyMatrix(t, app)
-	_, page := do(t, app.client("reviewer"), http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	_, page := do(t, app.client("reviewer"), http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	env := sectionOf(page, "envelope")
 	if strings.Contains(env, "8706") {
 		t.Error("the envelope chart draws the other model's throughput")

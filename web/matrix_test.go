@@ -116,7 +116,7 @@ func sectionOf(body, id string) string {
 func TestMatrixShowsVerdictsEnvelopeAndAdmission(t *testing.T) {
 	app := newTestApp(t)
 	id, rows := seedMatrix(t, app)
-	res, body := do(t, app.client("reviewer"), "GET", fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	res, body := do(t, app.client("reviewer"), "GET", fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("report: %d", res.StatusCode)
 	}
@@ -151,8 +151,8 @@ func TestMatrixShowsVerdictsEnvelopeAndAdmission(t *testing.T) {
 		}
 	}
 	for _, id := range []string{"matrix", "envelope", "overload", "candidates", "residency"} {
-		if !strings.Contains(body, `href="#`+id+`"`) {
-			t.Errorf("no TOC link to #%s", id)
+		if !strings.Contains(body, `id="`+id+`"`) {
+			t.Errorf("the whole report lacks #%s", id)
 		}
 	}
 }
@@ -221,7 +221,7 @@ func TestObservedFiguresValidateSaveAndSwap(t *testing.T) {
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("stop: %d", res.StatusCode)
 	}
-	_, page := do(t, lead, "GET", fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	_, page := do(t, lead, "GET", fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	if !strings.Contains(sectionOf(page, "matrix"), "stopped: 5 errors in a row") {
 		t.Error("stopped row not marked with its reason")
 	}
@@ -305,7 +305,7 @@ func TestMatrixJudgedColumnsFirstAndLabels(t *testing.T) {
 	few[0].Warnings = []planner.Warning{{Code: "few-requests", Message: "only 3 requests: the percentiles are weak"}}
 	addRows(t, app.store, id, app.users["lead"].ID, 0, "short.json", sha, few)
 
-	_, body := do(t, app.client("lead"), "GET", fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	_, body := do(t, app.client("lead"), "GET", fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	head := cutBetween(sectionOf(body, "matrix"), `data-testid="matrix-table"`, "</thead>")
 	order := []string{">Verdict<", ">Success rate (of finished)<", ">Incomplete<", ">TTFT p95 (s)<", ">E2E p95 (s)<", ">Headroom<",
 		">Successful req/s<", ">Achieved (in flight · total req/s)<", ">Output tok/s<", ">TTFT p50 (s)<", ">E2E p99 (s)<", ">Sources<"}
@@ -342,11 +342,11 @@ func TestMatrixJudgedColumnsFirstAndLabels(t *testing.T) {
 		t.Fatalf("matrix lacks sources link %s", link)
 	}
 	_, page := do(t, app.client("reviewer"), "GET", app.srv.URL+link, nil)
-	if !strings.Contains(page, fmt.Sprintf(`href="/reports/%d#matrix"`, id)) {
+	if !strings.Contains(page, fmt.Sprintf(`href="/reports/%d/results#matrix"`, id)) {
 		t.Error("the sources page of a matrix row does not link back to the matrix")
 	}
 	_, page = do(t, app.client("reviewer"), "GET", fmt.Sprintf("%s/reports/%d/rows/%d/provenance", app.srv.URL, id, rows[4]), nil)
-	if !strings.Contains(page, fmt.Sprintf(`href="/reports/%d#imports"`, id)) {
+	if !strings.Contains(page, fmt.Sprintf(`href="/reports/%d/results#imports"`, id)) {
 		t.Error("the sources page opened from the imports does not link back to them")
 	}
 
@@ -355,7 +355,7 @@ func TestMatrixJudgedColumnsFirstAndLabels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, body = do(t, app.client("lead"), "GET", fmt.Sprintf("%s/reports/%d", app.srv.URL, empty), nil)
+	_, body = do(t, app.client("lead"), "GET", fmt.Sprintf("%s/reports/%d/print", app.srv.URL, empty), nil)
 	m = sectionOf(body, "matrix")
 	if !strings.Contains(m, "No objective yet: write it in the test contract.") || strings.Contains(m, "Judged against") {
 		t.Errorf("empty report's matrix: %s", cutBetween(m, `data-testid="matrix-objective"`, "</p>"))

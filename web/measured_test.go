@@ -61,7 +61,7 @@ func TestOneValuePerRowFigureInEverySection(t *testing.T) {
 		t.Fatalf("telemetry: %d\n%s", res.StatusCode, body)
 	}
 
-	_, page := do(t, admin, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, demo.ID), nil)
+	_, page := do(t, admin, http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, demo.ID), nil)
 	matrix := sectionOf(page, "matrix")
 	rowOf := func(sec string, i int) string {
 		at := strings.Index(sec, fmt.Sprintf(`data-testid="matrix-row-%d"`, i))

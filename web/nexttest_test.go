@@ -16,7 +16,7 @@ import (
 func TestEnvelopeProposesTheNextTest(t *testing.T) {
 	app := newTestApp(t)
 	id, _ := seedMatrix(t, app)
-	_, page := do(t, app.client("lead"), http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	_, page := do(t, app.client("lead"), http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	env := sectionOf(page, "envelope")
 	if got := testid(env, "next-test-text"); !strings.Contains(got, "next test: 1 run at 9 concurrent streams") {
 		t.Errorf("next test text %q", got)

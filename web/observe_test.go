@@ -131,7 +131,7 @@ func TestMetricsCountImportsRequestsAndSessions(t *testing.T) {
 	// The report page twice: rendered, then kept.
 	rev := app.client("reviewer")
 	for range 2 {
-		if res, _ := do(t, rev, "GET", fmt.Sprintf("%s/reports/%d", base, r.ID), nil); res.StatusCode != http.StatusOK {
+		if res, _ := do(t, rev, "GET", fmt.Sprintf("%s/reports/%d/print", base, r.ID), nil); res.StatusCode != http.StatusOK {
 			t.Fatalf("report page: %d", res.StatusCode)
 		}
 	}

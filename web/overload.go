@@ -54,9 +54,8 @@ func (s *Server) overloadSave(c echo.Context) error {
 	}
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "overload", Key: "overload", Form: form, Errs: fr.errs, Prev: prev, Next: t,
-		Edit:  s.edit(c, r, "overload test recorded", reports.SecOverload),
-		Doc:   reports.SecOverload,
-		Again: overloadFor, Swap: swapOf(overloadSwap),
+		Edit: s.edit(c, r, "overload test recorded", reports.SecOverload),
+		Doc:  reports.SecOverload,
 	})
 }
 

@@ -15,7 +15,7 @@ func TestOverloadTestRecordedAndJudged(t *testing.T) {
 	lead := app.client("lead")
 	u := fmt.Sprintf("%s/reports/%d/overload", app.srv.URL, id)
 
-	_, page := do(t, lead, "GET", fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	_, page := do(t, lead, "GET", fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	if !strings.Contains(sectionOf(page, "overload"), "not recorded") {
 		t.Error("an unrecorded test is not said so")
 	}

@@ -63,7 +63,7 @@ func TestReportPageFollowsEveryChange(t *testing.T) {
 		t.Helper()
 		var first string
 		for i := range 2 {
-			res, body := do(t, c, "GET", page, nil)
+			res, body := do(t, c, "GET", page+"/print", nil)
 			if res.StatusCode != http.StatusOK {
 				t.Fatalf("GET %s: %d", page, res.StatusCode)
 			}
@@ -165,11 +165,11 @@ func TestReportPageFollowsEveryChange(t *testing.T) {
 	// only, though the page without it is kept.
 	u, _ := url.Parse(page)
 	reviewer.Jar.SetCookies(u, []*http.Cookie{{Name: flashCookie, Value: url.QueryEscape("Sent back to the lead."), Path: "/"}})
-	_, body := do(t, reviewer, "GET", page, nil)
+	_, body := do(t, reviewer, "GET", page+"/print", nil)
 	if !strings.Contains(body, "Sent back to the lead.") {
 		t.Error("the one-time message was not shown")
 	}
-	if _, body := do(t, reviewer, "GET", page, nil); strings.Contains(body, "Sent back to the lead.") {
+	if _, body := do(t, reviewer, "GET", page+"/print", nil); strings.Contains(body, "Sent back to the lead.") {
 		t.Error("the one-time message was shown again")
 	}
 }

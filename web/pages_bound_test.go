@@ -68,7 +68,7 @@ func TestPagesBounded(t *testing.T) {
 		}
 		return body
 	}
-	page := get(fmt.Sprintf("/reports/%d", id))
+	page := get(fmt.Sprintf("/reports/%d/results", id))
 	if n := strings.Count(page, `data-testid="import"`); n != importsShown || !strings.Contains(page, `data-testid="imports-folded"`) {
 		t.Errorf("the report page shows %d imports", n)
 	}

@@ -18,7 +18,7 @@ func TestPathAndExitCheckOrder(t *testing.T) {
 	id := seedReviewReport(t, app) // every item holds but the recommendation's owner
 	lead := app.client("lead")
 	base := fmt.Sprintf("%s/reports/%d", app.srv.URL, id)
-	_, page := do(t, lead, http.MethodGet, base, nil)
+	_, page := do(t, lead, http.MethodGet, base+"/print", nil)
 	text := html.UnescapeString(page)
 
 	if !strings.Contains(text, `<h2 id="path-title">Next step: Write the recommendation</h2>`) {
@@ -47,13 +47,13 @@ func TestPathAndExitCheckOrder(t *testing.T) {
 
 	// Owner written: every item holds, and the banner says it may be submitted.
 	fixRecommendation(t, app, id)
-	_, page = do(t, lead, http.MethodGet, base, nil)
+	_, page = do(t, lead, http.MethodGet, base+"/print", nil)
 	if got := testid(page, "exit-pass"); got != "" && got != "Every item holds: the report may be submitted for review." {
 		t.Errorf("draft banner = %q", got)
 	}
 	if strings.Contains(page, `data-testid="exit-pass"`) {
 		post(t, app, lead, id, "/submit", nil)
-		_, page = do(t, lead, http.MethodGet, base, nil)
+		_, page = do(t, lead, http.MethodGet, base+"/print", nil)
 		if got := testid(page, "exit-pass"); got != "Every item holds: a reviewer may approve the report." {
 			t.Errorf("in review banner = %q", got)
 		}
@@ -61,7 +61,7 @@ func TestPathAndExitCheckOrder(t *testing.T) {
 			t.Error("the path still shows a next step once submitted")
 		}
 		post(t, app, app.client("reviewer"), id, "/approve", url.Values{"confirm": {"yes"}})
-		_, page = do(t, lead, http.MethodGet, base, nil)
+		_, page = do(t, lead, http.MethodGet, base+"/print", nil)
 		if got := testid(page, "exit-pass"); got != "Every item held when the report was approved." {
 			t.Errorf("approved banner = %q", got)
 		}

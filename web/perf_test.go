@@ -349,7 +349,7 @@ func TestReportViewsKeepHeapBounded(t *testing.T) {
 		if err := st.AddComment(ctx, 1, reviewer.ID, "matrix", fmt.Sprintf("comment %d", i)); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(inProcessGet(t, h, "/reports/1", cookies), fmt.Sprintf("comment %d", i)) {
+		if !strings.Contains(inProcessGet(t, h, "/reports/1/review", cookies), fmt.Sprintf("comment %d", i)) {
 			t.Fatalf("view %d: the new comment is missing", i)
 		}
 	}

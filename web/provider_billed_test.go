@@ -77,7 +77,7 @@ func TestSeedSoakAndBilledRevenue(t *testing.T) {
 		t.Fatalf("provider: %d\n%.800s", res.StatusCode, body)
 	}
 
-	_, page := do(t, fin, http.MethodGet, base, nil)
+	_, page := do(t, fin, http.MethodGet, base+"/print", nil)
 	for id, want := range map[string]string{
 		"soak-availability": "99.994 %", "soak-in-slo": "99.97 %", "soak-mean-power": "520 W", "soak-energy": "11.2 MJ (3.12 kWh)",
 		"soak-output-tokens": "63,000,000", "soak-tokens-per-joule": "5.61",

@@ -100,7 +100,7 @@ func TestBrowserCatalogueReimport(t *testing.T) {
 	browsertest.NoHorizontalScroll(ctx, t, "catalogue-import")
 	browsertest.CheckAxe(ctx, t, "catalogue-import")
 	if err := chromedp.Do(ctx,
-		chromedp.Navigate(fmt.Sprintf("%s/reports/%d", app.srv.URL, draft)),
+		chromedp.Navigate(fmt.Sprintf("%s/reports/%d/review", app.srv.URL, draft)),
 		browsertest.WaitText(`[data-testid="history"]`, "LiteLLM gpt-4o: input price 2.50 → 2.00 USD per 1M tokens (−20 %)"),
 	); err != nil {
 		browsertest.Screenshot(ctx, t, "catalogue-draft-history")

@@ -197,7 +197,7 @@ func TestCatalogueImportAndReimport(t *testing.T) {
 		hist[0].After != "LiteLLM gpt-4o: input price 2.50 → 2.00 USD per 1M tokens (−20 %)\nLiteLLM gpt-4o: batch input price 1.25 → 1.00 USD per 1M tokens (−20 %)" {
 		t.Errorf("draft history %q: %q", hist[0].Action, hist[0].After)
 	}
-	_, dp := do(t, fin, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, draft), nil)
+	_, dp := do(t, fin, http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, draft), nil)
 	if !strings.Contains(dp, "LiteLLM gpt-4o: input price 2.50 → 2.00 USD per 1M tokens (−20 %)") {
 		t.Error("the draft's page does not show the move in its history")
 	}
@@ -263,7 +263,7 @@ func TestCatalogueQuoteStaleBlocksApproval(t *testing.T) {
 	if err := app.store.SaveSection(ctx, store.Edit{ReportID: r.ID, BaseVersion: r.Version, UserID: admin.ID, Action: "cost settings changed", Section: reports.SecSettings}, reports.SecSettings, settings); err != nil {
 		t.Fatal(err)
 	}
-	_, page := do(t, app.client("reviewer"), http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID), nil)
+	_, page := do(t, app.client("reviewer"), http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, r.ID), nil)
 	if !strings.Contains(html.UnescapeString(between(page, `role="table" data-testid="evidence"`, "</table>")), "40 days old, older than 30 days (the LiteLLM catalogue's limit)") {
 		t.Error("the report's evidence does not say the catalogue price is stale by the catalogue's limit")
 	}

@@ -32,7 +32,7 @@ func TestQuoteSaveConfirmsAndLeadsCanRequest(t *testing.T) {
 		t.Errorf("the lead is not told who adds quotes:\n%s", note)
 	}
 	id, _ := seedMatrix(t, app)
-	_, rp := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	_, rp := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	if !strings.Contains(rp, `data-testid="quote-request-form"`) {
 		t.Fatal("the lead's costs offer no way to request a quote")
 	}
@@ -42,10 +42,10 @@ func TestQuoteSaveConfirmsAndLeadsCanRequest(t *testing.T) {
 	}
 	_, page = do(t, fin, http.MethodGet, app.srv.URL+"/quotes", nil)
 	reqs := between(page, `data-testid="quote-requests"`, "</article>")
-	if !strings.Contains(reqs, "Please price Example AI&#39;s 8B model in the EU") || !strings.Contains(reqs, fmt.Sprintf(`/reports/%d#costs`, id)) {
+	if !strings.Contains(reqs, "Please price Example AI&#39;s 8B model in the EU") || !strings.Contains(reqs, fmt.Sprintf(`/reports/%d/costs#costs`, id)) {
 		t.Errorf("finance does not see the lead's request:\n%s", reqs)
 	}
-	_, fp := do(t, fin, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	_, fp := do(t, fin, http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	if strings.Contains(fp, `data-testid="quote-request-form"`) {
 		t.Error("finance, who adds quotes, is offered the request form")
 	}

@@ -51,7 +51,7 @@ func TestNoRawFloatsOnTheDemo(t *testing.T) {
 	app := newTestApp(t)
 	demo := demoReport(t, app)
 	c := app.client("admin")
-	_, page := do(t, c, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, demo.ID), nil)
+	_, page := do(t, c, http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, demo.ID), nil)
 	if !strings.Contains(page, `data-testid="crossover-formula"`) {
 		t.Fatal("the demo page shows no crossover formula")
 	}

@@ -141,24 +141,3 @@ func decisionCostNote(r planner.Result) string {
 	}
 	return "In the expected scenario self-hosting and " + api.Option + " cost the same per 1,000; no choice needs a justification."
 }
-
-// beyondPlanWhen says when the recommendation's "why the plan's boxes
-// stand" is asked for: never required to save, it is needed for the exit
-// check only while a scenario's busy hour needs more boxes than the plan
-// allows (and the decision keeps the plan). It names those scenarios.
-func beyondPlanWhen(r planner.Result) string {
-	var beyond []string
-	for _, s := range r.Scenarios {
-		if s.BeyondPlan(r.Capacity.MaxBoxes) {
-			beyond = append(beyond, s.Scenario.Name)
-		}
-	}
-	if len(beyond) == 0 {
-		return "Optional: asked for only when a scenario's busy hour needs more boxes than the plan allows; none does now."
-	}
-	scen := "scenario " + beyond[0]
-	if len(beyond) > 1 {
-		scen = "scenarios " + strings.Join(beyond[:len(beyond)-1], ", ") + " and " + beyond[len(beyond)-1]
-	}
-	return "Needed to keep the plan: the busy hour of " + scen + " needs more boxes than the plan allows. Say why the plan stands, or change or stop it."
-}

@@ -33,7 +33,7 @@ func TestRecommendationCostlierNeedsJustification(t *testing.T) {
 	base := fmt.Sprintf("%s/reports/%d", app.srv.URL, id)
 	c := app.client("demo")
 
-	_, page := do(t, c, "GET", base, nil)
+	_, page := do(t, c, "GET", base+"/print", nil)
 	form := between(withParts(t, c, app.srv.URL, page), `data-testid="recommendation-form"`, "</form>")
 	for _, want := range []string{`data-testid="decision-choices"`, "<dt>keep</dt>", "<dt>change</dt>", "<dt>stop</dt>", "keep is the costlier choice"} {
 		if !strings.Contains(form, want) {

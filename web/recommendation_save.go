@@ -31,9 +31,8 @@ func (s *Server) recommendationSave(c echo.Context) error {
 	}
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "recommendation", Form: form, Errs: errs, Prev: rep.In.Recommendation, Next: next,
-		Edit:  s.edit(c, r, "recommendation changed", "recommendation"),
-		Doc:   reports.SecRecommendation,
-		Again: recommendationAgain, Swap: swapOf(recommendationSwap),
+		Edit: s.edit(c, r, "recommendation changed", "recommendation"),
+		Doc:  reports.SecRecommendation,
 	})
 }
 

@@ -75,7 +75,7 @@ func (s *Server) referenceSave(c echo.Context) error {
 		Anchor: "reference", Key: "import", Form: fields, Errs: errs,
 		Edit: referenceEdit(e, prev, next), Changed: true,
 		Save: saveReference(s, r.ID, next), Doc: reports.SecReference,
-		Again: referenceFor, Flash: summary,
+		Flash: summary,
 	})
 }
 
@@ -104,7 +104,7 @@ func (s *Server) referenceRowSave(c echo.Context) error {
 		Anchor: "reference", Key: "row", Form: form, Errs: errs,
 		Edit: referenceEdit(s.edit(c, r, "reference row typed", reports.SecReference), prev, next), Changed: true,
 		Save: saveReference(s, r.ID, next), Doc: reports.SecReference,
-		Again: referenceFor, Flash: "reference row added (public frontier, not evidence)",
+		Flash: "reference row added (public frontier, not evidence)",
 	})
 }
 
@@ -137,7 +137,7 @@ func (s *Server) referenceRemove(c echo.Context) error {
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "reference", Edit: referenceEdit(s.edit(c, r, "reference rows removed", reports.SecReference), prev, next), Changed: true,
 		Save: saveReference(s, r.ID, next), Doc: reports.SecReference,
-		Again: referenceFor, Flash: "reference rows removed",
+		Flash: "reference rows removed",
 	})
 }
 

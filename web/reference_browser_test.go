@@ -70,8 +70,11 @@ func TestBrowserPlanThenFrontierRatio(t *testing.T) {
 		chromedp.Click(css(`[data-testid="reference-submit-import"]`)),
 		browsertest.WaitText(`[data-testid="flash"]`, "agg_bmk.json: 5 reference rows imported"),
 		browsertest.WaitText(`[data-testid="reference-plan"]`, "A plan cannot be approved"),
+		// The overview says it is a plan, and so does the exit check.
+		chromedp.Click(css(`[data-testid="step-overview"] a`)),
 		browsertest.WaitText(`[data-testid="headline-reference"]`, "Plan, not evidence: A plan: the public frontier"),
 		chromedp.WaitVisible(css(`[data-testid="exit-plan"][data-pass="false"]`)),
+		chromedp.Navigate(report+"#envelope"),
 		browsertest.WaitText(`[data-testid="envelope-chart-reference"]`, "public frontier (reference, not evidence)"),
 	)...)
 	if err != nil {
@@ -81,10 +84,12 @@ func TestBrowserPlanThenFrontierRatio(t *testing.T) {
 
 	// Submitting asks first, naming the plan's item; going back leaves it a draft.
 	err = chromedp.Do(ctx,
+		chromedp.Navigate(report+"/review"),
 		chromedp.Click(css(`[data-testid="submit-review-open"]`)),
 		browsertest.WaitText(`[data-testid="submit-failing"]`, "Evidence from the box, not only the public frontier"),
-		chromedp.Click(css(`[data-testid="submit-go-back"]`)),
 		browsertest.WaitText(`[data-testid="review-state"]`, "draft"),
+		chromedp.Click(css(`[data-testid="submit-go-back"]`)),
+		chromedp.WaitVisible(css(`[data-testid="exit-plan"][data-pass="false"]`)),
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +97,7 @@ func TestBrowserPlanThenFrontierRatio(t *testing.T) {
 
 	// The results of the box, imported beside the reference rows.
 	err = chromedp.Do(ctx,
-		chromedp.Navigate(report+"#imports"),
+		chromedp.Navigate(report+"/print#imports"),
 		chromedp.SetUploadFiles(css(`[data-testid="upload-input"]`), []string{run}),
 		browsertest.WaitText(`[data-testid="import-result"]`, "Added 5 rows"),
 		// 230.1 output tok/s on 1 GPU at 1/33.7 ms = 29.7 tok/s/user; the
@@ -114,7 +119,7 @@ func TestBrowserPlanThenFrontierRatio(t *testing.T) {
 		t.Error("the plan mark or its exit item stayed after the results were imported")
 	}
 	err = chromedp.Do(ctx,
-		chromedp.Navigate(report+"#envelope"),
+		chromedp.Navigate(report+"/print#envelope"),
 		browsertest.WaitText(`[data-testid="envelope-chart-reference"]`, "diamonds"),
 	)
 	if err != nil {

@@ -114,7 +114,7 @@ func TestReferenceImportAndPlan(t *testing.T) {
 	}
 
 	// The page, the list and the workbook mark the plan.
-	_, page := do(t, lead, http.MethodGet, base, nil)
+	_, page := do(t, lead, http.MethodGet, base+"/print", nil)
 	for _, want := range []string{`data-testid="reference-plan"`, `data-testid="headline-reference" data-plan="true"`, "Plan, not evidence:", `data-testid="reference-rows"`, "inferencex.csv", "typed: InferenceX dashboard"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %s", want)

@@ -9,6 +9,8 @@ package web
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
+import "capplan/web/view"
+
 // refreshed is what an htmx answer to a change of the report adds, out of
 // band, to the part it swaps (own: the anchor of that part): every other
 // part of the page computed from the report, rendered from the same fresh
@@ -16,7 +18,9 @@ import templruntime "github.com/a-h/templ/runtime"
 // added in one place, answerChange, for every change the page makes: a
 // section saved through the pipeline, an import, an import removed.
 //
-// Forms are kept where they hold typing: the matrix's and the candidates'
+// Only the sections on the page the change was made from are sent (the
+// step's, or every one on the print view; see refreshedParts). Forms are
+// kept where they hold typing: the matrix's and the candidates'
 // row forms are refreshed only when the rows themselves changed (own is
 // "imports"); otherwise only their judged parts are swapped.
 func refreshed(v reportView, own string) templ.Component {
@@ -36,106 +40,21 @@ func refreshed(v reportView, own string) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		if own != "exitcheck" {
-			templ_7745c5c3_Err = exitCheckSection(v, true).Render(ctx, templ_7745c5c3_Buffer)
+		for _, c := range refreshedParts(v, own) {
+			templ_7745c5c3_Err = c.Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		if own == "imports" {
-			templ_7745c5c3_Err = matrixSection(v, sectionForm{}, true).Render(ctx, templ_7745c5c3_Buffer)
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		} else {
-			templ_7745c5c3_Err = matrixJudgement(v, true).Render(ctx, templ_7745c5c3_Buffer)
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			if len(v.Result.Matrix) > 0 {
-				templ_7745c5c3_Err = matrixTable(v, true).Render(ctx, templ_7745c5c3_Buffer)
-				if templ_7745c5c3_Err != nil {
-					return templ_7745c5c3_Err
-				}
-			}
-		}
-		if own != "reference" {
-			templ_7745c5c3_Err = referenceJudged(v, true).Render(ctx, templ_7745c5c3_Buffer)
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		}
-		if own != "envelope" {
-			templ_7745c5c3_Err = envelopeSection(v, sectionForm{}, true).Render(ctx, templ_7745c5c3_Buffer)
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		}
-		if own != "candidates" {
-			templ_7745c5c3_Err = candidatesJudged(v, true).Render(ctx, templ_7745c5c3_Buffer)
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			for _, cd := range v.Candidates {
-				templ_7745c5c3_Err = candidateJudged(v, cd, true).Render(ctx, templ_7745c5c3_Buffer)
-				if templ_7745c5c3_Err != nil {
-					return templ_7745c5c3_Err
-				}
-			}
-		}
-		if own != "residency" {
-			templ_7745c5c3_Err = residencySection(v, sectionForm{}, true).Render(ctx, templ_7745c5c3_Buffer)
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		}
-		if own != "costs" {
-			templ_7745c5c3_Err = costsSection(v, moneyForm{}, true).Render(ctx, templ_7745c5c3_Buffer)
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		}
-		if own != "scenarios" {
-			templ_7745c5c3_Err = scenariosSection(v, moneyForm{}, true).Render(ctx, templ_7745c5c3_Buffer)
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		}
-		if own != "fleet" {
-			templ_7745c5c3_Err = fleetSection(v, sectionForm{}, true).Render(ctx, templ_7745c5c3_Buffer)
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		}
-		templ_7745c5c3_Err = crossoverSection(v, true).Render(ctx, templ_7745c5c3_Buffer)
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		if own != "provider" {
-			templ_7745c5c3_Err = providerSection(v, sectionForm{}, true).Render(ctx, templ_7745c5c3_Buffer)
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		}
-		if own != "recommendation" {
-			templ_7745c5c3_Err = recommendationSection(v, moneyForm{}, true).Render(ctx, templ_7745c5c3_Buffer)
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		}
-		templ_7745c5c3_Err = historySection(v.R.ID, v.History, v.HistoryTotal, true).Render(ctx, templ_7745c5c3_Buffer)
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		templ_7745c5c3_Err = headlineSection(v, true).Render(ctx, templ_7745c5c3_Buffer)
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		templ_7745c5c3_Err = pathSection(v, true).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = view.StepNav(stepBarOf(v), true).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		templ_7745c5c3_Err = headVersion(v.R.Version, true).Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = lastChange(v, true).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -182,7 +101,7 @@ func headVersion(version int, oob bool) templ.Component {
 		var templ_7745c5c3_Var3 string
 		templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(version))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/refresh.templ`, Line: 71, Col: 17}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/refresh.templ`, Line: 35, Col: 17}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 		if templ_7745c5c3_Err != nil {

@@ -83,7 +83,7 @@ func TestChangesRefreshTheComputedSections(t *testing.T) {
 	}
 	// The form's address is replaced by the report's: Back does not come
 	// back to the posted form.
-	if got := res.Header.Get("HX-Replace-Url"); got != fmt.Sprintf("/reports/%d", id) || res.Header.Get("HX-Push-Url") != "" {
+	if got := res.Header.Get("HX-Replace-Url"); got != fmt.Sprintf("/reports/%d/contract", id) || res.Header.Get("HX-Push-Url") != "" {
 		t.Errorf("amendment: HX-Replace-Url %q, HX-Push-Url %q", got, res.Header.Get("HX-Push-Url"))
 	}
 
@@ -125,7 +125,7 @@ func TestContractSavedFromItsOwnPageRedirects(t *testing.T) {
 	form := contractValues(1)
 	form.Set("on_page", "1")
 	res, _ := do(t, lead, "POST", fmt.Sprintf("%s/reports/%d/contract", app.srv.URL, id), form, "HX-Request", "true")
-	if res.StatusCode != http.StatusNoContent || res.Header.Get("HX-Redirect") != fmt.Sprintf("/reports/%d#contract", id) {
+	if res.StatusCode != http.StatusNoContent || res.Header.Get("HX-Redirect") != fmt.Sprintf("/reports/%d/contract#contract", id) {
 		t.Errorf("saved from its page: %d, HX-Redirect %q", res.StatusCode, res.Header.Get("HX-Redirect"))
 	}
 	// In place on the report (htmx), the form does not carry the mark.

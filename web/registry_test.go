@@ -66,7 +66,7 @@ func TestRegistryFieldsInTheCostForm(t *testing.T) {
 	if res, body := post(t, app, lead, id, "/costs", form); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("saving every registry field: %d\n%s", res.StatusCode, between(body, `data-testid="form-errors"`, "</div>"))
 	}
-	_, page := do(t, lead, http.MethodGet, report, nil)
+	_, page := do(t, lead, http.MethodGet, report+"/print", nil)
 	page = between(withParts(t, lead, app.srv.URL, page), `data-testid="self-hosted-form"`, "</form>")
 	if page == "" {
 		t.Fatal("no self-hosted form on the report page")
@@ -161,7 +161,7 @@ func TestRegistryFieldsInTheProviderForm(t *testing.T) {
 	app := newTestApp(t)
 	r := seedDemoInto(t, app)
 	fin := app.client("finance")
-	_, page := do(t, fin, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID), nil)
+	_, page := do(t, fin, http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, r.ID), nil)
 	page = withParts(t, fin, app.srv.URL, page)
 	for _, fd := range planner.ProviderFields {
 		if !strings.Contains(page, fmt.Sprintf(`name="%s"`, fd.Key())) || !strings.Contains(page, fd.FormLabel()) {

@@ -49,7 +49,8 @@ func (s *Server) reportCreate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return redirect(c, fmt.Sprintf("/reports/%d", id))
+	// A new report starts at its first step, the contract.
+	return redirect(c, stepURL(id, "contract"))
 }
 
 func (s *Server) reportRename(c echo.Context) error {

@@ -39,7 +39,7 @@ func TestReportViewsLeaveTheSharedComputationAlone(t *testing.T) {
 	}
 	cands := rep.Candidates
 	base := fmt.Sprintf("%s/reports/%d", p.srv.URL, p.demo)
-	gets := []string{base, base + "?rows=all", base + "/history", base + "/exitcheck", base + "/matrix.csv", base + "/export.xlsx",
+	gets := []string{base, base + "/results", base + "/print?rows=all", base + "/history", base + "/exitcheck", base + "/matrix.csv", base + "/export.xlsx",
 		fmt.Sprintf("%s/compare?s=%d&s=%d.c%d", p.srv.URL, p.demo, p.demo, cands[len(cands)-1].ID)}
 	for _, u := range gets {
 		for _, hx := range []bool{false, true} {
@@ -114,7 +114,7 @@ func TestChartsDrawnOncePerVersionMatchAFreshPage(t *testing.T) {
 		defer srv.Close()
 		p.srv = srv
 		c := p.client("admin")
-		req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/reports/%d", srv.URL, p.demo), nil)
+		req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/reports/%d/print", srv.URL, p.demo), nil)
 		res, err := c.Do(req)
 		if err != nil {
 			t.Fatal(err)

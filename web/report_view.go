@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -12,6 +13,7 @@ import (
 	"capplan/planner"
 	"capplan/web/reports"
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
 // loadReport reads the :id report whole (one read transaction, see
@@ -106,16 +108,41 @@ func (s *Server) editableReport(c echo.Context) (store.Report, error) {
 	return r, nil
 }
 
-// reportShow is the report page. A long matrix shows its rows at the
-// contract's load levels unless ?rows=all asks for every row (see
+// reportShow is the report's overview. A long matrix shows its rows at
+// the contract's load levels unless ?rows=all asks for every row (see
 // shownRows). The page is kept for the views that follow while nothing is
 // committed to the database (see pageCache); a page carrying a one-time
 // message is rendered for its view alone. A viewer who has changed
 // nothing since a page was built may be served it while its successor
 // renders; one who has always sees their change (see ownWrites).
-func (s *Server) reportShow(c echo.Context) error {
+func (s *Server) reportShow(c echo.Context) error { return s.showStep(c, "") }
+
+// reportStepShow is one step page of the report (see reportSteps).
+func (s *Server) reportStepShow(step string) echo.HandlerFunc {
+	return func(c echo.Context) error { return s.showStep(c, step) }
+}
+
+// reportSectionShow sends a link to a section (/reports/1/section/matrix)
+// on to the step that shows it.
+func (s *Server) reportSectionShow(c echo.Context) error {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return err
+	}
+	name := c.Param("name")
+	if _, ok := sectionByName(name); !ok {
+		return echo.NewHTTPError(http.StatusNotFound, "Not found: the report has no section "+name+".")
+	}
+	return c.Redirect(http.StatusSeeOther, sectionURL(id, name))
+}
+
+// printStep names the print view among the steps' addresses.
+const printStep = "print"
+
+// showStep answers the page of one step, the overview or the print view.
+func (s *Server) showStep(c echo.Context, step string) error {
 	if _, err := c.Cookie(flashCookie); err == nil {
-		return s.reportPageFresh(c)
+		return s.reportPageFresh(c, step)
 	}
 	id, err := idParam(c, "id")
 	if err != nil {
@@ -124,10 +151,10 @@ func (s *Server) reportShow(c echo.Context) error {
 	ctx := c.Request().Context()
 	now, ok := s.readChanges(c)
 	if !ok {
-		return s.reportPageFresh(c)
+		return s.reportPageFresh(c, step)
 	}
 	u := *currentUser(c)
-	key := pageKey{view: "page", report: id, user: u.ID, asOf: s.svc.AsOf(), allRows: c.QueryParam("rows") == "all"}
+	key := pageKey{view: "page:" + step, report: id, user: u.ID, asOf: s.svc.AsOf(), allRows: c.QueryParam("rows") == "all"}
 	path := c.Request().URL.Path
 	body, err := s.pages.get(ctx, now, key, s.writes.since(sessionOf(c)), acceptsGzip(c.Request()), func(ctx context.Context) ([]byte, error) {
 		rep, err := s.svc.Load(ctx, id)
@@ -138,7 +165,7 @@ func (s *Server) reportShow(c echo.Context) error {
 		v.AllRows = key.allRows
 		var buf yieldingBuffer
 		buf.Grow(256 << 10)
-		err = layout(pageCtx{User: &u, Title: v.R.Title, Path: path}, reportPage(v)).Render(ctx, &buf)
+		err = layout(pageCtx{User: &u, Title: stepTitle(v, step), Path: path}, stepComponent(v, step)).Render(ctx, &buf)
 		return bytes.Clone(buf.Bytes()), err // kept at its length, not the buffer's capacity
 	})
 	if err != nil {
@@ -148,16 +175,93 @@ func (s *Server) reportShow(c echo.Context) error {
 	return body.send(c, http.StatusOK, echo.MIMETextHTMLCharsetUTF8)
 }
 
-// reportPageFresh renders the report page for this view alone, straight
-// to the response (see stream).
-func (s *Server) reportPageFresh(c echo.Context) error {
+// stepComponent is the page of step for v (the print view for printStep).
+func stepComponent(v reportView, step string) templ.Component {
+	switch step {
+	case "":
+		return reportPage(v)
+	case printStep:
+		v.Print = true
+		return printPage(v)
+	}
+	st, _ := stepByName(step)
+	v.Step = step
+	return stepPage(v, st)
+}
+
+// stepTitle is the browser title of a step page.
+func stepTitle(v reportView, step string) string {
+	if step == printStep {
+		return v.R.Title + " · whole report"
+	}
+	if st, ok := stepByName(step); ok && step != "" {
+		return v.R.Title + " · " + st.Title
+	}
+	return v.R.Title
+}
+
+// reportPageFresh renders a page of the report for this view alone,
+// straight to the response (see stream).
+func (s *Server) reportPageFresh(c echo.Context, step string) error {
 	v, err := s.loadReport(c)
 	if err != nil {
 		return err
 	}
 	v.Flash = takeFlash(c)
 	v.AllRows = c.QueryParam("rows") == "all"
-	return s.stream(c, http.StatusOK, layout(s.page(c, v.R.Title), reportPage(v)))
+	return s.stream(c, http.StatusOK, layout(s.page(c, stepTitle(v, step)), stepComponent(v, step)))
+}
+
+// stepBarOf is the step bar of v: each step's state from the report's
+// path (planner.Path), each path step counted in the step showing its
+// section.
+func stepBarOf(v reportView) view.StepBar {
+	p := v.Result.Path
+	var b view.StepBar
+	for _, st := range reportSteps {
+		s := view.Step{Name: st.Name, Title: st.Title, URL: stepURL(v.R.ID, st.Name), Current: !v.Print && v.Step == st.Name}
+		if st.Name == "" {
+			s.State = view.StepOptional
+			s.Detail = "the answers and what is missing"
+			b.Steps = append(b.Steps, s)
+			continue
+		}
+		counted, done, next := 0, true, false
+		var left []string
+		for i, ps := range p.Steps {
+			if stepOf(ps.Section) != st.Name {
+				continue
+			}
+			counted++
+			if !ps.Done {
+				done = false
+				left = append(left, ps.Label)
+			}
+			if i == p.Next {
+				next = true
+			}
+		}
+		switch {
+		case counted == 0:
+			s.State, s.Detail = view.StepOptional, "no check depends on it"
+		case done:
+			s.State, s.Detail = view.StepDone, "done"
+		case next:
+			s.State, s.Detail = view.StepNext, strings.Join(left, "; ")
+		default:
+			s.State, s.Detail = view.StepToDo, strings.Join(left, "; ")
+		}
+		b.Steps = append(b.Steps, s)
+	}
+	return b
+}
+
+// stepKey names a step in test ids ("overview" for "").
+func stepKey(name string) string {
+	if name == "" {
+		return "overview"
+	}
+	return name
 }
 
 // reportExitCheck is the live exit check, which reloads itself after any

@@ -16,7 +16,7 @@ func TestReportPageSeesEveryWrite(t *testing.T) {
 	app := newTestApp(t)
 	ctx := context.Background()
 	id, _ := app.store.CreateReport(ctx, app.users["lead"], "Before")
-	u := fmt.Sprintf("%s/reports/%d", app.srv.URL, id)
+	u := fmt.Sprintf("%s/reports/%d/results", app.srv.URL, id)
 	lead := app.client("lead")
 	if _, page := do(t, lead, "GET", u, nil); !strings.Contains(page, "Before") {
 		t.Fatal("first view")
@@ -37,7 +37,7 @@ func TestReportPageSeesEveryWrite(t *testing.T) {
 func TestLongMatrixShowsTheContractLevelsAndAllOnRequest(t *testing.T) {
 	app := newTestApp(t)
 	id := seedBigReport(t, app, 40)
-	u := fmt.Sprintf("%s/reports/%d", app.srv.URL, id)
+	u := fmt.Sprintf("%s/reports/%d/results", app.srv.URL, id)
 	lead := app.client("lead")
 	_, page := do(t, lead, "GET", u, nil)
 	levels := len(reports.DemoContract().Loads)

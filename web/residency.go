@@ -82,7 +82,6 @@ func (s *Server) residencySave(c echo.Context) error {
 		Save: func(ctx context.Context, e store.Edit) error {
 			return s.store.SaveSection(ctx, e, reports.SecRoutes, routes)
 		},
-		Again: residencyFor, Swap: swapOf(residencySwap),
 	})
 }
 

@@ -294,7 +294,7 @@ func residencyTable(rs []planner.Route) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "<div class=\"table-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Routes sharing the box (scrolls sideways)\"><table class=\"data\" data-testid=\"routes\"><thead><tr><th>Route</th><th>Model</th><th>Residency</th><th class=\"num\">Cold start (s)</th><th class=\"num\">Memory budget (GiB)</th><th class=\"num\">Admitted concurrency</th><th>Queue policy</th><th>Owner</th><th>Overload outcome</th></tr></thead> <tbody>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "<div class=\"table-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Routes and their residency\" data-testid=\"routes-scroll\"><table class=\"data\" data-testid=\"routes\"><thead><tr><th>Route</th><th>Model</th><th>Residency</th><th class=\"num\">Cold start (s)</th><th class=\"num\">Memory budget (GiB)</th><th class=\"num\">Admitted concurrency</th><th>Queue policy</th><th>Owner</th><th>Overload outcome</th></tr></thead> <tbody>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

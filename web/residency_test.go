@@ -58,7 +58,7 @@ func TestResidencyRoutesAndFit(t *testing.T) {
 	if res, _ := do(t, lead, "POST", u, f); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("save: %d", res.StatusCode)
 	}
-	_, page := do(t, app.client("reviewer"), "GET", fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	_, page := do(t, app.client("reviewer"), "GET", fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	rs = sectionOf(page, "residency")
 	if !strings.Contains(rs, "does not fit") || strings.Contains(rs, "embed") || strings.Contains(rs, "residency-form") {
 		t.Errorf("after the change (reviewer's view):\n%s", rs)

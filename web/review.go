@@ -80,14 +80,15 @@ func (s *Server) reportSendBack(c echo.Context) error {
 }
 
 // reviewDone answers a workflow step that went through: the report, at its
-// review bar, with msg. htmx is sent to the report without the anchor, since
-// a location differing from the page's only by its anchor would scroll
-// rather than load the changed report.
+// review bar, with msg. htmx is sent back to the page of the report it came
+// from (the review step, the overview, the print view) without the anchor,
+// since a location differing from the page's only by its anchor would
+// scroll rather than load the changed report.
 func reviewDone(c echo.Context, id int64, msg string) error {
 	if isPartial(c.Request()) {
-		return redirectFlash(c, fmt.Sprintf("/reports/%d", id), msg)
+		return redirectFlash(c, pageFrom(c, id, "review"), msg)
 	}
-	return redirectFlash(c, fmt.Sprintf("/reports/%d#review", id), msg)
+	return redirectFlash(c, sectionURL(id, "review"), msg)
 }
 
 // reviewForm is what the review bar shows after a refused workflow step:
@@ -129,7 +130,7 @@ func (s *Server) showReview(c echo.Context, status int, f reviewForm) error {
 		return err
 	}
 	c.SetRequest(c.Request().WithContext(context.WithValue(c.Request().Context(), reviewFormKey{}, f)))
-	return s.render(c, status, layout(s.page(c, v.R.Title), reportPage(v)), reviewBar(v))
+	return s.render(c, status, layout(s.page(c, v.R.Title), stepComponent(v, "review")), reviewBar(v))
 }
 
 // reportRevise starts a new revision of an approved report (its editors).
@@ -184,9 +185,9 @@ func (s *Server) reportComment(c echo.Context) error {
 		return s.render(c, http.StatusOK, nil, commentsWithHistory(v))
 	}
 	if section == "quotes" {
-		return redirectFlash(c, fmt.Sprintf("/reports/%d#comments", id), "Quote request sent: it stands in this report's comments and in the quote library, where finance sees it.")
+		return redirectFlash(c, sectionURL(id, "comments"), "Quote request sent: it stands in this report's comments and in the quote library, where finance sees it.")
 	}
-	return redirect(c, fmt.Sprintf("/reports/%d#comments", id))
+	return redirect(c, sectionURL(id, "comments"))
 }
 
 // reviewJSON is the review state as the API shows it.

@@ -20,7 +20,9 @@ func TestBrowserReviewJourney(t *testing.T) {
 	app := newTestApp(t)
 	id := seedReviewReport(t, app)
 	ctx := browsertest.New(t)
-	report := fmt.Sprintf("%s/reports/%d", app.srv.URL, id)
+	// The reviewer's one-page view: the exit check, the review bar and
+	// the sections they name together.
+	report := fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id)
 
 	login := func(who string) []chromedp.Action[chromedp.Void] {
 		return append(browserLogin(app, app.users[who].Email), chromedp.Navigate(report), chromedp.WaitVisible(css(`[data-testid="exitcheck"]`)))

@@ -25,7 +25,7 @@ func TestReviewLocksTheForms(t *testing.T) {
 		}
 		return out
 	}
-	_, draft := do(t, lead, "GET", base, nil)
+	_, draft := do(t, lead, "GET", base+"/print", nil)
 	if n := len(posts(draft)); n < 5 {
 		t.Fatalf("a draft shows %d forms to its lead, want its edit forms: %v", n, posts(draft))
 	}
@@ -33,7 +33,7 @@ func TestReviewLocksTheForms(t *testing.T) {
 		t.Errorf("draft's review text = %q", got)
 	}
 	do(t, lead, "POST", base+"/submit", url.Values{"version": {app.version(id)}, "confirm": {"yes"}})
-	_, inReview := do(t, lead, "GET", base, nil)
+	_, inReview := do(t, lead, "GET", base+"/print", nil)
 	for _, a := range posts(inReview) {
 		if a != "comments" && a != "withdraw" {
 			t.Errorf("in review the lead still sees the form posting to %s", a)
@@ -46,7 +46,7 @@ func TestReviewLocksTheForms(t *testing.T) {
 		t.Error("the badge runs into the text after it")
 	}
 	do(t, rev, "POST", base+"/approve", url.Values{"version": {app.version(id)}, "confirm": {"yes"}})
-	_, approved := do(t, lead, "GET", base, nil)
+	_, approved := do(t, lead, "GET", base+"/print", nil)
 	for _, a := range posts(approved) {
 		if a != "revise" {
 			t.Errorf("approved, the lead still sees the form posting to %s", a)

@@ -132,7 +132,7 @@ func TestReviewWorkflow(t *testing.T) {
 	lead, rev := app.client("lead"), app.client("reviewer")
 
 	// The exit check shows the one failing item with a link to fix it.
-	res, body := do(t, rev, "GET", base, nil)
+	res, body := do(t, rev, "GET", base+"/print", nil)
 	if res.StatusCode != 200 || !strings.Contains(body, `data-testid="exitcheck"`) {
 		t.Fatalf("report page: %d", res.StatusCode)
 	}
@@ -145,7 +145,7 @@ func TestReviewWorkflow(t *testing.T) {
 
 	// Submitting with a failing item asks first: the review bar lists it
 	// with a box to tick, and the report stays a draft.
-	_, body = do(t, lead, "GET", base, nil)
+	_, body = do(t, lead, "GET", base+"/print", nil)
 	ask := between(body, `data-testid="submit-ask"`, "</details>")
 	if !strings.Contains(ask, `data-testid="submit-failing"`) || !strings.Contains(ask, `href="#recommendation"`) || !strings.Contains(ask, `data-testid="submit-confirm"`) || !strings.Contains(ask, `data-testid="submit-go-back"`) {
 		t.Errorf("the submit form does not list the failing item with a confirmation:\n%s", ask)
@@ -170,11 +170,11 @@ func TestReviewWorkflow(t *testing.T) {
 	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "Recommendation with owner and review date") || !strings.Contains(body, "owner missing") {
 		t.Fatalf("approve with a failing item: %d\n%s", res.StatusCode, between(body, `data-testid="error"`, "</p>"))
 	}
-	if bar := between(body, `id="review"`, `class="review-actions`); !strings.Contains(bar, `data-testid="error"`) || !strings.Contains(body, `data-testid="exitcheck"`) {
+	if bar := between(body, `id="review"`, `class="review-actions`); !strings.Contains(bar, `data-testid="error"`) || !strings.Contains(body, `data-testid="step-bar"`) {
 		t.Fatalf("the refusal should show in the report's review bar:\n%s", bar)
 	}
 	// The page shows the approve button disabled.
-	_, body = do(t, rev, "GET", base, nil)
+	_, body = do(t, rev, "GET", base+"/print", nil)
 	if !strings.Contains(body, `data-testid="approve" disabled`) {
 		t.Fatal("approve button not disabled")
 	}
@@ -194,7 +194,7 @@ func TestReviewWorkflow(t *testing.T) {
 		t.Fatalf("send back: %d", res.StatusCode)
 	}
 	// Sent back is visible: in the review bar, who and why, and in the list.
-	_, body = do(t, lead, "GET", base, nil)
+	_, body = do(t, lead, "GET", base+"/print", nil)
 	bar := between(body, `id="review"`, `class="review-actions`)
 	if !strings.Contains(bar, `data-testid="review-state">sent back<`) || !strings.Contains(bar, `data-testid="sent-back-by">`+app.users["reviewer"].Display()) ||
 		!strings.Contains(bar, "Name the recommendation&#39;s owner.") {
@@ -217,7 +217,7 @@ func TestReviewWorkflow(t *testing.T) {
 		t.Fatalf("stale approve: %d", res.StatusCode)
 	}
 	// Approving needs the confirmation (it makes the report read-only).
-	_, body = do(t, rev, "GET", base, nil)
+	_, body = do(t, rev, "GET", base+"/print", nil)
 	if !strings.Contains(between(body, `data-testid="approve-form"`, "</form>"), `name="confirm" value="yes" required`) {
 		t.Fatal("the approve form should ask for a confirmation")
 	}
@@ -245,7 +245,7 @@ func TestReviewWorkflow(t *testing.T) {
 	if !errors.As(err, &ro) {
 		t.Fatalf("store update of an approved report: %v", err)
 	}
-	_, body = do(t, lead, "GET", base, nil)
+	_, body = do(t, lead, "GET", base+"/print", nil)
 	if strings.Contains(body, `data-testid="submit-review"`) || !strings.Contains(body, `data-testid="revise"`) {
 		t.Fatal("approved page: no submit, a revise button")
 	}
@@ -279,11 +279,11 @@ func TestReviewWorkflow(t *testing.T) {
 	if !r2.Frozen() {
 		t.Fatal("the revision's contract should stay frozen")
 	}
-	_, body = do(t, lead, "GET", fmt.Sprintf("%s/reports/%d", app.srv.URL, next), nil)
+	_, body = do(t, lead, "GET", fmt.Sprintf("%s/reports/%d/print", app.srv.URL, next), nil)
 	if !strings.Contains(body, `data-testid="predecessor"`) || !strings.Contains(body, "created as a revision") {
 		t.Fatal("the revision should link its predecessor and say so in its history")
 	}
-	_, body = do(t, lead, "GET", base, nil)
+	_, body = do(t, lead, "GET", base+"/print", nil)
 	if !strings.Contains(body, `data-testid="successor"`) || !strings.Contains(body, "revision started") {
 		t.Fatal("the predecessor should link its revision")
 	}
@@ -299,7 +299,7 @@ func TestErrorPageLeadsBackToTheReport(t *testing.T) {
 	app := newTestApp(t)
 	id, _ := app.store.CreateReport(context.Background(), app.users["lead"], "Way back")
 	res, body := do(t, app.client("finance"), "POST", fmt.Sprintf("%s/reports/%d/comments", app.srv.URL, id), url.Values{"section": {"nowhere"}, "comment": {"x"}})
-	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, fmt.Sprintf(`href="/reports/%d#review" data-testid="back-to-report"`, id)) ||
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, fmt.Sprintf(`href="/reports/%d/review#review" data-testid="back-to-report"`, id)) ||
 		!strings.Contains(body, `href="/reports"`) {
 		t.Fatalf("error under a report: %d\n%s", res.StatusCode, between(body, `class="error-page"`, "</article>"))
 	}
@@ -322,7 +322,7 @@ func TestComments(t *testing.T) {
 	if res.StatusCode != 200 || !strings.Contains(body, "Power price is last year&#39;s.") || !strings.Contains(body, `hx-swap-oob="true"`) {
 		t.Fatalf("htmx comment: %d\n%s", res.StatusCode, body)
 	}
-	_, body = do(t, app.client("reviewer"), "GET", base, nil)
+	_, body = do(t, app.client("reviewer"), "GET", base+"/print", nil)
 	if !strings.Contains(body, "Power price is last year&#39;s.") || !strings.Contains(body, "commented") {
 		t.Fatal("comment not visible to the reviewer or not in the history")
 	}
@@ -470,7 +470,7 @@ func TestReviewWithdraw(t *testing.T) {
 	}
 
 	// A draft: nothing to withdraw, said in the review bar.
-	_, body := do(t, lead, "GET", base, nil)
+	_, body := do(t, lead, "GET", base+"/print", nil)
 	if strings.Contains(body, withdrawForm) || editForms(body) != 2 {
 		t.Fatal("a draft should show its edit forms and no withdraw form")
 	}
@@ -482,7 +482,7 @@ func TestReviewWithdraw(t *testing.T) {
 	// In review: the lead is offered the withdrawal, saying what it does;
 	// the reviewer and a lead who is not an editor are not.
 	do(t, lead, "POST", base+"/submit", url.Values{"version": {app.version(id)}, "confirm": {"yes"}})
-	_, body = do(t, lead, "GET", base, nil)
+	_, body = do(t, lead, "GET", base+"/print", nil)
 	form := between(body, `data-testid="withdraw"`, "</details>")
 	if editForms(body) != 0 || !strings.Contains(form, withdrawForm) || !strings.Contains(form, `name="reason"`) ||
 		testid(form, "withdraw-what") != "Returns the report to draft so you can edit it; submit it again when ready." ||
@@ -493,7 +493,7 @@ func TestReviewWithdraw(t *testing.T) {
 		t.Errorf("in review the review bar says %q, not that its editors may withdraw it", got)
 	}
 	for who, c := range map[string]*http.Client{"reviewer": rev, "lead2": lead2} {
-		if _, body := do(t, c, "GET", base, nil); strings.Contains(body, withdrawForm) {
+		if _, body := do(t, c, "GET", base+"/print", nil); strings.Contains(body, withdrawForm) {
 			t.Errorf("%s is offered the withdrawal", who)
 		}
 	}
@@ -511,10 +511,10 @@ func TestReviewWithdraw(t *testing.T) {
 	// The lead withdraws it (htmx), saying why: a draft with its edit
 	// forms back, the step in its history.
 	res, _ := do(t, lead, "POST", base+"/withdraw", url.Values{"version": {app.version(id)}, "reason": {"The fleet is one box short."}}, "HX-Request", "true")
-	if res.StatusCode != http.StatusNoContent || res.Header.Get("HX-Redirect") != fmt.Sprintf("/reports/%d", id) {
+	if res.StatusCode != http.StatusNoContent || res.Header.Get("HX-Redirect") != fmt.Sprintf("/reports/%d/review", id) {
 		t.Fatalf("withdraw (htmx): %d, HX-Redirect %q", res.StatusCode, res.Header.Get("HX-Redirect"))
 	}
-	_, body = do(t, lead, "GET", base, nil)
+	_, body = do(t, lead, "GET", base+"/print", nil)
 	if testid(body, "review-state") != "draft" || editForms(body) != 2 || strings.Contains(body, withdrawForm) {
 		t.Fatalf("withdrawn: state %q, %d of the 2 edit forms", testid(body, "review-state"), editForms(body))
 	}
@@ -537,10 +537,10 @@ func TestReviewWithdraw(t *testing.T) {
 	fixRecommendation(t, app, id)
 	do(t, lead, "POST", base+"/submit", url.Values{"version": {app.version(id)}})
 	res, _ = do(t, lead, "POST", base+"/withdraw", url.Values{"version": {app.version(id)}})
-	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != fmt.Sprintf("/reports/%d#review", id) {
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != fmt.Sprintf("/reports/%d/review#review", id) {
 		t.Fatalf("withdraw: %d to %q", res.StatusCode, res.Header.Get("Location"))
 	}
-	_, body = do(t, lead, "GET", base, nil)
+	_, body = do(t, lead, "GET", base+"/print", nil)
 	if testid(body, "review-state") != "draft" || strings.Contains(body, `data-testid="sent-back-comment"`) ||
 		!strings.HasPrefix(testid(body, "review-state-text"), "Draft: its editors may change it") {
 		t.Errorf("withdrawn after a send-back, the review bar says %q: %q", testid(body, "review-state"), testid(body, "review-state-text"))

@@ -46,6 +46,14 @@ func (s *Server) routes(e *echo.Echo) {
 	g.GET("/reports/:id/history", s.reportHistory, anyone)
 	g.GET("/reports/:id/exitcheck", s.reportExitCheck, anyone)
 	g.GET("/reports/:id/part/:name", s.reportPart, anyone)
+	// The report's steps, each a page, and the whole report for print
+	for _, st := range reportSteps {
+		if st.Name != "" {
+			g.GET("/reports/:id/"+st.Name, s.reportStepShow(st.Name), anyone)
+		}
+	}
+	g.GET("/reports/:id/"+printStep, s.reportStepShow(printStep), anyone)
+	g.GET("/reports/:id/section/:name", s.reportSectionShow, anyone)
 	g.POST("/reports/:id/title", s.reportRename, requireRole(lead, admin))
 	g.POST("/reports/:id/editors", s.reportEditors, requireRole(lead, admin))
 

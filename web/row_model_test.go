@@ -40,7 +40,7 @@ func TestRowModelTypedByHand(t *testing.T) {
 		}
 	}
 	base := fmt.Sprintf("%s/reports/%d", app.srv.URL, id)
-	_, page := do(t, lead, "GET", base+"?rows=all", nil)
+	_, page := do(t, lead, "GET", base+"/results?rows=all", nil)
 	page = withParts(t, lead, app.srv.URL, page)
 	if n := strings.Count(page, `data-testid="row-model"`); n != 1 {
 		t.Fatalf("%d model fields on the page, want 1 (the row whose file named none; %d rows name theirs)", n, named)
@@ -55,7 +55,7 @@ func TestRowModelTypedByHand(t *testing.T) {
 			t.Errorf("the typed model was not kept: %q", sr.Row.ModelName())
 		}
 	}
-	_, page = do(t, lead, "GET", base+"?rows=all", nil)
+	_, page = do(t, lead, "GET", base+"/results?rows=all", nil)
 	if !strings.Contains(page, "model mistralai/Mistral-7B, not the contract&#39;s") {
 		t.Error("the typed model is not judged against the contract's")
 	}

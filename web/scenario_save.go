@@ -26,9 +26,8 @@ func (s *Server) scenariosSave(c echo.Context) error {
 	next, errs := readScenarioForm(form)
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "scenarios", Form: form, Errs: errs, Prev: in.Scenarios, Next: next,
-		Edit:  s.edit(c, r, "demand scenarios changed", "scenarios"),
-		Doc:   reports.SecScenarios,
-		Again: scenariosAgain, Swap: swapOf(scenariosSwap),
+		Edit: s.edit(c, r, "demand scenarios changed", "scenarios"),
+		Doc:  reports.SecScenarios,
 	})
 }
 

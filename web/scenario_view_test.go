@@ -31,7 +31,7 @@ func TestDemoCostHalfPresentation(t *testing.T) {
 	if err != nil || len(reports) != 1 {
 		t.Fatalf("reports %v %v", reports, err)
 	}
-	res, page := do(t, app.client("reviewer"), http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, reports[0].ID), nil)
+	res, page := do(t, app.client("reviewer"), http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, reports[0].ID), nil)
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("GET report: %d", res.StatusCode)
 	}
@@ -75,7 +75,7 @@ func TestDemoCostHalfPresentation(t *testing.T) {
 	}
 	if !strings.Contains(page, `class="data routes-edit"`) || !strings.Contains(page, `class="in-text"`) {
 		// reviewers see the read-only table; the edit form is the admin's
-		_, own := do(t, app.client("admin"), http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, reports[0].ID), nil)
+		_, own := do(t, app.client("admin"), http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, reports[0].ID), nil)
 		if !strings.Contains(own, `class="data routes-edit"`) || !strings.Contains(own, `class="in-text"`) {
 			t.Errorf("residency edit inputs carry no width class")
 		}

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -47,7 +46,8 @@ type sectionSave struct {
 	Save func(ctx context.Context, e store.Edit) error
 	Doc  string
 
-	// Again is the section showing a refused or stale form.
+	// Again is the section showing a refused or stale form; nil is its
+	// section's Form (reportSections).
 	Again func(v reportView, f sectionForm) templ.Component
 	// Partial, when set, is what htmx gets instead of Again: a smaller part
 	// (a row's form); nil ok means Again.
@@ -55,8 +55,13 @@ type sectionSave struct {
 	// Page, when set, is the full page of a refusal instead of the report's
 	// section page (the contract has a page of its own).
 	Page func(v reportView, f sectionForm) templ.Component
-	// Swap is what htmx gets after a save; nil ok redirects instead.
+	// Swap is what htmx gets after a save; nil ok redirects instead. When
+	// nil, its section's Swap (reportSections), if any.
 	Swap func(v reportView) (templ.Component, bool)
+	// Redirect answers a save with a redirect to the section even for
+	// htmx, whatever its section's Swap (a save made from another
+	// section's form, with a message to carry).
+	Redirect bool
 	// Flash, when set, is the message a redirect after a save carries.
 	Flash string
 	// ReplaceURL is the address htmx shows after a save in place of the
@@ -67,6 +72,7 @@ type sectionSave struct {
 
 // saveSection runs the pipeline for one section save of report r.
 func (s *Server) saveSection(c echo.Context, r store.Report, ss sectionSave) error {
+	ss = ss.withSection()
 	f := sectionForm{Key: ss.Key, Form: ss.Form, Errs: ss.Errs}
 	if f.Form == nil {
 		f.Form = url.Values{}
@@ -124,7 +130,7 @@ func (s *Server) sectionRefused(c echo.Context, status int, ss sectionSave, f se
 // sectionSaved answers a save: the updated sections for htmx, else a
 // redirect to the section.
 func (s *Server) sectionSaved(c echo.Context, r store.Report, ss sectionSave) error {
-	to := fmt.Sprintf("/reports/%d#%s", r.ID, ss.Anchor)
+	to := sectionURL(r.ID, ss.Anchor)
 	if !isPartial(c.Request()) || ss.Swap == nil {
 		if ss.Flash != "" {
 			return redirectFlash(c, to, ss.Flash)
@@ -152,6 +158,7 @@ func (s *Server) sectionSaved(c echo.Context, r store.Report, ss sectionSave) er
 // the change. own is the anchor of the part swap holds.
 func (s *Server) answerChange(c echo.Context, status int, v reportView, own string, swap templ.Component) error {
 	c.Set(refreshedKey, true)
+	v.pageOf(c.Request().Header.Get("HX-Current-URL"))
 	return s.render(c, status, nil, templ.Join(swap, refreshed(v, own)))
 }
 
@@ -199,6 +206,22 @@ func (s *Server) edit(c echo.Context, r store.Report, action, section string) st
 		base = v
 	}
 	return store.Edit{ReportID: r.ID, BaseVersion: base, UserID: currentUser(c).ID, Action: action, Section: section}
+}
+
+// withSection fills what the save leaves unset from its section's entry
+// in reportSections: the form shown again, and the swap after a save.
+func (ss sectionSave) withSection() sectionSave {
+	sec, ok := sectionByName(ss.Anchor)
+	if !ok {
+		return ss
+	}
+	if ss.Again == nil {
+		ss.Again = sec.Form
+	}
+	if ss.Swap == nil && sec.Swap != nil && !ss.Redirect {
+		ss.Swap = swapOf(sec.Swap)
+	}
+	return ss
 }
 
 // historyKey is the key that labels the section's history lines.

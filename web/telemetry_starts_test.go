@@ -50,7 +50,7 @@ func TestTelemetryTakesStartsFromTheResultFiles(t *testing.T) {
 		fmt.Fprintf(&smi, "%s, 600.00 W, 70000 MiB, 81559 MiB, 98 %%, 57\n", at.Format("2006/01/02 15:04:05.000"))
 	}
 
-	_, page := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, r.ID), nil)
+	_, page := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, r.ID), nil)
 	if testid(page, "telemetry-starts-from-files") == "" || strings.Contains(upTo(page, "telemetry-start", ">"), "required") {
 		t.Errorf("the form still asks when the first row began: %q", upTo(page, "telemetry-start", ">"))
 	}

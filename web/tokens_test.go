@@ -45,7 +45,7 @@ func TestTokenCostsAgree(t *testing.T) {
 	}
 
 	c := app.client("reviewer")
-	_, page := do(t, c, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	_, page := do(t, c, http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	rowOf := func(testID string) string {
 		i := strings.Index(page, `data-testid="`+testID+`"`)
 		if i < 0 {
@@ -186,7 +186,7 @@ func TestContractOutputSpeed(t *testing.T) {
 	if o.TPOTMax == nil || *o.TPOTMax != 0.05 || !o.TPOTAsSpeed {
 		t.Fatalf("stored TPOT %v as speed %v, want 0.05 s", o.TPOTMax, o.TPOTAsSpeed)
 	}
-	_, page := do(t, lead, http.MethodGet, base, nil)
+	_, page := do(t, lead, http.MethodGet, base+"/print", nil)
 	if got := html.UnescapeString(testid(page, "interactivity")); got != "at least 20 tok/s/user at p95 (TPOT at most 50 ms)" {
 		t.Errorf("page shows %q", got)
 	}

@@ -1,0 +1,114 @@
+package web
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"capplan/web/browsertest"
+)
+
+// TestBrowserReportSteps: the demo report walked step by step at 1280 and
+// 375 px. Every step page carries the step bar with each step's state and
+// the objective in words, never scrolls sideways and has no serious or critical axe violation; its
+// height is logged (the blank report's journey holds it to 6,000 px); the
+// print view carries every section of the registry; a link of the
+// one-page report (#matrix, #costs, #candidate-N) lands on its step.
+func TestBrowserReportSteps(t *testing.T) {
+	app := newTestApp(t)
+	demo := demoReport(t, app)
+	ctx, cancel := browsertest.Extend(browsertest.New(t), 6*time.Minute)
+	defer cancel()
+	if err := chromedp.Do(ctx, browserLogin(app, app.users["admin"].Email)...); err != nil {
+		t.Fatal(err)
+	}
+	base := fmt.Sprintf("%s/reports/%d", app.srv.URL, demo.ID)
+	height := func() int {
+		h, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.documentElement.scrollHeight`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	for _, width := range []int{1280, 375} {
+		for _, st := range reportSteps {
+			name := fmt.Sprintf("step-%s-%d", stepKey(st.Name), width)
+			if err := chromedp.Do(ctx,
+				chromedp.EmulateViewport(int64(width), 900),
+				chromedp.Navigate(base+pathOfStep(st.Name)),
+				chromedp.WaitVisible(css(`[data-testid="step-bar"]`)),
+			); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			cur, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid="step-bar"] [aria-current="page"]')?.textContent ?? ""`))
+			if err != nil || !strings.Contains(cur, st.Title) {
+				t.Errorf("%s: the step bar marks %q as the page shown, want %q (%v)", name, cur, st.Title, err)
+			}
+			obj, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid="objective-line"]').textContent`))
+			if !strings.Contains(obj, "of requests succeed") {
+				t.Errorf("%s: objective line %q is not in words", name, obj)
+			}
+			h := height()
+			t.Logf("%s: %d px tall", name, h)
+			// The demo is a full report: its heights are logged here; the
+			// lead's journey from a blank report holds each step page to
+			// 6,000 px (stepPageHeight). The full demo's decision and
+			// evidence steps are taller still.
+			if width == 1280 && h > 8000 {
+				t.Errorf("%s: %d px tall, want at most 8,000 for the full demo", name, h)
+			}
+			browsertest.NoHorizontalScroll(ctx, t, name)
+			if width == 1280 {
+				browsertest.CheckAxe(ctx, t, name)
+			}
+			if width == 1280 {
+				browsertest.Screenshot(ctx, t, name)
+			} else if err := browsertest.KeepView(ctx, t, name); err != nil {
+				t.Log(err)
+			}
+		}
+	}
+
+	// The print view carries every section the registry shows.
+	if err := chromedp.Do(ctx,
+		chromedp.EmulateViewport(1280, 900),
+		chromedp.Navigate(base+"/print"),
+		chromedp.WaitVisible(css(`#history`)),
+	); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range reportSections {
+		if s.View == nil {
+			continue
+		}
+		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(`document.querySelectorAll('#%s').length`, s.Name)))
+		if err != nil || n != 1 {
+			t.Errorf("print view: section #%s found %d times, want once (%v)", s.Name, n, err)
+		}
+	}
+	t.Logf("print view: %d px tall", height())
+
+	// Old one-page links land on their step at the anchor.
+	for anchor, step := range map[string]string{"matrix": "results", "costs": "costs", "history": "review", "evidence-soak": "evidence", "exitcheck": ""} {
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+"#"+anchor), chromedp.WaitReady(css("#"+anchor))); err != nil {
+			t.Fatalf("#%s: %v", anchor, err)
+		}
+		loc, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname + location.hash`))
+		if want := fmt.Sprintf("/reports/%d%s#%s", demo.ID, pathOfStep(step), anchor); loc != want {
+			t.Errorf("/reports/%d#%s landed on %s, want %s", demo.ID, anchor, loc, want)
+		}
+	}
+	dir, _ := browsertest.ArtifactDir(ctx)
+	t.Logf("screenshots in %s", dir)
+}
+
+// pathOfStep is the address of a step under its report's.
+func pathOfStep(step string) string {
+	if step == "" {
+		return ""
+	}
+	return "/" + step
+}
