@@ -102,7 +102,7 @@ func TestBrowserResidencyTableByKeyboard(t *testing.T) {
 	ctx := browsertest.New(t)
 	steps := append(browserLogin(app, app.users["reviewer"].Email),
 		chromedp.EmulateViewport(375, 800),
-		chromedp.Navigate(app.srv.URL + sectionURL(id, "residency")),
+		chromedp.Navigate(app.srv.URL+sectionURL(id, "residency")),
 		chromedp.WaitVisible(css(`#residency table[data-testid="routes"]`)),
 	)
 	if err := chromedp.Do(ctx, steps...); err != nil {
@@ -135,7 +135,7 @@ func TestBrowserQuoteRequestAnswersInPlace(t *testing.T) {
 	id, _ := seedMatrix(t, app)
 	ctx := browsertest.New(t)
 	steps := append(browserLogin(app, app.users["lead"].Email),
-		chromedp.Navigate(app.srv.URL + sectionURL(id, "costs")),
+		chromedp.Navigate(app.srv.URL+sectionURL(id, "costs")),
 		chromedp.WaitVisible(css(`[data-testid="quote-request-form"] > summary`)),
 		chromedp.Click(css(`[data-testid="quote-request-form"] > summary`)),
 		chromedp.SendKeys(css(`[data-testid="quote-request-text"]`), "Please price Example AI's 8B model in the EU"),

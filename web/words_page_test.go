@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/a-h/templ"
-
 )
 
 // An error page's heading says what happened in words, never the HTTP
