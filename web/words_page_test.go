@@ -33,7 +33,7 @@ func TestErrorPageHeadingInWords(t *testing.T) {
 func TestLoginPageSaysWhatCapplanIs(t *testing.T) {
 	app := newTestApp(t)
 	res, body := do(t, http.DefaultClient, "GET", app.srv.URL+"/login", nil)
-	about := testid(body, "login-about")
+	about := between(body, `data-testid="login-about"`, "</p>")
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("login page: %d", res.StatusCode)
 	}
