@@ -3,7 +3,6 @@ package planner
 import (
 	"fmt"
 	"math"
-	"strconv"
 )
 
 // How a scenario's busiest hour is given (docs/method.md, "Demand
@@ -132,13 +131,13 @@ func (s Scenario) BusyHourTyped() string {
 	return DisplayShare(s.BusyHourShare) + " of the month's requests"
 }
 
-// DisplayRatio writes a peak-to-average ratio to 3 significant figures:
-// "2.4×", "58.4×"; "–" when unknown.
+// DisplayRatio writes a peak-to-average ratio to 3 significant figures
+// (DisplayNumber): "2.40×", "58.4×"; "–" when unknown.
 func DisplayRatio(r *float64) string {
 	if r == nil || math.IsNaN(*r) || math.IsInf(*r, 0) {
 		return "–"
 	}
-	return strconv.FormatFloat(*r, 'g', 3, 64) + "×"
+	return DisplayNumber(*r, 0) + "×"
 }
 
 // BusyHourText states the busiest hour as typed and what it implies:

@@ -410,9 +410,12 @@ func selfHostedMonthly(s SelfHostedCosts, measuredWatts *float64, conv *converte
 		if f == nil {
 			return decimal.Zero
 		}
-		u, ok := conv.use(f.Currency, field)
+		// The figure's currency: its own, else the one its unit names
+		// ("USD/h"), else the report's.
+		cur := figureCurrency(f, "")
+		u, ok := conv.use(cur, field)
 		if !ok {
-			unconverted = append(unconverted, strings.ToUpper(f.Currency))
+			unconverted = append(unconverted, strings.ToUpper(cur))
 			return decimal.Zero
 		}
 		if u != nil {

@@ -576,14 +576,15 @@ func groupInt(v float64) string {
 	return b.String()
 }
 
-// compactCount writes a large count for a sentence: "8.3 million" from
-// 8,275,383, "66,667" below a million.
+// compactCount writes a large count for a sentence, to 3 significant
+// figures (DisplayNumber): "8.28 million" from 8,275,383, "30 million",
+// "66,667" below a million.
 func compactCount(v float64) string {
 	switch {
 	case math.Abs(v) >= 1e9:
-		return strings.TrimSuffix(strconv.FormatFloat(v/1e9, 'f', 1, 64), ".0") + " billion"
+		return DisplayNumber(v/1e9, 0) + " billion"
 	case math.Abs(v) >= 1e6:
-		return strings.TrimSuffix(strconv.FormatFloat(v/1e6, 'f', 1, 64), ".0") + " million"
+		return DisplayNumber(v/1e6, 0) + " million"
 	}
 	return groupInt(v)
 }

@@ -170,7 +170,7 @@ func TestCrossoverFormulaReproducesN(t *testing.T) {
 func TestChartNumberText(t *testing.T) {
 	for _, tc := range []struct{ got, want string }{
 		{groupInt(66666.7), "66,667"}, {groupInt(999), "999"}, {groupInt(1234567), "1,234,567"},
-		{compactCount(8_275_383), "8.3 million"}, {compactCount(30e6), "30 million"}, {compactCount(43_245), "43,245"},
+		{compactCount(8_275_383), "8.28 million"}, {compactCount(30e6), "30 million"}, {compactCount(43_245), "43,245"},
 		{sigDigits(decimal.RequireFromString("0.00026112"), 4), "0.0002611"},
 		{sigDigits(decimal.RequireFromString("2410.8680888"), 4), "2411"},
 		{sigDigits(decimal.Zero, 4), "0"},

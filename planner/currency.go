@@ -117,13 +117,77 @@ func (c *converter) problems() FieldErrors {
 }
 
 // figureCurrency is the currency a money Figure is typed in: its own, else
-// the default of the record it belongs to (a quote's currency), else the
-// report's ("").
+// the one its unit names ("USD/h"), else the default of the record it
+// belongs to (a quote's currency), else the report's ("").
 func figureCurrency(f *Figure, def string) string {
 	if f != nil && f.Currency != "" {
 		return f.Currency
 	}
+	if f != nil {
+		if c := UnitCurrency(f.Unit); c != "" {
+			return c
+		}
+	}
 	return def
+}
+
+// UnitCurrency is the ISO 4217 code a money unit names: "EUR/h" -> "EUR",
+// "usd / month" -> "USD", "GBP" -> "GBP"; "" for a unit that names none
+// ("W", "h/month", "fraction").
+func UnitCurrency(unit string) string {
+	head := strings.TrimSpace(unit)
+	if i := strings.IndexAny(head, "/ "); i >= 0 {
+		head = head[:i]
+	}
+	head = strings.ToUpper(head)
+	if IsCurrencyCode(head) {
+		return head
+	}
+	return ""
+}
+
+// checkUnitCurrencies refuses each money figure of fs in rec whose unit or
+// currency names a currency other than report's without a dated rate for
+// it: it would otherwise be added up as the report's currency, or left
+// out. A figure in another currency with a rate is converted, and its
+// cost line says at which rate.
+func checkUnitCurrencies[T any](es *FieldErrors, prefix string, rec *T, fs []InputField[T], report string, rates []ExchangeRate) {
+	report = strings.ToUpper(strings.TrimSpace(report))
+	have := map[string]bool{}
+	for _, r := range rates {
+		if r.Rate != nil && r.Rate.Amount.IsPositive() {
+			have[strings.ToUpper(strings.TrimSpace(r.Currency))] = true
+		}
+	}
+	for _, f := range fs {
+		if f.Figure == nil || !strings.Contains(f.Unit, "CUR") {
+			continue
+		}
+		fig := *f.Figure(rec)
+		if fig == nil {
+			continue
+		}
+		cur := strings.ToUpper(figureCurrency(fig, ""))
+		if cur == "" || cur == report || have[cur] {
+			continue
+		}
+		key := prefix + "." + f.Name
+		named := fmt.Sprintf("the unit %q names %s", fig.Unit, cur)
+		if fig.Currency != "" {
+			key, named = key+".currency", fmt.Sprintf("the amount is in %s", cur)
+		}
+		es.add(key, fmt.Sprintf("%s, but the report is in %s and has no dated %s/%s exchange rate: type the amount in %s, or enter a %s rate under exchange rates first",
+			named, report, report, cur, report, cur))
+	}
+}
+
+// CheckCurrencies refuses, at save, a self-hosted money figure whose unit
+// names a currency other than the report's (report) without a dated rate
+// among rates; field names start "self_hosted".
+func (s SelfHostedCosts) CheckCurrencies(report string, rates []ExchangeRate) error {
+	var es FieldErrors
+	checkUnitCurrencies(&es, "self_hosted", &s, SelfHostedFields, report, rates)
+	return es.err()
 }
 
 // validateRates checks the exchange rates: a known code other than the
@@ -189,3 +253,26 @@ VND VUV WST XAF XAG XAU XBA XBB XBC XBD XCD XCG XDR XOF XPD XPF XPT XSU XUA YER 
 	}
 	return m
 }()
+
+// CheckUnitCurrencies refuses, at save, a quote's price whose unit names
+// a currency other than the quote's own (currency): the quote's amounts are
+// all in its currency, and a price typed as "USD/1M tokens" in a EUR quote
+// would be counted as EUR. Field names start "quote".
+func (q Quote) CheckUnitCurrencies(currency string) error {
+	var es FieldErrors
+	qc := strings.ToUpper(strings.TrimSpace(currency))
+	for _, f := range QuoteFields {
+		if qc == "" || f.Figure == nil || !strings.Contains(f.Unit, "CUR") {
+			continue
+		}
+		fig := *f.Figure(&q)
+		if fig == nil {
+			continue
+		}
+		if uc := UnitCurrency(fig.Unit); uc != "" && uc != qc {
+			es.add("quote."+f.Name, fmt.Sprintf("the unit %q names %s, but the quote is in %s: type the price in %s, or make the quote's currency %s",
+				fig.Unit, uc, qc, qc, uc))
+		}
+	}
+	return es.err()
+}

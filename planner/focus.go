@@ -28,7 +28,7 @@ var FocusMandatory = []string{
 var FocusColumns = append(append([]string{}, FocusMandatory...),
 	"ChargeFrequency", "ConsumedQuantity", "ConsumedUnit", "PricingCategory", "ResourceId", "ResourceName", "ResourceType",
 	"ServiceSubcategory", "SkuId", "Tags",
-	"x_Tenant", "x_Meter", "x_Share", "x_InObjectiveRequests", "x_InObjectiveBasis", "x_MeteredSpanSeconds", "x_ReportId")
+	"x_Tenant", "x_Meter", "x_Share", "x_InObjectiveRequests", "x_InObjectiveBasis", "x_MeteredQuantity", "x_MeteredSpanSeconds", "x_ReportId")
 
 // FocusInput is what a FOCUS export of a report's showback is made from.
 type FocusInput struct {
@@ -56,10 +56,13 @@ func focusDecimal(d decimal.Decimal) string { return d.String() }
 // for the calendar month the usage log starts in (the report's month for
 // a log without a start). The box is owned, not invoiced at a list price,
 // so the billed, effective, list and contracted costs are the same share.
-// The quantities are what the log metered, over its span
-// (x_MeteredSpanSeconds); x_InObjectiveRequests is the tenant's requests
-// times the ceiling's in-objective share, blank when that share is not
-// measured. A report without a showback, without the box's monthly cost
+// The quantities are over the same charge period as the cost: what the
+// log metered (x_MeteredQuantity, over x_MeteredSpanSeconds) scaled to
+// the charge period's length, so that cost / quantity is a price per token
+// or per request (FOCUS: the cost and the quantity of a row cover its
+// charge period); x_InObjectiveRequests is the tenant's requests over the
+// charge period times the ceiling's in-objective share, blank when that
+// share is not measured. A report without a showback, without the box's monthly cost
 // or asked for another meter is refused.
 func ShowbackFOCUS(in FocusInput) ([][]string, error) {
 	sb := in.Showback
@@ -90,6 +93,11 @@ func ShowbackFOCUS(in FocusInput) ([][]string, error) {
 	}
 	from := time.Date(start.Year(), start.Month(), 1, 0, 0, 0, 0, time.UTC)
 	to := from.AddDate(0, 1, 0)
+	if !(sb.SpanS > 0) {
+		return nil, fmt.Errorf("the usage log spans no time: its quantities cannot be put over the month's cost")
+	}
+	// The log's quantities over the charge period: x (period / span).
+	scale := decimal.NewFromFloat(to.Sub(from).Seconds()).Div(decimal.NewFromFloat(sb.SpanS))
 	unit := "Tokens"
 	if in.Meter == MeterRequests {
 		unit = "Requests"
@@ -109,11 +117,12 @@ func ShowbackFOCUS(in FocusInput) ([][]string, error) {
 		if t.Cost != nil {
 			cost = t.Cost.Exact.Round(MoneyPlaces(t.Cost.Exact))
 		}
-		qty := decimal.NewFromFloat(t.Amount)
+		metered := decimal.NewFromFloat(t.Amount)
+		qty := metered.Mul(scale).Round(3)
 		inObj, basis := "", "not measured: the ceiling row has no per-request records"
 		if in.InObjectiveShare != nil {
-			inObj = decimal.NewFromFloat(requests[t.Tenant] * *in.InObjectiveShare).Round(0).String()
-			basis = "requests x the ceiling row's in-objective share " + DisplayShare(*in.InObjectiveShare)
+			inObj = decimal.NewFromFloat(requests[t.Tenant]).Mul(scale).Mul(decimal.NewFromFloat(*in.InObjectiveShare)).Round(0).String()
+			basis = "requests over the charge period x the ceiling row's in-objective share " + DisplayShare(*in.InObjectiveShare)
 		}
 		tags, _ := json.Marshal(map[string]string{"tenant": t.Tenant, "meter": in.Meter, "report": account})
 		row := map[string]string{
@@ -131,7 +140,7 @@ func ShowbackFOCUS(in FocusInput) ([][]string, error) {
 			"ResourceType": "GPU server", "ServiceSubcategory": "Generative AI", "SkuId": "llm-inference-" + in.Meter,
 			"Tags": string(tags), "x_Tenant": t.Tenant, "x_Meter": in.Meter,
 			"x_Share": decimal.NewFromFloat(t.Share).Round(6).String(), "x_InObjectiveRequests": inObj, "x_InObjectiveBasis": basis,
-			"x_MeteredSpanSeconds": decimal.NewFromFloat(sb.SpanS).Round(3).String(), "x_ReportId": fmt.Sprint(in.ReportID),
+			"x_MeteredQuantity": focusDecimal(metered), "x_MeteredSpanSeconds": decimal.NewFromFloat(sb.SpanS).Round(3).String(), "x_ReportId": fmt.Sprint(in.ReportID),
 		}
 		line := make([]string, len(FocusColumns))
 		for i, c := range FocusColumns {

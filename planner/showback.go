@@ -25,63 +25,76 @@ const (
 	MeterTimeShare = "time-share" // each Δt of wall time split equally across the requests in flight
 )
 
-// DefaultShowbackStepS is the time-share meter's Δt: 50 ms.
+// DefaultShowbackStepS is the step an imported log's figures were once
+// metered with (50 ms); the time-share meter now integrates each request's
+// share of the box exactly and keeps it only as the log's recorded setting.
 const DefaultShowbackStepS = 0.05
 
-// maxShowbackSteps bounds the time-share meter's memory: the log's span
-// divided by Δt may not exceed it (a week at 50 ms is 12 million steps).
-const maxShowbackSteps = 20_000_000
+// maxShowbackRequests bounds the time-share meter's memory: it keeps each
+// request's start and end (16 bytes each) until the log is metered.
+const maxShowbackRequests = 4_000_000
 
-// stepChunk is how many Δt steps one block of in-flight counters covers;
-// blocks exist only where the log has requests.
-const stepChunk = 4096
-
-// ShowbackMeter streams usage records into the three meters. Memory grows
-// with the tenants and with the stretches of time the log covers, never with
-// the number of requests: in-flight counts are kept as per-step differences
-// in blocks created only where requests ran.
+// ShowbackMeter streams usage records into the three meters. Tokens and
+// requests are summed as they come; for the time-share it keeps each
+// request's start and end, and integrates exactly when asked: over every
+// stretch of time between two starts or ends, each request in flight is
+// given stretch / requests in flight (docs/method.md, "Showback").
 type ShowbackMeter struct {
 	step    float64
-	origin  float64
-	started bool
 	tenants map[string]int
 	names   []string
 	tokens  []float64
 	reqs    []float64
-	// diff[block][step*T + tenant] is the change of that tenant's in-flight
-	// count at that step.
-	diff    map[int64][]int32
-	minStep int64
-	maxStep int64
+	events  []showbackEvent
+	origin  float64 // the first record's start: events are kept from it
+	first   float64
+	last    float64
 	n       int64
+	limit   int64
 	err     error
 }
 
-// NewShowbackMeter starts a meter with time-share step stepS (seconds; 0
-// means DefaultShowbackStepS).
+// micro rounds seconds to the microsecond: a usage log's times carry no
+// finer, and Unix seconds in float64 carry about 0.2 µs of noise that
+// would otherwise show in the shares.
+func micro(s float64) float64 { return math.Round(s*1e6) / 1e6 }
+
+// showbackEvent is one request starting (delta +1) or ending (-1) at t, in
+// seconds from the first record's start.
+type showbackEvent struct {
+	t      float64
+	tenant int32
+	delta  int32
+}
+
+// NewShowbackMeter starts a meter; stepS (seconds; 0 means
+// DefaultShowbackStepS) is recorded with the usage, not used to meter.
 func NewShowbackMeter(stepS float64) *ShowbackMeter {
 	if stepS <= 0 {
 		stepS = DefaultShowbackStepS
 	}
-	return &ShowbackMeter{step: stepS, tenants: map[string]int{}, diff: map[int64][]int32{}}
+	return &ShowbackMeter{step: stepS, tenants: map[string]int{}, limit: maxShowbackRequests}
 }
 
 // maxTenants bounds the tenants of one log, so the counters stay small.
 const maxTenants = 64
 
 // Add counts one request. It refuses a record without a tenant, with its end
-// before its start or negative tokens, and a log whose span or tenant count
-// would make the meter unbounded.
+// before its start or negative tokens, and a log with more tenants or
+// requests than the meter holds.
 func (m *ShowbackMeter) Add(u UsageRecord) error {
 	switch {
 	case m.err != nil:
 		return m.err
 	case u.Tenant == "":
 		return fmt.Errorf("a request has no tenant")
-	case math.IsNaN(u.Start) || math.IsNaN(u.End) || u.End < u.Start:
+	case math.IsNaN(u.Start) || math.IsNaN(u.End) || math.IsInf(u.Start, 0) || math.IsInf(u.End, 0) || u.End < u.Start:
 		return fmt.Errorf("tenant %s: a request ends (%g) before it starts (%g)", u.Tenant, u.End, u.Start)
 	case u.PromptTokens < 0 || u.OutputTokens < 0:
 		return fmt.Errorf("tenant %s: negative token count", u.Tenant)
+	case m.n >= m.limit:
+		m.err = fmt.Errorf("the usage log has more than %d requests: split it into shorter logs", m.limit)
+		return m.err
 	}
 	t, ok := m.tenants[u.Tenant]
 	if !ok {
@@ -94,66 +107,18 @@ func (m *ShowbackMeter) Add(u UsageRecord) error {
 		m.names = append(m.names, u.Tenant)
 		m.tokens = append(m.tokens, 0)
 		m.reqs = append(m.reqs, 0)
-		// Every block grows by one tenant column.
-		for k, b := range m.diff {
-			m.diff[k] = widen(b, t)
-		}
 	}
-	if !m.started {
-		m.origin, m.started = math.Floor(u.Start/m.step+1e-3)*m.step, true
+	if m.n == 0 {
+		m.origin, m.first, m.last = u.Start, u.Start, u.End
 	}
+	m.first, m.last = min(m.first, u.Start), max(m.last, u.End)
 	m.tokens[t] += float64(u.PromptTokens + u.OutputTokens)
 	m.reqs[t]++
-	// The request occupies every step its interval [Start, End) overlaps; a
-	// zero-length request occupies the step it falls in.
-	// Times a hair from a step boundary are on it (Unix seconds in float64
-	// carry a few microseconds of noise; a thousandth of a step is the tolerance).
-	s0 := int64(math.Floor((u.Start-m.origin)/m.step + 1e-3))
-	s1 := int64(math.Ceil((u.End-m.origin)/m.step-1e-3)) - 1
-	if s1 < s0 {
-		s1 = s0
-	}
-	lo, hi := min(m.minStep, s0), max(m.maxStep, s1)
-	if m.n == 0 {
-		lo, hi = s0, s1
-	}
-	if hi-lo+1 > maxShowbackSteps {
-		m.err = fmt.Errorf("the usage log spans %.0f s, more than %d steps of %g s: choose a longer step", float64(hi-lo+1)*m.step, maxShowbackSteps, m.step)
-		return m.err
-	}
-	m.minStep, m.maxStep = lo, hi
 	m.n++
-	m.bump(s0, t, 1)
-	m.bump(s1+1, t, -1)
+	if u.End > u.Start {
+		m.events = append(m.events, showbackEvent{micro(u.Start - m.origin), int32(t), 1}, showbackEvent{micro(u.End - m.origin), int32(t), -1})
+	}
 	return nil
-}
-
-// widen adds one tenant column to a block laid out with t columns.
-func widen(b []int32, t int) []int32 {
-	out := make([]int32, stepChunk*(t+1))
-	for s := 0; s < stepChunk; s++ {
-		copy(out[s*(t+1):s*(t+1)+t], b[s*t:s*t+t])
-	}
-	return out
-}
-
-func (m *ShowbackMeter) bump(step int64, t int, d int32) {
-	k := floorDiv(step, stepChunk)
-	b := m.diff[k]
-	T := len(m.names)
-	if b == nil {
-		b = make([]int32, stepChunk*T)
-		m.diff[k] = b
-	}
-	b[int(step-k*stepChunk)*T+t] += d
-}
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
 }
 
 // Requests is the number of requests counted so far.
@@ -231,8 +196,8 @@ func (m *ShowbackMeter) Usage(source string) ShowbackUsage {
 		return u
 	}
 	secs := m.timeShare()
-	u.SpanS = float64(m.maxStep-m.minStep+1) * m.step
-	u.Start = m.origin + float64(m.minStep)*m.step
+	u.SpanS = m.last - m.first
+	u.Start = m.first
 	for i, name := range m.names {
 		u.Tenants = append(u.Tenants, TenantUsage{Tenant: name, Tokens: m.tokens[i], Requests: m.reqs[i], Seconds: secs[i]})
 	}
@@ -291,51 +256,40 @@ func SplitShowback(u ShowbackUsage, monthly *Money) Showback {
 			RequestsVsTimePP: (shares[MeterRequests][i] - shares[MeterTimeShare][i]) * 100,
 		})
 	}
-	sb.Notes = append(sb.Notes, fmt.Sprintf("time-share splits each %g s of wall time equally across the requests in flight, queueing included", u.StepS))
+	sb.Notes = append(sb.Notes, "time-share gives each stretch of wall time to the requests in flight in equal parts, integrated exactly from each request's start to its end, queueing included")
 	if monthly == nil {
 		sb.Notes = append(sb.Notes, "the box's monthly cost is not known yet: shares only")
 	}
 	return sb
 }
 
-// timeShare walks the steps in order, keeping each tenant's in-flight count,
-// and gives each step's Δt to the requests in flight in equal parts.
+// timeShare integrates each tenant's share of the box exactly: the starts
+// and ends in time order (an end before a start at the same instant, which
+// changes nothing), and over each stretch between two of them every
+// request in flight gets stretch / in flight.
 func (m *ShowbackMeter) timeShare() []float64 {
 	T := len(m.names)
 	secs := make([]float64, T)
-	keys := make([]int64, 0, len(m.diff))
-	for k := range m.diff {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(a, b int) bool { return keys[a] < keys[b] })
+	ev := m.events
+	sort.Slice(ev, func(a, b int) bool {
+		if ev[a].t != ev[b].t {
+			return ev[a].t < ev[b].t
+		}
+		return ev[a].delta < ev[b].delta
+	})
 	cur := make([]int64, T)
 	var total int64
-	for j, k := range keys {
-		// Whole blocks with no start or end between two blocks keep the
-		// counts in flight at the end of the previous one.
-		if j > 0 && total > 0 {
-			if gap := k - keys[j-1] - 1; gap > 0 {
-				share := float64(gap*stepChunk) * m.step / float64(total)
+	for i, e := range ev {
+		if i > 0 && total > 0 {
+			if dt := e.t - ev[i-1].t; dt > 0 {
+				share := dt / float64(total)
 				for t := 0; t < T; t++ {
 					secs[t] += float64(cur[t]) * share
 				}
 			}
 		}
-		b := m.diff[k]
-		for s := 0; s < stepChunk; s++ {
-			for t := 0; t < T; t++ {
-				d := int64(b[s*T+t])
-				cur[t] += d
-				total += d
-			}
-			if total <= 0 {
-				continue
-			}
-			share := m.step / float64(total)
-			for t := 0; t < T; t++ {
-				secs[t] += float64(cur[t]) * share
-			}
-		}
+		cur[e.tenant] += int64(e.delta)
+		total += int64(e.delta)
 	}
 	return secs
 }

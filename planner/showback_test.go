@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -9,7 +10,8 @@ import (
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
-// Three overlapping requests, Δt = 50 ms, times from 0:
+// Three overlapping requests on 50 ms boundaries, times from 0 (the
+// exact time-share and one in 50 ms steps agree here):
 //
 //	A rag    [0.00, 0.10)  3,000 prompt + 100 output tokens
 //	B agents [0.05, 0.20)    500 prompt + 400 output tokens
@@ -75,17 +77,61 @@ func TestShowbackHandWorked(t *testing.T) {
 	}
 }
 
-// A long request spanning blocks with no other event still counts for every
-// step it ran.
+// A long request with a short one inside it: the short one shares its
+// 50 ms with the long one.
 func TestShowbackLongRequestAcrossBlocks(t *testing.T) {
 	m := NewShowbackMeter(0.05)
 	_ = m.Add(UsageRecord{Tenant: "a", Start: 0, End: 3600})
 	_ = m.Add(UsageRecord{Tenant: "b", Start: 1800, End: 1800.05})
 	sb := m.Result(nil, "")
 	ts := sb.Meters[2].Tenants
-	// b shares one 50 ms step with a: a gets 3,600 - 0.025 s, b 0.025 s.
+	// b shares 50 ms with a: a gets 3,600 - 0.025 s, b 0.025 s.
 	if !near(ts[0].Amount, 3600-0.025) || !near(ts[1].Amount, 0.025) {
 		t.Errorf("time-share = %+v", ts)
+	}
+}
+
+// Three overlapping requests off any 50 ms grid, worked by hand (seconds
+// from an instant 1,700,000,000.013 s after the epoch):
+//
+//	A a [0.00, 0.30)
+//	B b [0.12, 0.18)
+//	C c [0.15, 0.42)
+//
+//	[0.00,0.12) A alone     a 0.120
+//	[0.12,0.15) A, B        a 0.015  b 0.015
+//	[0.15,0.18) A, B, C     a 0.010  b 0.010  c 0.010
+//	[0.18,0.30) A, C        a 0.060           c 0.060
+//	[0.30,0.42) C alone                       c 0.120
+//
+// a = 0.205 s, b = 0.025 s, c = 0.190 s of 0.42 s: 48.81 %, 5.95 %,
+// 45.24 %. Metered in 50 ms steps, B would take a full share of the steps
+// [0.10,0.15) and [0.15,0.20) it only touches: 0.0417 s, 1.67 times its
+// exact share.
+func TestShowbackExactTimeShare(t *testing.T) {
+	m := NewShowbackMeter(0.05)
+	base := 1_700_000_000.013
+	for _, u := range []UsageRecord{
+		{Tenant: "a", Start: base, End: base + 0.30},
+		{Tenant: "b", Start: base + 0.12, End: base + 0.18},
+		{Tenant: "c", Start: base + 0.15, End: base + 0.42},
+	} {
+		if err := m.Add(u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sb := m.Result(nil, "usage.csv")
+	want := map[string]float64{"a": 0.205, "b": 0.025, "c": 0.190}
+	for _, ts := range sb.Meters[2].Tenants {
+		if math.Abs(ts.Amount-want[ts.Tenant]) > 1e-6 {
+			t.Errorf("%s: %.6f s, want %.3f s", ts.Tenant, ts.Amount, want[ts.Tenant])
+		}
+		if math.Abs(ts.Share-want[ts.Tenant]/0.42) > 1e-6 {
+			t.Errorf("%s: share %.6f, want %.6f", ts.Tenant, ts.Share, want[ts.Tenant]/0.42)
+		}
+	}
+	if math.Abs(sb.SpanS-0.42) > 1e-6 || sb.Start != base {
+		t.Errorf("span %v s from %v, want 0.42 s from %v", sb.SpanS, sb.Start, base)
 	}
 }
 
@@ -97,8 +143,14 @@ func TestShowbackRefusals(t *testing.T) {
 	if err := m.Add(UsageRecord{Tenant: "x", Start: 2, End: 1}); err == nil {
 		t.Error("a request ending before it starts accepted")
 	}
-	if err := m.Add(UsageRecord{Tenant: "x", Start: 0, End: 1e9}); err == nil {
-		t.Error("an unbounded span accepted")
+	// A long span costs nothing; too many requests are refused in words.
+	if err := m.Add(UsageRecord{Tenant: "x", Start: 0, End: 1e9}); err != nil {
+		t.Errorf("a long span refused: %v", err)
+	}
+	m.limit = 2
+	_ = m.Add(UsageRecord{Tenant: "x", Start: 0, End: 1})
+	if err := m.Add(UsageRecord{Tenant: "x", Start: 0, End: 1}); err == nil || !strings.Contains(err.Error(), "more than 2 requests") {
+		t.Errorf("a third request past a limit of 2: %v", err)
 	}
 	if sb := NewShowbackMeter(0).Result(nil, ""); sb.Present || len(sb.Meters) != 0 {
 		t.Errorf("empty showback = %+v", sb)

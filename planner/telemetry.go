@@ -339,8 +339,8 @@ func UtilisationFlatNote(rows []RowTelemetry, outputTokenRates []*float64) strin
 	if uMax-uMin > UtilFlatPoints || pMax/pMin < 1+PowerMovedFraction || tMax/tMin < 1+ThroughputMovedFraction {
 		return ""
 	}
-	return fmt.Sprintf("GPU utilisation stayed between %.0f %% and %.0f %% while power moved %.0f W to %.0f W and output throughput %.1f× (%.0f to %.0f tokens/s): utilisation is not a load signal here, power and output tokens are.",
-		uMin, uMax, pMin, pMax, tMax/tMin, tMin, tMax)
+	return fmt.Sprintf("GPU utilisation stayed between %s %% and %s %% while power moved %s W to %s W and output throughput %s× (%s to %s tokens/s): utilisation is not a load signal here, power and output tokens are.",
+		DisplayNumber(uMin, 1), DisplayNumber(uMax, 1), DisplayNumber(pMin, 0), DisplayNumber(pMax, 0), DisplayNumber(tMax/tMin, 0), DisplayNumber(tMin, 0), DisplayNumber(tMax, 0))
 }
 
 // The thresholds of UtilisationFlatNote.

@@ -85,7 +85,7 @@ func TestUtilisationFlatNote(t *testing.T) {
 	}
 	rates := []*float64{F(773), F(2000), F(5389)}
 	note := UtilisationFlatNote(rows, rates)
-	if !strings.Contains(note, "469 W to 660 W") || !strings.Contains(note, "7.0×") {
+	if !strings.Contains(note, "between 97.0 % and 99.0 %") || !strings.Contains(note, "469 W to 660 W") || !strings.Contains(note, "6.97×") {
 		t.Errorf("note = %q", note)
 	}
 	rows[0].UtilMeanPct = F(40)

@@ -167,7 +167,7 @@ func BuildFrontier(costs SelfHostedCosts, device string, self SelfHostedCost, ca
 	gpus := decimal.NewFromFloat(f.GPUs)
 	hours := decimal.NewFromInt(HoursPerMonth)
 	if p := costs.GPUHourPrice; p != nil {
-		u, ok := conv.use(p.Currency, "self_hosted.gpu_hour_price")
+		u, ok := conv.use(figureCurrency(p, ""), "self_hosted.gpu_hour_price")
 		if ok {
 			price := NewMoney(u.of(p.Amount))
 			f.GPUHourPrice, f.PriceTyped = &price, true

@@ -85,6 +85,8 @@ func (s *Server) costSelfHostedSave(c echo.Context) error {
 		return err
 	}
 	next, errs := readSelfHostedForm(form, in.Currency)
+	// A unit naming another currency needs a dated rate for it.
+	mergeFieldErrors(errs, next.CheckCurrencies(in.Currency, in.ExchangeRates), "")
 	mergeFieldErrors(errs, planner.FutureEvidence(s.svc.AsOf(), planner.SelfHostedEvidence(next)))
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "costs", Form: form, Errs: errs, Prev: in.SelfHosted, Next: next,

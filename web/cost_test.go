@@ -283,6 +283,8 @@ func TestCostValidationNamesFields(t *testing.T) {
 		{"amount not a number", lead, "/costs", with(costs, "self_hosted.hosting", "12x"), "self_hosted.hosting", "must be a number"},
 		{"labour missing", lead, "/costs", with(costs, "self_hosted.labour_rate", ""), "self_hosted.labour_rate", "operator labour must be typed"},
 		{"evidence date malformed", lead, "/costs", with(costs, "self_hosted.backup.evidence_date", "last week"), "self_hosted.backup.evidence_date", "YYYY-MM-DD"},
+		{"unit naming another currency without a rate", lead, "/costs", with(costs, "self_hosted.hosting.unit", "USD/month"), "self_hosted.hosting",
+			`names USD, but the report is in EUR and has no dated EUR/USD exchange rate: type the amount in EUR, or enter a USD rate`},
 		{"PUE below 1", lead, "/costs", with(costs, "self_hosted.pue", "0.8"), "self_hosted.pue", "at least 1"},
 		{"no depreciation months", lead, "/costs", with(costs, "self_hosted.depreciation_months", ""), "self_hosted.depreciation_months", "at least 1 month"},
 		{"currency missing", fin, "/costs/settings", url.Values{"currency": {""}}, "currency", "required"},
@@ -297,6 +299,8 @@ func TestCostValidationNamesFields(t *testing.T) {
 		{"gate note without verdict", lead, "/recommendation", url.Values{"decision": {"keep"}, "gates[0].note": {"EU only"}}, "gates[0].verdict", "pass or fail"},
 		{"review date malformed", lead, "/recommendation", url.Values{"decision": {"keep"}, "review_date": {"soon"}}, "review_date", "YYYY-MM-DD"},
 		{"quote without output price", fin, "!/quotes", with(workedQuote("Q"), "quote.output_per_m_tokens", ""), "quote.output_per_m_tokens", "required"},
+		{"quote price unit in another currency", fin, "!/quotes", with(workedQuote("Q"), "quote.input_per_m_tokens.unit", "USD/1M tokens"), "quote.input_per_m_tokens",
+			"names USD, but the quote is in EUR: type the price in EUR"},
 		{"quote negative price", fin, "!/quotes", with(workedQuote("Q"), "quote.input_per_m_tokens", "-1"), "quote.input_per_m_tokens", "must not be negative"},
 		{"quote retry rate as percent", fin, "!/quotes", with(workedQuote("Q"), "quote.retry_rate", "2"), "quote.retry_rate", "fraction below 1"},
 		{"quote without date", fin, "!/quotes", with(workedQuote("Q"), "evidence_date", ""), "evidence_date", "required"},
@@ -466,8 +470,8 @@ func TestScenarioBusyHourKinds(t *testing.T) {
 	}
 	_, page := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	for id, want := range map[string]string{
-		"peak-ratio-low": "2.4×", "busy-hour-low": "10 % of a day's requests",
-		"peak-ratio-expected": "3.6×", "busy-hour-expected": "0.05 req/s at peak",
+		"peak-ratio-low": "2.40×", "busy-hour-low": "10 % of a day's requests",
+		"peak-ratio-expected": "3.60×", "busy-hour-expected": "0.05 req/s at peak",
 		"peak-ratio-peak": "58.4×",
 	} {
 		if got := html.UnescapeString(testid(page, id)); got != want {

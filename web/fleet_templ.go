@@ -135,9 +135,9 @@ func fleetSection(v reportView, f sectionForm, oob bool) templ.Component {
 			}
 			if fl.Efficiency != nil {
 				var templ_7745c5c3_Var6 string
-				templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(planner.DisplayShare(*fl.Efficiency))
+				templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(planner.DisplayPercent(*fl.Efficiency, 1))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/fleet.templ`, Line: 46, Col: 45}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/fleet.templ`, Line: 46, Col: 50}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
 				if templ_7745c5c3_Err != nil {

@@ -135,7 +135,14 @@ func TestShowbackFOCUSExport(t *testing.T) {
 
 // TestShowbackFOCUSWorked holds the rows to a small worked example: two
 // tenants at 75 % and 25 % of the tokens of a EUR 2,000 month, a log
-// starting on 2026-11-20, 96 % of requests in objective.
+// starting on 2026-11-20 and spanning 3 s, 96 % of requests in objective.
+// The charge period is November (30 days, 2,592,000 s), so the log's
+// quantities are scaled by 2,592,000 / 3 = 864,000 to cover it as the cost
+// does: search 750 tokens in the log, 648,000,000 in the month, for 1,500
+// EUR; chat 250 and 216,000,000 for 500 EUR. Cost / quantity is then a
+// price a FinOps tool can read: 1,500 / 648 M = 500 / 216 M = 2.31 EUR per
+// million tokens (over the log's 3 s it would read 2 EUR a token). Its
+// in-objective requests: 1 x 864,000 x 0.96 = 829,440.
 func TestShowbackFOCUSWorked(t *testing.T) {
 	m := planner.NewShowbackMeter(0)
 	start := 1795132800.0 // 2026-11-20T00:00:00Z
@@ -157,10 +164,22 @@ func TestShowbackFOCUSWorked(t *testing.T) {
 	head := rows[0]
 	get := func(i int, c string) string { return rows[i][slices.Index(head, c)] }
 	// Tenants are sorted: chat first.
-	if get(1, "x_Tenant") != "chat" || get(1, "BilledCost") != "500" || get(1, "PricingQuantity") != "250" ||
-		get(2, "BilledCost") != "1500" || get(2, "ConsumedQuantity") != "750" || get(2, "x_InObjectiveRequests") != "1" ||
+	if get(1, "x_Tenant") != "chat" || get(1, "BilledCost") != "500" || get(1, "PricingQuantity") != "216000000" ||
+		get(2, "BilledCost") != "1500" || get(2, "ConsumedQuantity") != "648000000" || get(2, "x_InObjectiveRequests") != "829440" ||
+		get(2, "x_MeteredQuantity") != "750" || get(2, "x_MeteredSpanSeconds") != "3" ||
 		get(1, "ChargePeriodStart") != "2026-11-01T00:00:00Z" || get(1, "ChargePeriodEnd") != "2026-12-01T00:00:00Z" ||
 		get(2, "SkuId") != "llm-inference-tokens" || get(2, "ServiceName") != "LLM inference: llama-8b" {
 		t.Errorf("rows %v", rows)
+	}
+	// Cost / quantity, per million tokens, is the same price for both.
+	for i := 1; i <= 2; i++ {
+		cost, _ := decimal.NewFromString(get(i, "BilledCost"))
+		qty, _ := decimal.NewFromString(get(i, "PricingQuantity"))
+		if qty.IsZero() {
+			t.Fatalf("row %d: no quantity", i)
+		}
+		if per := planner.DisplayMoney(cost.Div(qty).Mul(decimal.NewFromInt(1_000_000))); per != "2.31" {
+			t.Errorf("%s: %s EUR per million tokens, want 2.31", get(i, "x_Tenant"), per)
+		}
 	}
 }

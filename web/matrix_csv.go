@@ -50,8 +50,8 @@ func writeMatrixCSV(buf *bytes.Buffer, res planner.Result) error {
 			csvF(rr.SuccessRate), csvF(r.DurationS), csvF(r.RequestRate), csvF(r.OutputTokenRate),
 			csvF(r.TTFT.P50), csvF(r.TTFT.P95), csvF(r.TTFT.P99), csvF(r.E2E.P50), csvF(r.E2E.P95), csvF(r.E2E.P99),
 			csvF(r.TPOT.Percentile(res.Objective.Percentile)), csvF(r.ITL.Percentile(res.Objective.Percentile)),
-			csvF(r.Observed.PeakMemoryGiB), csvF(r.Observed.Headroom), strconv.FormatBool(r.Observed.OOM), strconv.FormatBool(r.Observed.Restart),
-			csvF(r.Observed.PowerWatts), csvF(r.OutputTokensPerJoule()), strconv.FormatBool(r.Observed.Stopped), r.Observed.StopReason,
+			csvF(rr.PeakMemoryGiB), csvF(rr.MemoryHeadroom), strconv.FormatBool(r.Observed.OOM), strconv.FormatBool(r.Observed.Restart),
+			csvF(rr.PowerWattsMean), csvF(r.OutputTokensPerJoule()), strconv.FormatBool(r.Observed.Stopped), r.Observed.StopReason,
 			string(rr.Verdict.State), strings.Join(rr.Verdict.Failures, "; "), strings.Join(rr.Verdict.Missing, "; "),
 			strconv.FormatBool(rr.InEnvelope), strconv.FormatBool(rr.NonMonotone), strconv.FormatBool(rr.Counted), rr.NotCountedText(), strings.Join(warn, "; "),
 			rr.Source.File, rr.Source.SHA256, strconv.Itoa(r.Index)}

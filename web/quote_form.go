@@ -41,6 +41,8 @@ func readQuoteForm(f url.Values) (store.Quote, formErrors) {
 		}
 	}
 	readQuoteTiersAndTax(f, &q.Q, q.Currency, q.Source, q.EvidenceDate, errs)
+	// A price's unit naming another currency than the quote's is refused.
+	mergeFieldErrors(errs, q.Q.CheckUnitCurrencies(q.Currency))
 	if err := q.Q.Validate(); err != nil {
 		fe := formErrors{}
 		mergeFieldErrors(fe, err)

@@ -338,8 +338,14 @@ func TestExportXLSX(t *testing.T) {
 	if res.StatusCode != 200 || res.Header.Get("Content-Type") != xlsxType {
 		t.Fatalf("export: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
 	}
-	if cd := res.Header.Get("Content-Disposition"); !strings.Contains(cd, "attachment") || !strings.Contains(cd, ".xlsx") {
-		t.Fatalf("Content-Disposition %q", cd)
+	// Named after the report's title and version, safe as a file name.
+	rep, err := app.store.Report(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf(`attachment; filename="%s-v%d.xlsx"`, reports.SafeFileStem(rep.Title, ""), rep.Version)
+	if cd := res.Header.Get("Content-Disposition"); cd != want || strings.ContainsAny(strings.TrimPrefix(cd, "attachment; "), " :/\\") {
+		t.Fatalf("Content-Disposition %q, want %q", cd, want)
 	}
 	f, err := excelize.OpenReader(strings.NewReader(body))
 	if err != nil {

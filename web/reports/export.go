@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"capplan/web/xlsx"
 )
@@ -40,7 +41,41 @@ func (s *Service) Export(ctx context.Context, id int64, w io.Writer) error {
 	return nil
 }
 
-// ExportName is the download's file name: report-7-v12.xlsx.
+// ExportName is the download's file name: the report's title and version,
+// safe on every file system and in a header ("Demo: support assistant
+// on one H100", version 28: Demo-support-assistant-on-one-H100-v28.xlsx);
+// report-7-v12.xlsx for a title with no letters or digits.
 func ExportName(rep *Report, ext string) string {
-	return fmt.Sprintf("report-%d-v%d.%s", rep.ID, rep.Version, ext)
+	return fmt.Sprintf("%s-v%d.%s", SafeFileStem(rep.Title, fmt.Sprintf("report-%d", rep.ID)), rep.Version, ext)
+}
+
+// SafeFileStem is title as a file name's stem: ASCII letters, digits,
+// dots and underscores kept, every other run of characters one hyphen, at
+// most 80 characters, no leading or trailing hyphen or dot; def when
+// nothing is left.
+func SafeFileStem(title, def string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range title {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.'
+		switch {
+		case ok:
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		default:
+			dash = true
+		}
+	}
+	stem := b.String()
+	if len(stem) > 80 {
+		stem = stem[:80]
+	}
+	stem = strings.Trim(stem, "-.")
+	if stem == "" {
+		return def
+	}
+	return stem
 }

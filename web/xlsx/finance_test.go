@@ -311,17 +311,23 @@ func TestNumberFormatsFollowTheDisplayRule(t *testing.T) {
 	if len(pieces) != len(res.Quotes[0].Segments) || !near(raw(t, f, cell{shCrossover, 3, pieceRow(t, rows, len(pieces))}), never, 1e90) {
 		t.Errorf("pieces as shown: %q (last end %q), want %d with the last ending never", pieces, raw(t, f, cell{shCrossover, 3, pieceRow(t, rows, len(pieces))}), len(res.Quotes[0].Segments))
 	}
+	// Shares with DisplayShare's decimals and at least 3 significant
+	// figures: 60.0 %, not 60 %.
 	shares := []struct {
 		name string
 		want float64
+		as   string
 	}{
-		{"Provider_Break_Even_Utilisation", *res.Provider.BreakEvenUtilisation},
-		{"Provider_Margin_Share", *res.Provider.MarginAtExpectedUtilisation},
-		{"Provider_Expected_Utilisation", 0.6},
-		{"Scenario_Expected_Busy_Share", 0.1},
+		{"Provider_Break_Even_Utilisation", *res.Provider.BreakEvenUtilisation, ""},
+		{"Provider_Margin_Share", *res.Provider.MarginAtExpectedUtilisation, ""},
+		{"Provider_Expected_Utilisation", 0.6, "60.0%"},
+		{"Scenario_Expected_Busy_Share", 0.1, "10.0%"},
 	}
 	for _, s := range shares {
 		want := strings.ReplaceAll(planner.DisplayShare(s.want), " ", "")
+		if s.as != "" {
+			want = s.as
+		}
 		if got := shown(namedCell(t, f, s.name)); got != want {
 			t.Errorf("%s shows %q, want %q", s.name, got, want)
 		}

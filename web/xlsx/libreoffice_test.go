@@ -2,46 +2,17 @@ package xlsx
 
 import (
 	"bytes"
-	"context"
-	"encoding/csv"
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/shopspring/decimal"
 
 	"capplan/planner"
+	lo "capplan/web/xlsx/recalc"
 )
-
-// recalcXML makes LibreOffice recalculate every formula of an .xlsx on
-// load instead of trusting the cached values (OOXMLRecalcMode 0: always).
-const recalcXML = `<?xml version="1.0" encoding="UTF-8"?>
-<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
-<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="ODFRecalcMode" oor:op="fuse"><value>0</value></prop></item>
-</oor:items>`
-
-// soffice finds LibreOffice; without it the test is skipped, except on CI
-// (env CI set), where it must be installed.
-func soffice(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"soffice", "libreoffice"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("LibreOffice (soffice) is not installed; .ci/run installs libreoffice-calc-nogui")
-	}
-	t.Skip("LibreOffice (soffice) is not installed")
-	return ""
-}
 
 // recalc has LibreOffice open the workbook, recalculate it and write every
 // sheet as CSV of raw (unformatted) values; it returns the sheets' cells.
@@ -54,57 +25,7 @@ func recalc(t *testing.T, data []byte) map[string][][]string {
 // name (letters only).
 func recalcBooks(t *testing.T, books map[string][]byte) map[string]map[string][][]string {
 	t.Helper()
-	bin := soffice(t)
-	dir := t.TempDir()
-	profile := filepath.Join(dir, "profile")
-	if err := os.MkdirAll(filepath.Join(profile, "user"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(profile, "user", "registrymodifications.xcu"), []byte(recalcXML), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var ins []string
-	for name, data := range books {
-		in := filepath.Join(dir, name+".xlsx")
-		if err := os.WriteFile(in, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ins = append(ins, in)
-	}
-	slices.Sort(ins)
-	out := filepath.Join(dir, "out")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(1+len(books))*time.Minute)
-	defer cancel()
-	// Filter options: comma, double quote, UTF-8, first line 1, no cell
-	// formats, language 0, quote text, detect numbers, raw values (not as
-	// shown), no formulas, no trimming, every sheet (-1) to its own file.
-	args := []string{"-env:UserInstallation=file://" + profile, "--headless", "--norestore",
-		"--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1", "--outdir", out}
-	cmd := exec.CommandContext(ctx, bin, append(args, ins...)...)
-	cmd.Env = append(os.Environ(), "HOME="+dir)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("soffice: %v\n%s", err, b)
-	}
-	all := map[string]map[string][][]string{}
-	for name := range books {
-		sheets := map[string][][]string{}
-		for _, sh := range SheetNames {
-			b, err := os.ReadFile(filepath.Join(out, name+"-"+sh+".csv"))
-			if err != nil {
-				files, _ := os.ReadDir(out)
-				t.Fatalf("%s sheet %s: %v (have %v)", name, sh, err, files)
-			}
-			r := csv.NewReader(bytes.NewReader(b))
-			r.FieldsPerRecord = -1
-			rows, err := r.ReadAll()
-			if err != nil {
-				t.Fatalf("%s sheet %s: %v", name, sh, err)
-			}
-			sheets[sh] = rows
-		}
-		all[name] = sheets
-	}
-	return all
+	return lo.Books(t, books, SheetNames)
 }
 
 func at(sheets map[string][][]string, c cell) string {

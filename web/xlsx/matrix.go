@@ -184,7 +184,10 @@ func (b *book) matrixSheet() {
 			v(b.st.secs, opt(row.E2E.P50)), v(b.st.secs, opt(row.E2E.P95)), v(b.st.secs, opt(row.E2E.P99)),
 			v(b.st.secs, opt(row.TPOT.P50)), v(b.st.secs, opt(row.TPOT.P95)), v(b.st.secs, opt(row.TPOT.P99)),
 			v(b.st.secs, opt(row.ITL.P50)), v(b.st.secs, opt(row.ITL.P95)), v(b.st.secs, opt(row.ITL.P99)),
-			v(b.st.pct, opt(row.Observed.Headroom)), v(b.st.num, opt(row.Observed.PeakMemoryGiB)), v(b.st.num, opt(row.Observed.PowerWatts)),
+			// The row's resolved headroom, peak memory and power, as the
+			// page shows them: the GPU log's over the typed (docs/method.md,
+			// "Measured figures of a row"); the checks below read them.
+			v(b.st.pct, opt(rr.MemoryHeadroom)), v(b.st.num, opt(rr.PeakMemoryGiB)), v(b.st.num, opt(rr.PowerWattsMean)),
 			row.Observed.OOM, row.Observed.Restart, row.Observed.OOMChecked, row.Observed.Stopped, rr.Counted, rr.Inconclusive,
 			fx(b.st.pct, fmt.Sprintf(`IF(%[1]s="","",IF(%[2]s="","",IF(%[1]s+%[2]s<=0,"",%[1]s/(%[1]s+%[2]s))))`, rel(colSuccessful, r), rel(colErrored, r)), optOrEmpty(rr.SuccessRate)),
 			// The successful req/s, as planner.SuccessfulRate: the file's

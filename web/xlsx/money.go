@@ -137,11 +137,17 @@ func intOrEmpty(p *int) any {
 // each quote from the cost cells, and whether one box serves it.
 func (b *book) crossoverSheet() {
 	s := b.sheets[shCrossover]
-	s.cols(22, 16, 16, 16, 16, 18, 16, 18, 12, 16, 12, 60, 80)
+	s.cols(34, 16, 16, 16, 16, 16, 16, 16, 12, 16, 12, 40, 50)
 	res := b.r.Result
-	b.headers(s, "Quote", "F_local (monthly per box)", "F_api (monthly; the crossing piece's)", "V_local (per request)", "V_api (per request; the crossing piece's)",
-		"Crossover N (requests a month)", "N rounded up", "One box serves a month", "Within one box",
+	// Headers in words; the code name each stands for (the formula's
+	// terms, docs/method.md "Crossover") in a note on it.
+	b.headers(s, "Quote", "Self-hosted fixed cost a month (per box)", "API fixed cost a month (the crossing piece's)", "Self-hosted cost per request", "API cost per request (the crossing piece's)",
+		"Crossover: requests a month", "Crossover rounded up to a whole request", "One box serves a month", "Within one box",
 		"Stepped: demand (as computed on export)", "Stepped: boxes (as computed on export)", "Formula (as computed on export)", "Outcome (as computed on export)")
+	for col, code := range map[int]string{2: "F_local", 3: "F_api", 4: "V_local", 5: "V_api",
+		6: "N = (F_local - F_api) / (V_api - V_local)", 7: "N rounded up to a whole request"} {
+		s.note(col, 1, code)
+	}
 	var perBox any = ""
 	if res.Capacity.PerBoxRate != nil && b.sizingShare > 0 {
 		perBox = *res.Capacity.PerBoxRate * 3600 / b.sizingShare
@@ -205,8 +211,10 @@ func (b *book) summarySheet() {
 	s := b.sheets[shSummary]
 	res := b.r.Result
 	b.title(s, b.r.Title)
-	s.cols(44, 22, 22, 22, 22, 22, 22, 22)
-	kv := func(label string, val any) { s.add(label, v(b.st.wrap, val)) }
+	// The answers wrap in a column wide enough to read them; each row is
+	// as tall as its lines.
+	s.cols(40, 60, 16, 16, 16, 16, 16, 16, 16)
+	kv := func(label string, val any) { s.add(v(b.st.wrap, label), v(b.st.wrap, val)) }
 	kv("Report", fmt.Sprintf("report %d, version %d", b.r.ID, b.r.Version))
 	kv("State", b.r.State)
 	kv("Owner", b.r.Owner)
@@ -308,7 +316,8 @@ func (b *book) summarySheet() {
 		if x.NRounded != nil {
 			n = *x.NRounded
 		}
-		s.add("Self-hosting vs "+x.Quote+": N (requests a month, rounded up)", fx(b.st.int, quotePrefix(i)+"Crossover_N_Rounded", n), v(b.st.wrap, "As computed on export: "+x.Text))
+		s.add(v(b.st.wrap, "Self-hosting vs "+x.Quote+": N (requests a month, rounded up)"), fx(b.st.int, quotePrefix(i)+"Crossover_N_Rounded", n))
+		kv("", "As computed on export: "+x.Text)
 	}
 }
 

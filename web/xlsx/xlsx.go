@@ -138,8 +138,15 @@ func build(r Report, out io.Writer) error {
 	if err := b.fitFormats(); err != nil {
 		return err
 	}
+	wrapped := map[int]bool{b.st.wrap: true, b.st.header: true}
 	for _, name := range SheetNames {
-		if err := b.sheets[name].flush(f); err != nil {
+		if err := printSetup(f, name); err != nil {
+			return fmt.Errorf("sheet %s: %w", name, err)
+		}
+		if err := b.sheets[name].addNotes(f); err != nil {
+			return fmt.Errorf("sheet %s: %w", name, err)
+		}
+		if err := b.sheets[name].flush(f, wrapped, b.st.text); err != nil {
 			return fmt.Errorf("sheet %s: %w", name, err)
 		}
 	}
@@ -184,6 +191,18 @@ type sheet struct {
 	rows   [][]any
 	widths []float64
 	freeze int // header rows kept in view
+	// notes are cell notes (comments) by cell name: the code name a
+	// header in words stands for ("F_local").
+	notes map[string]string
+}
+
+// note puts a note on a cell of the sheet.
+func (s *sheet) note(col, row int, text string) {
+	if s.notes == nil {
+		s.notes = map[string]string{}
+	}
+	name, _ := excelize.CoordinatesToCellName(col, row)
+	s.notes[name] = text
 }
 
 // add appends a row and returns its 1-based number.
@@ -208,7 +227,98 @@ func (s *sheet) rng(col, from, to int) string {
 	return "'" + s.name + "'!" + abs(col, from) + ":" + abs(col, to)
 }
 
-func (s *sheet) flush(f *excelize.File) error {
+// printSetup prints a sheet landscape, fitted to the page's width (as
+// many pages down as it needs).
+func printSetup(f *excelize.File, name string) error {
+	landscape, wide, tall, fit := "landscape", 1, 0, true
+	if err := f.SetPageLayout(name, &excelize.PageLayoutOptions{Orientation: &landscape, FitToWidth: &wide, FitToHeight: &tall}); err != nil {
+		return err
+	}
+	return f.SetSheetProps(name, &excelize.SheetPropsOptions{FitToPage: &fit})
+}
+
+// addNotes writes the sheet's notes, before its rows are streamed.
+func (s *sheet) addNotes(f *excelize.File) error {
+	cells := make([]string, 0, len(s.notes))
+	for c := range s.notes {
+		cells = append(cells, c)
+	}
+	sort.Strings(cells)
+	for _, c := range cells {
+		if err := f.AddComment(s.name, excelize.Comment{Cell: c, Author: "capplan", Text: s.notes[c]}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lineHeight is the height of one line of text in a row, in points (the
+// default font's row height).
+const lineHeight = 15.0
+
+// rowHeight is the height a row needs so that every cell of a wrapping
+// style (wrap) shows whole: its lines at its column's width, word-wrapped,
+// times lineHeight; 0 (the default height) when every such cell fits on
+// one line.
+func (s *sheet) rowHeight(row []any, wrap map[int]bool) float64 {
+	most := 1
+	for i, c := range row {
+		cell, ok := c.(excelize.Cell)
+		if !ok || !wrap[cell.StyleID] {
+			continue
+		}
+		text, ok := cell.Value.(string)
+		if !ok {
+			continue
+		}
+		width := 8.43 // a column without a set width
+		if i < len(s.widths) {
+			width = s.widths[i]
+		}
+		// A column's width counts the default font's digits; text runs
+		// about a tenth narrower.
+		most = max(most, wrappedLines(text, int(width*1.1)))
+	}
+	if most == 1 {
+		return 0
+	}
+	return float64(most) * lineHeight
+}
+
+// wrappedLines counts the lines text takes word-wrapped at width
+// characters, each line break in it starting a new line; a word longer than
+// a line takes as many lines as it fills.
+func wrappedLines(text string, width int) int {
+	width = max(width-1, 4) // the cell's padding
+	lines := 0
+	for _, para := range strings.Split(text, "\n") {
+		n, at := 1, 0
+		for _, w := range strings.Fields(para) {
+			l := len([]rune(w))
+			switch {
+			case at == 0:
+				at = l
+			case at+1+l <= width:
+				at += 1 + l
+				continue
+			default:
+				n++
+				at = l
+			}
+			for at > width {
+				n++
+				at -= width
+			}
+		}
+		lines += n
+	}
+	return max(lines, 1)
+}
+
+// flush streams the sheet's rows into f. A row that wrapped text makes
+// taller than one line gets that height, and its unstyled cells the top
+// style, so that every figure in it sits at the top beside the text.
+func (s *sheet) flush(f *excelize.File, wrap map[int]bool, top int) error {
 	sw, err := f.NewStreamWriter(s.name)
 	if err != nil {
 		return err
@@ -225,7 +335,23 @@ func (s *sheet) flush(f *excelize.File) error {
 	}
 	for i, row := range s.rows {
 		cell, _ := excelize.CoordinatesToCellName(1, i+1)
-		if err := sw.SetRow(cell, row); err != nil {
+		var opts []excelize.RowOpts
+		if h := s.rowHeight(row, wrap); h > 0 {
+			opts = append(opts, excelize.RowOpts{Height: min(h, 409)})
+			for j, c := range row {
+				switch x := c.(type) {
+				case nil:
+				case excelize.Cell:
+					if x.StyleID == 0 {
+						x.StyleID = top
+						row[j] = x
+					}
+				default:
+					row[j] = excelize.Cell{StyleID: top, Value: x}
+				}
+			}
+		}
+		if err := sw.SetRow(cell, row, opts...); err != nil {
 			return err
 		}
 	}
@@ -272,6 +398,8 @@ func (b *book) newStyles() error {
 	fmtInt := `#,##0`
 	fmtRate := `0.000`
 	input := inputFill
+	// Figures sit at the top of a row that wrapped text makes tall.
+	top := &excelize.Alignment{Vertical: "top"}
 	border := []excelize.Border{{Type: "bottom", Color: "999999", Style: 1}}
 	var err error
 	mk := func(s *excelize.Style) int {
@@ -283,7 +411,7 @@ func (b *book) newStyles() error {
 		return id
 	}
 	num := func(f string, in bool) int {
-		s := &excelize.Style{CustomNumFmt: &f}
+		s := &excelize.Style{CustomNumFmt: &f, Alignment: top}
 		if in {
 			s.Fill = input
 		}
@@ -315,6 +443,14 @@ func (b *book) newStyles() error {
 	}
 	b.kinds[b.st.pct] = numKind{share: true}
 	b.kinds[b.st.pctIn] = numKind{share: true, input: true}
+	// Measured and derived figures: the decimals DisplayNumber shows, so a
+	// whole number stays whole (load 8, 420 W) and none shows fewer than 3
+	// significant figures (0.0219 req/s, 0.0253 s).
+	b.kinds[b.st.num] = numKind{number: true}
+	b.kinds[b.st.numIn] = numKind{number: true, input: true}
+	b.kinds[b.st.rate] = numKind{number: true}
+	b.kinds[b.st.secs] = numKind{number: true, places: 3, suffix: ` "s"`}
+	b.kinds[b.st.secsIn] = numKind{number: true, places: 3, suffix: ` "s"`, input: true}
 	return err
 }
 
@@ -345,8 +481,11 @@ func (b *book) fitFormats() error {
 					continue
 				}
 				format := moneyFormat(val, k.cur)
-				if k.share {
+				switch {
+				case k.share:
 					format = shareFormat(val)
+				case k.number:
+					format = numberFormat(val, k.places, k.suffix)
 				}
 				id, err := b.fitted1(format, k.input)
 				if err != nil {
@@ -360,11 +499,16 @@ func (b *book) fitFormats() error {
 	return nil
 }
 
-// numKind is how fitFormats formats a style's cells: as a share, or as an
-// amount of currency cur; input cells keep the input fill.
+// numKind is how fitFormats formats a style's cells: as a share, as a
+// measured or derived number (places usual decimals, suffix after the
+// number), or as an amount of currency cur; input cells keep the input
+// fill.
 type numKind struct {
 	share, input bool
 	cur          string
+	number       bool
+	places       int
+	suffix       string
 }
 
 // inCur is a money style (money, moneyIn, perReq, perReqIn) for amounts
@@ -391,7 +535,7 @@ func (b *book) fitted1(format string, input bool) (int, error) {
 	if id, ok := b.fitted[key]; ok {
 		return id, nil
 	}
-	st := &excelize.Style{CustomNumFmt: &format}
+	st := &excelize.Style{CustomNumFmt: &format, Alignment: &excelize.Alignment{Vertical: "top"}}
 	if input {
 		st.Fill = inputFill
 	}
@@ -406,10 +550,29 @@ func moneyFormat(val float64, cur string) string {
 	return "#,##0" + decimals(planner.DisplayMoney(decimal.NewFromFloat(val))) + ` "` + cur + `"`
 }
 
-// shareFormat is the percentage format that shows a share as DisplayShare
-// does.
+// shareFormat is the percentage format that shows a share with the
+// decimals DisplayShare shows (never rounded to 100 % unless exactly so:
+// 99.97 %), and at least 3 significant figures: 13.0 %, 60.0 %, 0.140 %;
+// 100 % and 0 % as they are.
 func shareFormat(val float64) string {
-	return "0" + decimals(strings.TrimSuffix(planner.DisplayShare(val), " %")) + "%"
+	places := len(decimals(strings.TrimSuffix(planner.DisplayShare(val), " %")))
+	if places > 0 {
+		places-- // the "."
+	}
+	if pct := math.Abs(val * 100); pct > 0 {
+		places = max(places, 2-int(math.Floor(math.Log10(pct))))
+	}
+	if places <= 0 {
+		return "0%"
+	}
+	return "0." + strings.Repeat("0", places) + "%"
+}
+
+// numberFormat is the format that shows a measured or derived figure as
+// DisplayNumber does with places usual decimals: 8 -> "#,##0", 0.02192 ->
+// "#,##0.0000", 65.6 -> "#,##0.0".
+func numberFormat(val float64, places int, suffix string) string {
+	return "#,##0" + decimals(planner.DisplayNumber(val, places)) + suffix
 }
 
 // decimals is the fraction part of a number format with as many places as
