@@ -169,28 +169,6 @@ func (a *ahead) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// next hands the parser the rest of the current chunk, or the next chunk,
-// whole (no copy). The chunk handed before is released: the parser reads
-// each chunk before it asks for the next.
-func (a *ahead) next() ([]byte, error) {
-	if ctx := a.in.ctx; ctx != nil {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-	}
-	for {
-		if len(a.cur) > 0 {
-			b := a.cur
-			a.cur = nil
-			return b, nil
-		}
-		if a.err != nil {
-			return nil, a.err
-		}
-		a.receive()
-	}
-}
-
 // close stops the reading goroutine and waits for it, and for the copy to
 // be written, so that the source is no longer read, nor the copy written,
 // once Parse returns. It returns the error of the copy.

@@ -59,8 +59,7 @@ type gBench struct {
 	prompts       int
 	firstPrompt   uint64
 	promptsDiffer bool
-	inner         []*aBench // family A
-	innerArgs     *gBenchArgs
+	inner         []*aBench        // family A
 	server        []gServerMetrics // server_metrics: what GuideLLM scraped from the engine
 	bodyModel     string           // the model named in the first request body that names one
 	bodyHead      []byte           // buffer for the start of a request body

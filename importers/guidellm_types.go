@@ -145,37 +145,6 @@ type gRunConfig struct {
 	} `json:"spec"`
 }
 
-// gRequest is the part of one per-request record the importer keeps: what
-// identifies the prompt and when the request started.
-type gRequest struct {
-	Prompt           rawOrNull `json:"prompt"`       // B
-	RequestArgs      rawOrNull `json:"request_args"` // C-E
-	StartTime        num       `json:"start_time"`   // B
-	RequestStartTime num       `json:"request_start_time"`
-	Info             struct {
-		Timings struct {
-			RequestStart num `json:"request_start"`
-		} `json:"timings"`
-	} `json:"info"`
-}
-
-// reset clears r for reuse, keeping its buffers.
-func (r *gRequest) reset() {
-	r.Prompt = r.Prompt[:0]
-	r.RequestArgs = r.RequestArgs[:0]
-	r.StartTime, r.RequestStartTime, r.Info.Timings.RequestStart = num{}, num{}, num{}
-}
-
-// start returns the request's start time (epoch s), if recorded.
-func (r *gRequest) start() (float64, bool) {
-	for _, n := range []num{r.Info.Timings.RequestStart, r.RequestStartTime, r.StartTime} {
-		if n.set {
-			return n.v, true
-		}
-	}
-	return 0, false
-}
-
 // rawOrNull keeps the raw bytes of a value, reusing its buffer; null is empty.
 type rawOrNull []byte
 

@@ -79,9 +79,3 @@ func (s *lstr) UnmarshalJSON(b []byte) error {
 	}
 	return nil
 }
-
-// discard is a decode target that drops the value.
-type discard struct{}
-
-// UnmarshalJSON implements json.Unmarshaler.
-func (*discard) UnmarshalJSON([]byte) error { return nil }

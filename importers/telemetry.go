@@ -271,10 +271,9 @@ func (g gpuSet) add(id string) error {
 
 // dcgmGPU collects one GPU's fields of one scrape.
 type dcgmGPU struct {
-	s                   planner.GPUSample
-	free, reserved      *float64
-	hasAny, hasFBFields bool
-	seen                map[string]int // the line each field came from
+	s              planner.GPUSample
+	free, reserved *float64
+	seen           map[string]int // the line each field came from
 }
 
 func parseDCGM(name string, br *bufio.Reader, f *EvidenceFile, emit func(planner.GPUSample) error) error {

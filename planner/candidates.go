@@ -62,7 +62,9 @@ type CandidateResult struct {
 	RequestRateAtCeiling     *float64 `json:"request_rate_at_ceiling"`
 	OutputTokenRateAtCeiling *float64 `json:"output_token_rate_at_ceiling"`
 	TTFTAtCeiling            *float64 `json:"ttft_at_ceiling_s"` // at the objective's percentile
-	// ErrorRate is errored / (successful + errored) over all rows.
+	// ErrorRate is errored / (successful + errored) over the candidate's
+	// counted rows: a row of another model, load kind or workload is shown
+	// in its matrix but is not its evidence, so its errors are not its.
 	ErrorRate  *float64    `json:"error_rate"`
 	ColdStartS *float64    `json:"cold_start_s"`
 	Matrix     []RowResult `json:"matrix"`
@@ -126,7 +128,8 @@ func CompareCandidates(cs []Candidate, baseRows []Row, c Contract, o Objective) 
 }
 
 // fitFigures fills the worst peak memory and headroom over the rows in the
-// envelope (all rows when there is none), and the error rate over all rows.
+// envelope (all rows when there is none), and the error rate over the
+// counted rows (those that match the contract and the candidate's model).
 func fitFigures(cr *CandidateResult, m []RowResult) {
 	inEnv := false
 	for _, rr := range m {
@@ -134,7 +137,7 @@ func fitFigures(cr *CandidateResult, m []RowResult) {
 	}
 	var ok, bad int
 	for _, rr := range m {
-		if rr.Row.Successful != nil && rr.Row.Errored != nil {
+		if rr.Counted && rr.Row.Successful != nil && rr.Row.Errored != nil {
 			ok += *rr.Row.Successful
 			bad += *rr.Row.Errored
 		}

@@ -54,6 +54,24 @@ func TestCompareCandidates(t *testing.T) {
 	}
 }
 
+// TestCandidateErrorRateCountsOwnRows: the error share is the candidate's
+// own counted rows', never another model's row in the same matrix.
+func TestCandidateErrorRateCountsOwnRows(t *testing.T) {
+	own := concRow(4, 8) // 200 successful, 0 errored
+	other := concRow(8, 8)
+	other.Model = "qwen-2.5-7b-instruct"
+	other.Successful, other.Errored = I(170), I(30)
+	cs := []Candidate{{Name: "fp8", Model: "llama-3.1-8b-instruct", Gate: &RegressionGate{Gate: "g", Cases: 1, Pass: true}, Rows: []Row{own, other}}}
+	cmp := CompareCandidates(cs, nil, testContract(), testObjective())
+	cr := cmp.Candidates[0]
+	if cr.ErrorRate == nil || *cr.ErrorRate != 0 {
+		t.Fatalf("error rate = %v, want 0 (the other model's 30 errors are not the candidate's)", deref(cr.ErrorRate))
+	}
+	if cr.Matrix[1].Counted {
+		t.Fatalf("the other model's row counted: %+v", cr.Matrix[1].NotCounted)
+	}
+}
+
 func TestCheckResidency(t *testing.T) {
 	o := testObjective() // 10 % headroom
 	tests := []struct {

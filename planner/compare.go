@@ -45,7 +45,11 @@ type CompareColumn struct {
 	CostPer1000 map[string]*Money `json:"cost_per_1000"`
 	// Deltas against the reference column, as fractions (0.2 = 20 % more);
 	// nil where either side is unknown. Empty for the reference column.
+	// CeilingDelta is nil too when the two ceilings are loads of different
+	// kinds (req/s against concurrent streams): a percentage across units
+	// means nothing, and CeilingOtherUnit says so.
 	CeilingDelta     *float64            `json:"ceiling_delta"`
+	CeilingOtherUnit bool                `json:"ceiling_other_unit,omitempty"`
 	MaxInFlightDelta *float64            `json:"max_in_flight_delta"`
 	PerBoxRateDelta  *float64            `json:"per_box_rate_delta"`
 	TokensPerJDelta  *float64            `json:"output_tokens_per_joule_delta"`
@@ -115,7 +119,11 @@ func Compare(subjects []CompareSubject, ref int) (SideBySide, error) {
 			continue
 		}
 		c := &out.Columns[i]
-		c.CeilingDelta = delta(b.Ceiling, c.Ceiling)
+		if b.LoadKind != "" && c.LoadKind != "" && normKind(b.LoadKind) != normKind(c.LoadKind) {
+			c.CeilingOtherUnit = b.Ceiling != nil && c.Ceiling != nil
+		} else {
+			c.CeilingDelta = delta(b.Ceiling, c.Ceiling)
+		}
 		c.MaxInFlightDelta = delta(intF(b.MaxInFlight), intF(c.MaxInFlight))
 		c.PerBoxRateDelta = delta(b.PerBoxRate, c.PerBoxRate)
 		c.TokensPerJDelta = delta(b.TokensPerJ, c.TokensPerJ)

@@ -143,3 +143,22 @@ func TestCompareNamesWhatMovesAFigure(t *testing.T) {
 		}
 	}
 }
+
+// A ceiling in req/s set against one in concurrent streams takes no
+// percentage: the two are different units.
+func TestCompareCeilingsOfDifferentUnits(t *testing.T) {
+	base := compareSubject("baseline", 8, 8, 3.2, 3000, 600, "25", "varied")
+	rate := compareSubject("rate run", 10, 10, 4.0, 4500, 625, "20", "varied")
+	rate.Result.Envelope.LoadKind = LoadRate
+	got, err := Compare([]CompareSubject{base, rate}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := got.Columns[1]
+	if c.CeilingDelta != nil || !c.CeilingOtherUnit {
+		t.Errorf("ceiling delta across units = %v (other unit %v), want none", deref(c.CeilingDelta), c.CeilingOtherUnit)
+	}
+	if c.PerBoxRateDelta == nil || !near(*c.PerBoxRateDelta, 0.25) {
+		t.Errorf("per-box rate delta = %v, want +25 %% (both req/s)", deref(c.PerBoxRateDelta))
+	}
+}

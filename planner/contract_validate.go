@@ -62,9 +62,7 @@ func (c Contract) Validate() error {
 	if !c.Objective.Empty() { // an empty objective is a draft not yet written
 		if err := c.Objective.Validate(); err != nil {
 			if oes, ok := err.(FieldErrors); ok {
-				for _, e := range oes {
-					es = append(es, e)
-				}
+				es = append(es, oes...)
 			} else {
 				es.add("objective", err.Error())
 			}

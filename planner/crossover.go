@@ -274,12 +274,6 @@ func linearSteps(perBox float64, maxBoxes int) boxSteps {
 		paid: func(k int) int { return k }}
 }
 
-// segmentTop is the most monthly demand k boxes serve, rounded down (a
-// hair of slack keeps 72,000 from becoming 71,999 through float rounding).
-func segmentTop(perBox float64, k int) int64 {
-	return int64(math.Floor(perBox*float64(k) + 1e-6))
-}
-
 // cheaperWithin returns the whole demands in [lo, hi] at which k boxes cost
 // less than the API: self - api = k x F_local - F_api - D x (V_api - V_local) < 0.
 func cheaperWithin(fl, fa, vl, va decimal.Decimal, k int, lo, hi int64) (from, to int64, ok bool) {

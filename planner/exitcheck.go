@@ -302,7 +302,7 @@ func exitCostPer1000(_ Inputs, r *Result) ExitItem {
 	if exp != nil && len(m) == 0 {
 		var parts []string
 		for _, o := range exp.Options {
-			parts = append(parts, fmt.Sprintf("%s %s per 1,000", o.Option, o.CostPer1000.Rounded.StringFixed(2)))
+			parts = append(parts, fmt.Sprintf("%s %s per 1,000", o.Option, o.CostPer1000.Display()))
 		}
 		detail = "expected scenario: " + strings.Join(parts, ", ")
 	}

@@ -213,10 +213,10 @@ func CostlierDecision(decision string, r *Result) string {
 	switch {
 	case decision == "keep" && cheapestAPI.CostPer1000.Exact.LessThan(self.CostPer1000.Exact):
 		costlier = fmt.Sprintf("keeping self-hosting (%s per 1,000) while %s costs %s per 1,000 in the expected scenario",
-			self.CostPer1000.Rounded.StringFixed(2), cheapestAPI.Option, cheapestAPI.CostPer1000.Rounded.StringFixed(2))
+			self.CostPer1000.Display(), cheapestAPI.Option, cheapestAPI.CostPer1000.Display())
 	case decision == "stop" && self.CostPer1000.Exact.LessThan(cheapestAPI.CostPer1000.Exact):
 		costlier = fmt.Sprintf("stopping self-hosting (%s per 1,000) for %s at %s per 1,000 in the expected scenario",
-			self.CostPer1000.Rounded.StringFixed(2), cheapestAPI.Option, cheapestAPI.CostPer1000.Rounded.StringFixed(2))
+			self.CostPer1000.Display(), cheapestAPI.Option, cheapestAPI.CostPer1000.Display())
 	}
 	return costlier
 }

@@ -3,6 +3,8 @@ package planner
 import (
 	"strings"
 	"testing"
+
+	"github.com/shopspring/decimal"
 )
 
 // exitItemOf returns the exit item with id, and whether it is listed.
@@ -303,4 +305,20 @@ func TestExitScenarioBeyondThePlan(t *testing.T) {
 	in.MaxBoxes = 19
 	in.Recommendation.Decision = "keep"
 	mustItem(t, Compute(in), "scenarios", true, "low, expected and peak with busy-hour shares")
+}
+
+// The exit check's costs per 1,000 read as the scenarios show them (three
+// significant figures under a cent), never rounded to cents: an API at
+// 0.00647 per 1,000 is not "0.01".
+func TestExitCostPer1000ShownAsTheScenarios(t *testing.T) {
+	self, api := NewMoney(decimal.RequireFromString("0.0312")), NewMoney(decimal.RequireFromString("0.006472"))
+	r := &Result{Scenarios: []ScenarioResult{{Scenario: Scenario{Name: "expected"}, Options: []OptionCost{
+		{Option: "self-hosted", Kind: "self-hosted", CostPer1000: &self},
+		{Option: "API X", Kind: "api", CostPer1000: &api},
+	}}}}
+	it := exitCostPer1000(Inputs{}, r)
+	want := "expected scenario: self-hosted 0.0312 per 1,000, API X 0.00647 per 1,000"
+	if !it.Pass || it.Detail != want {
+		t.Errorf("exit check's costs = %q (pass %v), want %q", it.Detail, it.Pass, want)
+	}
 }

@@ -40,7 +40,7 @@ func recommendationWarnings(rec *Recommendation, scenarios []ScenarioResult, cur
 		for _, o := range s.Options {
 			if o.Kind == "api" && o.CostPer1000 != nil && o.CostPer1000.Exact.LessThan(self.CostPer1000.Exact) {
 				ws = append(ws, fmt.Sprintf("the decision is to keep self-hosting, but in the expected scenario (%s requests a month) %s costs %s per 1,000 requests, less than self-hosting's %s",
-					groupDigits(s.Scenario.MonthlyRequests), o.Option, amountText(o.CostPer1000.Rounded.StringFixed(2), currency), amountText(self.CostPer1000.Rounded.StringFixed(2), currency)))
+					groupDigits(s.Scenario.MonthlyRequests), o.Option, amountText(o.CostPer1000.Display(), currency), amountText(self.CostPer1000.Display(), currency)))
 			}
 		}
 		break

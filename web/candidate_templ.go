@@ -574,7 +574,7 @@ func candidateComparison(cs []planner.CandidateResult, p float64) templ.Componen
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 59, "</tr><tr><th scope=\"row\" title=\"errored ÷ (successful + errored) summed over every row of the candidate's matrix, not only the ceiling row\">Errors over all rows (of finished)</th>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 59, "</tr><tr><th scope=\"row\" title=\"errored ÷ (successful + errored) summed over the candidate's counted rows (its own model, the contract's load kind and workload), not only the ceiling row\">Errors over its counted rows (of finished)</th>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -35,14 +35,6 @@ func (v compareView) refQuery(key string) string {
 	return url.Values{"s": v.Picks, "ref": {key}}.Encode()
 }
 
-// pickName is the name of the column of pick i.
-func (v compareView) pickName(i int) string {
-	if v.Result == nil || i >= len(v.Result.Columns) {
-		return ""
-	}
-	return v.Result.Columns[i].Name
-}
-
 // compareChoice is one report or candidate that can be compared.
 type compareChoice struct {
 	Key, Label string

@@ -144,7 +144,7 @@ func (s *Server) answerError(c echo.Context, status int, msg string) error {
 	if id, ok := s.reportOfPath(c); ok {
 		page = reportErrorPage(status, msg, id)
 	}
-	return s.render(c, status, layout(s.page(c, http.StatusText(status)), page), errorBox(msg))
+	return s.render(c, status, layout(s.page(c, statusText(status)), page), errorBox(msg))
 }
 
 // favicon answers /favicon.ico, which browsers and other clients ask for

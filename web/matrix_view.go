@@ -37,14 +37,6 @@ func checkClass(rr planner.RowResult, criterion string) string {
 	return "fail"
 }
 
-// latClass colours a latency cell when its percentile is the objective's.
-func latClass(rr planner.RowResult, criterion string, p, objective float64) string {
-	if p != objective {
-		return "num"
-	}
-	return "num " + checkClass(rr, criterion)
-}
-
 // checkTitle is the check's sentence for a cell's tooltip.
 func checkTitle(rr planner.RowResult, criterion string) string {
 	c := checkOf(rr, criterion)

@@ -30,6 +30,17 @@ func statusText(code int) string {
 		return "Not understood"
 	case http.StatusInternalServerError:
 		return "Something went wrong"
+	case http.StatusUnauthorized:
+		return "Log in first"
+	case http.StatusMethodNotAllowed:
+		return "This address does not take that request"
+	case http.StatusTooManyRequests:
+		return "Too many requests at once"
+	case http.StatusServiceUnavailable:
+		return "Busy: nothing was changed"
+	}
+	if code >= 500 {
+		return "Something went wrong"
 	}
 	if t := http.StatusText(code); t != "" {
 		return t

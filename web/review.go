@@ -179,7 +179,13 @@ func (s *Server) reportComment(c echo.Context) error {
 		if err != nil {
 			return err
 		}
+		if section == "quotes" && c.Request().Header.Get("HX-Target") == "quote-request" {
+			return s.render(c, http.StatusOK, nil, quoteRequestSent(v))
+		}
 		return s.render(c, http.StatusOK, nil, commentsWithHistory(v))
+	}
+	if section == "quotes" {
+		return redirectFlash(c, sectionURL(id, "comments"), "Quote request sent: it stands in this report's comments and in the quote library, where finance sees it.")
 	}
 	return redirect(c, sectionURL(id, "comments"))
 }

@@ -86,9 +86,9 @@ func (s *Store) CreateAPIToken(ctx context.Context, userID int64, name string) (
 	if name == "" {
 		return "", inputErr("name", "give the token a name, e.g. the CI job that uses it")
 	}
-	token, hash := newToken()
+	token, _ := newToken()
 	token = "cp_" + token
-	hash = hashToken(token)
+	hash := hashToken(token)
 	_, err := s.exec(ctx, `INSERT INTO api_tokens (user_id, name, token_hash, created_at) VALUES (?, ?, ?, ?)`,
 		userID, name, hash, stamp(s.now()))
 	if err != nil {
