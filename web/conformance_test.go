@@ -239,7 +239,8 @@ func readSurfaces(t *testing.T, app *testApp, id int64) surfaceReport {
 		t.Fatal(err)
 	}
 	c := app.client("admin")
-	_, page := do(t, c, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	// The print view carries every section of every step on one page.
+	_, page := do(t, c, http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
 	res, err := c.Get(fmt.Sprintf("%s/reports/%d/export.xlsx", app.srv.URL, id))
 	if err != nil {
 		t.Fatal(err)
