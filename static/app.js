@@ -304,7 +304,21 @@
 
   document.addEventListener("htmx:load", function (e) {
     initUploads(e.target);
+    openedEarly(e.target);
   });
+
+  // A lazy part loads when its details is first opened ("toggle once from:
+  // closest details"). A details opened before htmx processed the part (a
+  // click on a section just swapped in) gave its toggle to nobody: load such
+  // parts now, once.
+  function openedEarly(root) {
+    if (!root || root.nodeType !== 1 || typeof htmx === "undefined") return;
+    var parts = root.matches(".lazy-part") ? [root] : [].slice.call(root.querySelectorAll(".lazy-part"));
+    parts.forEach(function (part) {
+      var d = part.closest("details");
+      if (d && d.open) htmx.trigger(d, "toggle");
+    });
+  }
 
   // ---- Start-up (also without htmx on the page) ----
 
