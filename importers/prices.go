@@ -714,13 +714,7 @@ func genaiModel(m map[string]json.RawMessage, date string) genaiRead {
 	for _, f := range genaiPrices {
 		v := bytes.TrimSpace(prices[f.field])
 		if len(v) > 0 && v[0] == '{' {
-			var t struct {
-				Base  json.RawMessage `json:"base"`
-				Tiers []struct {
-					Start json.RawMessage `json:"start"`
-					Price json.RawMessage `json:"price"`
-				} `json:"tiers"`
-			}
+			var t genaiTiered
 			if json.Unmarshal(v, &t) != nil {
 				g.bad = append(g.bad, PriceSkip{Field: f.field, Reason: "not a price or a tiered price"})
 				continue
@@ -758,13 +752,7 @@ func genaiDescribe(prices map[string]json.RawMessage) string {
 		}
 		w := genaiWords[f.field]
 		if v[0] == '{' {
-			var t struct {
-				Base  json.RawMessage `json:"base"`
-				Tiers []struct {
-					Start json.RawMessage `json:"start"`
-					Price json.RawMessage `json:"price"`
-				} `json:"tiers"`
-			}
+			var t genaiTiered
 			if json.Unmarshal(v, &t) != nil {
 				continue
 			}
@@ -793,4 +781,14 @@ func genaiDescribe(prices map[string]json.RawMessage) string {
 		return "no token prices"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// genaiTiered is a genai-prices price given in tiers: a base price and the
+// prices from each tier's start (in tokens) on.
+type genaiTiered struct {
+	Base  json.RawMessage `json:"base"`
+	Tiers []struct {
+		Start json.RawMessage `json:"start"`
+		Price json.RawMessage `json:"price"`
+	} `json:"tiers"`
 }

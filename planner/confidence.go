@@ -463,3 +463,20 @@ func (rr *RowResult) fillConfidence(c Contract) {
 		}
 	}
 }
+
+// ConfidenceText says how sure a row's verdict is, in words: each bound's
+// sentence and the success rate's interval, or why there is no bound.
+// The command line and the workbook say it alike.
+func (rr RowResult) ConfidenceText() string {
+	var parts []string
+	for _, b := range rr.Bounds {
+		parts = append(parts, b.Text)
+	}
+	if rr.BoundsNote != "" {
+		parts = append(parts, rr.BoundsNote)
+	}
+	if rr.SuccessInterval != nil {
+		parts = append(parts, "success rate "+rr.SuccessInterval.Text)
+	}
+	return strings.Join(parts, "; ")
+}

@@ -413,18 +413,7 @@ func ordinal(n int) string {
 	if n >= 0 && n < len(words) {
 		return words[n]
 	}
-	suffix := "th"
-	if n%100 < 11 || n%100 > 13 {
-		switch n % 10 {
-		case 1:
-			suffix = "st"
-		case 2:
-			suffix = "nd"
-		case 3:
-			suffix = "rd"
-		}
-	}
-	return strconv.Itoa(n) + suffix
+	return rankText(n)
 }
 
 // chartReach is how far beyond the plan's capacity (or the peak scenario)

@@ -196,16 +196,6 @@ func writeEnvelopeText(w io.Writer, rep envelopeReport) error {
 	}
 	fmt.Fprintln(w, "\nconfidence:")
 	for _, rr := range rep.Rows {
-		var parts []string
-		for _, b := range rr.Bounds {
-			parts = append(parts, b.Text)
-		}
-		if rr.BoundsNote != "" {
-			parts = append(parts, rr.BoundsNote)
-		}
-		if rr.SuccessInterval != nil {
-			parts = append(parts, "success "+rr.SuccessInterval.Text)
-		}
 		state := ""
 		switch {
 		case rr.Covered:
@@ -213,7 +203,7 @@ func writeEnvelopeText(w io.Writer, rep envelopeReport) error {
 		case rr.Inconclusive:
 			state = " (inconclusive)"
 		}
-		fmt.Fprintf(w, "  load %s%s: %s\n", fmtFloat(rr.Load), state, strings.Join(parts, "; "))
+		fmt.Fprintf(w, "  load %s%s: %s\n", fmtFloat(rr.Load), state, rr.ConfidenceText())
 	}
 	fmt.Fprintf(w, "\nenvelope: %s\n", rep.Envelope.Text)
 	if nt := rep.Envelope.Next; nt != nil {

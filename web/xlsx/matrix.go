@@ -227,7 +227,7 @@ func (b *book) matrixSheet() {
 			}
 			cells = append(cells, l, u)
 		}
-		cells = append(cells, v(b.st.wrap, boundsText(rr)))
+		cells = append(cells, v(b.st.wrap, rr.ConfidenceText()))
 		s.add(cells...)
 	}
 	if len(b.r.Result.Matrix) == 0 {
@@ -412,20 +412,4 @@ func (b *book) envelopeSheet() {
 		s.add("vLLM note", nil, v(b.st.wrap, nt))
 	}
 	s.add("Gateway settings", nil, v(b.st.wrap, a.Settings.GatewayJSON))
-}
-
-// boundsText says how sure a row's verdict is, in words: each bound's
-// sentence and the success rate's interval, or why there is no bound.
-func boundsText(rr planner.RowResult) string {
-	var parts []string
-	for _, pb := range rr.Bounds {
-		parts = append(parts, pb.Text)
-	}
-	if rr.BoundsNote != "" {
-		parts = append(parts, rr.BoundsNote)
-	}
-	if rr.SuccessInterval != nil {
-		parts = append(parts, "success rate "+rr.SuccessInterval.Text)
-	}
-	return strings.Join(parts, "; ")
 }

@@ -84,7 +84,21 @@ func Books(t testing.TB, books map[string][]byte, sheets []string) map[string]ma
 	// Filter options: comma, double quote, UTF-8, first line 1, no cell
 	// formats, language 0, quote text, detect numbers, raw values (not as
 	// shown), no formulas, no trimming, every sheet (-1) to its own file.
-	out := run(t, books, "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1")
+	return sheetsOf(t, books, sheets, "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1")
+}
+
+// Shown is Books with each cell as LibreOffice shows it (its number
+// format applied), not its raw value.
+func Shown(t testing.TB, books map[string][]byte, sheets []string) map[string]map[string][][]string {
+	t.Helper()
+	return sheetsOf(t, books, sheets, "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,-1")
+}
+
+// sheetsOf converts books with filter in one run and reads back each
+// book's sheets.
+func sheetsOf(t testing.TB, books map[string][]byte, sheets []string, filter string) map[string]map[string][][]string {
+	t.Helper()
+	out := run(t, books, filter)
 	all := map[string]map[string][][]string{}
 	for name := range books {
 		got := map[string][][]string{}
@@ -93,32 +107,6 @@ func Books(t testing.TB, books map[string][]byte, sheets []string) map[string]ma
 			if err != nil {
 				files, _ := os.ReadDir(out)
 				t.Fatalf("%s sheet %s: %v (have %v)", name, sh, err, files)
-			}
-			r := csv.NewReader(bytes.NewReader(b))
-			r.FieldsPerRecord = -1
-			rows, err := r.ReadAll()
-			if err != nil {
-				t.Fatalf("%s sheet %s: %v", name, sh, err)
-			}
-			got[sh] = rows
-		}
-		all[name] = got
-	}
-	return all
-}
-
-// Shown is Books with each cell as LibreOffice shows it (its number
-// format applied), not its raw value.
-func Shown(t testing.TB, books map[string][]byte, sheets []string) map[string]map[string][][]string {
-	t.Helper()
-	out := run(t, books, "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,-1")
-	all := map[string]map[string][][]string{}
-	for name := range books {
-		got := map[string][][]string{}
-		for _, sh := range sheets {
-			b, err := os.ReadFile(filepath.Join(out, name+"-"+sh+".csv"))
-			if err != nil {
-				t.Fatalf("%s sheet %s: %v", name, sh, err)
 			}
 			r := csv.NewReader(bytes.NewReader(b))
 			r.FieldsPerRecord = -1
