@@ -74,3 +74,40 @@ func TestBrowserScrollBoxMarkedWhenShown(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestBrowserLazyFormLiveOnArrival: a form fetched into a lazy part is
+// live the moment it is in the page. The save is clicked in the very
+// microtask the form arrives in (as a quick hand or a loaded machine
+// does); htmx takes the submit (the page stays, the save lands), where a
+// form not yet processed would have been submitted by the browser and the
+// page left.
+func TestBrowserLazyFormLiveOnArrival(t *testing.T) {
+	app := newTestApp(t)
+	demo := demoReport(t, app)
+	ctx := browsertest.New(t)
+	steps := []chromedp.Action[chromedp.Void]{}
+	steps = append(steps, browserLogin(app, app.users["admin"].Email)...)
+	steps = append(steps,
+		chromedp.Navigate(fmt.Sprintf("%s/reports/%d/costs", app.srv.URL, demo.ID)),
+		browsertest.WaitText(`#costs`, "Edit the self-hosted cost inputs"),
+		chromedp.Evaluate[chromedp.Void](`(() => {
+			window.stayed = true;
+			new MutationObserver((_, obs) => {
+				const f = document.querySelector('[data-testid="self-hosted-form"]');
+				if (!f) return;
+				obs.disconnect();
+				f.querySelector('input[name="self_hosted.purchase_price"]').value = "31234";
+				f.querySelector('[data-testid="save-costs"]').click();
+			}).observe(document.body, {childList: true, subtree: true});
+		})()`),
+		chromedp.Click(css(`#costs details > summary`)),
+		waitTrue("the save taken: the report's version moved on", fmt.Sprintf(`document.getElementById("report-version").textContent.trim() !== "%d"`, demo.Version)),
+		waitTrue("the page stayed (htmx took the submit)", `window.stayed === true`),
+	)
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := app.store.Report(t.Context(), demo.ID); err != nil || got.Version != demo.Version+1 {
+		t.Errorf("after the save: version %d (%v), want %d", got.Version, err, demo.Version+1)
+	}
+}

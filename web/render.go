@@ -121,8 +121,11 @@ func redirect(c echo.Context, to string) error {
 // their answers are the form with its errors. Other errors are not
 // swapped; app.js shows their text. No page is kept for Back: going back
 // loads the address afresh, so it never shows figures or a form from
-// before a change.
-const htmxConfig = `{"includeIndicatorStyles":false,"allowScriptTags":false,` +
+// before a change. Swapped-in content settles at once (no settle delay:
+// no style here animates it), so a form is live the moment it shows: with
+// htmx's default 20 ms a click that quick submitted the form natively and
+// left the page.
+const htmxConfig = `{"includeIndicatorStyles":false,"allowScriptTags":false,"defaultSettleDelay":0,` +
 	`"historyCacheSize":0,"refreshOnHistoryMiss":true,"responseHandling":[` +
 	`{"code":"204","swap":false},{"code":"[23]..","swap":true},` +
 	`{"code":"409","swap":true,"error":false},{"code":"413","swap":true,"error":false},{"code":"422","swap":true,"error":false},` +

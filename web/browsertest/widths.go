@@ -77,6 +77,34 @@ func RenderAll(ctx context.Context) (undo func(), err error) {
 	return func() { chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](unrenderJS)) }, nil
 }
 
+// settleJS waits until the window is the width asked for and two frames
+// have passed: the browser fires "resize" on a frame after the viewport
+// changed, and what resizes on it (the charts, which draw at a width in
+// pixels) must have done so before the page is measured.
+const settleJS = `new Promise(done => {
+	const start = performance.now();
+	const frame = () => new Promise(r => requestAnimationFrame(() => r()));
+	const wait = async () => {
+		while (window.innerWidth !== %d && performance.now() - start < 5000) await frame();
+		await frame(); await frame();
+		done(window.innerWidth);
+	};
+	wait();
+})`
+
+// settleWidth waits for the viewport change to width to have reached the
+// page (see settleJS).
+func settleWidth(ctx context.Context, width int) error {
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(settleJS, width), chromedp.EvalAwaitPromise))
+	if err != nil {
+		return fmt.Errorf("waiting for the page to take %d px: %w", width, err)
+	}
+	if got != width {
+		return fmt.Errorf("the page is %d px wide after asking for %d", got, width)
+	}
+	return nil
+}
+
 // MeasureOverflow sets the viewport to width (height 900) and measures
 // the page as it then lays out, every part of it (see RenderAll). ctx
 // must come from New.
@@ -87,6 +115,9 @@ func MeasureOverflow(ctx context.Context, width int) (Overflow, error) {
 		Culprits    []string `json:"culprits"`
 	}
 	err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(width), 900))
+	if err == nil {
+		err = settleWidth(ctx, width)
+	}
 	if err == nil {
 		var undo func()
 		undo, err = RenderAll(ctx)
