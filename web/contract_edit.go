@@ -59,7 +59,7 @@ func (s *Server) contractSave(c echo.Context) error {
 	}
 	onPage := form.Get("on_page") != ""
 	view := func(v reportView, f sectionForm) contractEditView {
-		return contractEditView{R: v.R, C: next, Form: form, Errs: f.Errs, Reason: reason, Conflict: f.Conflict, OnPage: onPage}
+		return contractEditView{R: v.R, C: next, sectionForm: f, Reason: reason, OnPage: onPage}
 	}
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "contract", Form: form, Errs: errs, Prev: r.Contract, Next: next,
@@ -83,7 +83,11 @@ func (s *Server) contractFreeze(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.FormValue("confirm") == "" {
+	fr, err := readForm(c)
+	if err != nil {
+		return err
+	}
+	if !fr.check("confirm") {
 		return echo.NewHTTPError(http.StatusUnprocessableEntity, "Confirm the freeze: tick that you have read the contract (after the freeze, changes are amendments).")
 	}
 	if m := r.Contract.MissingLabels(); len(m) > 0 {

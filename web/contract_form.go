@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/url"
-	"strconv"
 	"strings"
 
 	"capplan/planner"
@@ -29,7 +28,7 @@ func contractForm(f url.Values) (planner.Contract, formErrors) {
 		Device:          r.str("device"),
 		DeviceMemoryGiB: r.float("device_memory_gib"),
 		Host:            r.str("host"),
-		TestDate:        r.str("test_date"),
+		TestDate:        r.date("test_date"),
 		Workload: planner.Workload{
 			PromptTokens: integer("workload.prompt_tokens"),
 			OutputTokens: integer("workload.output_tokens"),
@@ -69,24 +68,20 @@ func contractForm(f url.Values) (planner.Contract, formErrors) {
 		tpot, err := planner.TPOTForSpeed(*speed)
 		switch {
 		case err != nil:
-			r.errs["objective.min_speed_tok_s"] = err.Error()
+			r.refuse("objective.min_speed_tok_s", err.Error())
 		case c.Objective.TPOTMax != nil && !planner.SpeedAgrees(*c.Objective.TPOTMax, *speed):
-			r.errs["objective.min_speed_tok_s"] = "the output speed per user and the TPOT bound are one bound (speed = 1 / ITL, judged on the ITL): " +
-				r.str("objective.min_speed_tok_s") + " tok/s/user is TPOT at most " + planner.DisplayNumber(tpot*1000, 0) + " ms, not " + r.str("objective.tpot_max_s") + " s; give one of the two"
+			r.refuse("objective.min_speed_tok_s", "the output speed per user and the TPOT bound are one bound (speed = 1 / ITL, judged on the ITL): "+
+				r.str("objective.min_speed_tok_s")+" tok/s/user is TPOT at most "+planner.DisplayNumber(tpot*1000, 0)+" ms, not "+r.str("objective.tpot_max_s")+" s; give one of the two")
 		default:
 			c.Objective.TPOTMax, c.Objective.TPOTAsSpeed = &tpot, true
 		}
 	}
-	if c.TestDate != "" && !isDate(c.TestDate) {
-		r.errs["test_date"] = "must be a date, YYYY-MM-DD"
-	}
 	for _, part := range strings.FieldsFunc(r.str("loads"), func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
-		v, err := strconv.ParseFloat(part, 64)
-		if err != nil {
-			r.errs["loads"] = "must be numbers separated by commas, e.g. 1, 2, 4, 8, 10; " + strconv.Quote(part) + " is not a number"
+		v := r.number("loads", part, "numbers separated by commas, e.g. 1, 2, 4, 8, 10")
+		if v == nil {
 			break
 		}
-		c.Loads = append(c.Loads, v)
+		c.Loads = append(c.Loads, *v)
 	}
 	r.domain(c.Validate(), nil)
 	return c, r.errs

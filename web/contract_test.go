@@ -62,7 +62,7 @@ func TestContractValidationNamesFieldAndRule(t *testing.T) {
 	}{
 		{"loads", "1, 4, 2", "rows must be increasing"},
 		{"loads", "1, -2", "must be a positive number"},
-		{"loads", "1, x", "is not a number"},
+		{"loads", "1, x", "must be numbers separated by commas"},
 		{"objective.percentile", "120", "between 0 and 100"},
 		{"objective.min_success", "101", "between 0 % and 100 %"},
 		{"objective.ttft_max_s", "-1", "positive"},

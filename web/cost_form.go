@@ -1,13 +1,11 @@
 package web
 
 import (
-	"errors"
 	"net/url"
 	"strconv"
 	"strings"
 
 	"github.com/a-h/templ"
-	"github.com/shopspring/decimal"
 
 	"capplan/planner"
 	"capplan/web/reports"
@@ -15,27 +13,22 @@ import (
 
 // readFields reads a record's registry fields from a form: a Figure from
 // key, key.unit, key.source and key.evidence_date (nil when no amount was
-// typed), a whole number, or a choice. What cannot be parsed goes to errs
+// typed), a whole number, or a choice. What cannot be parsed is refused
 // under the field's key; the planner checks the rest.
-func readFields[T any](f url.Values, rec *T, fields []planner.InputField[T], currency string, errs formErrors) {
+func readFields[T any](r *formReader, rec *T, fields []planner.InputField[T], currency string) {
 	for _, fd := range fields {
 		key := fd.Key()
 		switch {
 		case fd.Figure != nil:
-			*fd.Figure(rec) = readFigure(f, key, unitFor(fd.Unit, currency), errs)
+			*fd.Figure(rec) = r.figure(key, unitFor(fd.Unit, currency))
 		case fd.Int != nil:
-			if m := strings.TrimSpace(f.Get(key)); m != "" {
-				n, err := strconv.Atoi(m)
-				if err != nil {
-					errs[key] = "must be a whole number"
-					if fd.Kind == planner.KindMonths {
-						errs[key] += " of months"
-					}
-				}
-				*fd.Int(rec) = n
+			want := wantWhole
+			if fd.Kind == planner.KindMonths {
+				want += " of months"
 			}
+			*fd.Int(rec) = deref(r.integerAs(key, want))
 		case fd.Text != nil:
-			*fd.Text(rec) = strings.TrimSpace(f.Get(key))
+			*fd.Text(rec) = r.str(key)
 		}
 	}
 }
@@ -66,28 +59,8 @@ func unitFor(unit, currency string) string {
 	return strings.ReplaceAll(unit, "CUR", currency)
 }
 
-// readFigure reads one Figure from the form fields field, field.unit,
-// field.source and field.evidence_date; nil when no amount was typed.
-func readFigure(f url.Values, field, defUnit string, errs formErrors) *planner.Figure {
-	a := normalNumber(f.Get(field))
-	if a == "" {
-		return nil
-	}
-	d, err := decimal.NewFromString(a)
-	if err != nil {
-		errs[field] = "must be a number (" + numberHint + "); got " + strconv.Quote(f.Get(field))
-		return nil
-	}
-	unit := strings.TrimSpace(f.Get(field + ".unit"))
-	if unit == "" {
-		unit = defUnit
-	}
-	return &planner.Figure{Amount: d, Unit: unit, Source: strings.TrimSpace(f.Get(field + ".source")),
-		EvidenceDate: strings.TrimSpace(f.Get(field + ".evidence_date"))}
-}
-
 // putFigure writes a Figure into form values under field (the reverse of
-// readFigure).
+// formReader.figure).
 func putFigure(v url.Values, field string, fig *planner.Figure) {
 	if fig == nil {
 		return
@@ -101,16 +74,16 @@ func putFigure(v url.Values, field string, fig *planner.Figure) {
 // readSelfHostedForm reads the self-hosted cost form and checks it with the
 // planner's rules; errors are keyed by the planner's field names.
 func readSelfHostedForm(f url.Values, currency string) (planner.SelfHostedCosts, formErrors) {
-	errs := formErrors{}
+	r := newFormReader(f)
 	var s planner.SelfHostedCosts
-	readFields(f, &s, planner.SelfHostedFields, currency, errs)
+	readFields(r, &s, planner.SelfHostedFields, currency)
 	for _, l := range planner.TaxLines {
 		key := "self_hosted.taxes." + l.Category
-		rate := readFigure(f, key+".rate", "fraction", errs)
-		rec := f.Get(key+".recoverable") != ""
+		rate := r.figure(key+".rate", "fraction")
+		rec := r.check(key + ".recoverable")
 		if rate == nil {
-			if rec {
-				errs[key+".rate"] = "required when the tax is marked recoverable: 0.19 = 19 %"
+			if rec && !r.failed(key+".rate") {
+				r.refuse(key+".rate", "required when the tax is marked recoverable: 0.19 = 19 %")
 			}
 			continue
 		}
@@ -119,8 +92,8 @@ func readSelfHostedForm(f url.Values, currency string) (planner.SelfHostedCosts,
 		}
 		s.Taxes[l.Category] = &planner.Tax{Rate: rate, Recoverable: rec}
 	}
-	mergeFieldErrors(errs, s.Validate(), "")
-	return s, errs
+	r.domainIn(s.Validate())
+	return s, r.errs
 }
 
 // selfHostedValues is the self-hosted form filled from stored inputs.
@@ -139,36 +112,26 @@ func selfHostedValues(v url.Values, s planner.SelfHostedCosts) {
 
 // settingsForm reads the report settings form.
 func settingsForm(f url.Values) (reports.Settings, formErrors) {
-	errs := formErrors{}
+	r := newFormReader(f)
 	s := reports.Settings{
-		Currency:   strings.ToUpper(strings.TrimSpace(f.Get("currency"))),
-		TokenBasis: strings.TrimSpace(f.Get("token_basis")),
+		Currency:       strings.ToUpper(r.str("currency")),
+		TokenBasis:     r.str("token_basis"),
+		MaxBoxes:       deref(r.integer("max_boxes")),
+		StaleAfterDays: deref(r.integer("stale_after_days")),
+		TaxBasis:       r.str("tax_basis"),
 	}
-	whole := func(name string) int {
-		v := strings.TrimSpace(f.Get(name))
-		if v == "" {
-			return 0
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			errs[name] = "must be a whole number"
-		}
-		return n
-	}
-	s.MaxBoxes, s.StaleAfterDays = whole("max_boxes"), whole("stale_after_days")
-	s.TaxBasis = strings.TrimSpace(f.Get("tax_basis"))
 	report := s.Currency
 	if report == "" {
 		report = "EUR"
 	}
-	s.ExchangeRates = readRates(f, report, errs)
+	s.ExchangeRates = readRates(r, report)
 	in := planner.Inputs{Currency: s.Currency, TokenBasis: s.TokenBasis, MaxBoxes: s.MaxBoxes, StaleAfterDays: s.StaleAfterDays,
 		ExchangeRates: s.ExchangeRates, TaxBasis: s.TaxBasis}
-	mergeFieldErrors(errs, in.Validate(), "currency", "token_basis", "max_boxes", "stale_after_days", "exchange_rates", "tax_basis")
+	r.domainIn(in.Validate(), "currency", "token_basis", "max_boxes", "stale_after_days", "exchange_rates", "tax_basis")
 	if s.Currency != "" && !isCurrencyCode(s.Currency) {
-		errs["currency"] = "a three-letter currency code, e.g. EUR; got " + strconv.Quote(s.Currency)
+		r.errs["currency"] = refusal(wantCurrency, s.Currency)
 	}
-	return s, errs
+	return s, r.errs
 }
 
 func isCurrencyCode(s string) bool {
@@ -194,29 +157,4 @@ func settingsValues(v url.Values, in planner.Inputs) {
 	}
 	v.Set("tax_basis", in.TaxBasis)
 	ratesValues(v, in.ExchangeRates)
-}
-
-// mergeFieldErrors adds the planner's field errors to errs (a parse error
-// already there wins). With prefixes, only fields equal to one of them or
-// below it are kept.
-func mergeFieldErrors(errs formErrors, err error, prefixes ...string) {
-	if err == nil {
-		return
-	}
-	var fes planner.FieldErrors
-	if !errors.As(err, &fes) {
-		errs["form"] = err.Error()
-		return
-	}
-	for _, fe := range fes {
-		keep := len(prefixes) == 0
-		for _, p := range prefixes {
-			if p == "" || fe.Field == p || strings.HasPrefix(fe.Field, p+".") || strings.HasPrefix(fe.Field, p+"[") {
-				keep = true
-			}
-		}
-		if _, seen := errs[fe.Field]; keep && !seen {
-			errs[fe.Field] = fe.Message
-		}
-	}
 }

@@ -167,7 +167,7 @@ func (s *Server) evidenceSave(c echo.Context) error {
 	}
 	// The version comes with the upload's fields: the body is read already.
 	e := store.Edit{ReportID: r.ID, BaseVersion: r.Version, UserID: currentUser(c).ID, Action: kind + " imported", Section: sec}
-	if v, err := strconv.Atoi(fields.Get("version")); err == nil {
+	if v, ok := formVersion(fields); ok {
 		e.BaseVersion = v
 	}
 	return s.saveSection(c, r, sectionSave{

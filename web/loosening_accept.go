@@ -30,21 +30,25 @@ func (s *Server) reportAcceptLoosening(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f := reviewForm{Action: "accept-loosening"}
+	fr, err := readForm(c)
+	if err != nil {
+		return err
+	}
+	f := sectionForm{Key: "accept-loosening", Form: fr.f}
 	if v.Review.Approved() {
 		return s.reviewRefused(c, f, s.svc.ReadOnly(c.Request().Context(), v.R.ID))
 	}
-	text := strings.TrimSpace(c.FormValue("text"))
+	text, why := fr.str("text"), ""
 	switch {
 	case !v.Result.ObjectiveLoosened:
-		f.Err = "The objective is not loosened: there is nothing to accept."
-	case c.FormValue("objective") != v.Result.ObjectiveText:
-		f.Err = "The objective changed while you read it: read the one now in force and accept that."
+		why = "The objective is not loosened: there is nothing to accept."
+	case fr.f.Get("objective") != v.Result.ObjectiveText:
+		why = "The objective changed while you read it: read the one now in force and accept that."
 	case text == "":
-		f.Err = "Write why the looser objective is acceptable: the acceptance is kept in the history."
+		why = "Write why the looser objective is acceptable: the acceptance is kept in the history."
 	}
-	if f.Err != "" {
-		return s.showReview(c, http.StatusUnprocessableEntity, f)
+	if why != "" {
+		return s.showReview(c, http.StatusUnprocessableEntity, refusedForm(f.Key, f.Form, why))
 	}
 	u := currentUser(c)
 	a := planner.LooseningAcceptance{Objective: v.Result.ObjectiveText, By: u.Display(), At: s.cfg.Now().UTC().Format("2006-01-02"), Text: text}
@@ -89,21 +93,25 @@ func (s *Server) reportAcceptAmendment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f := reviewForm{Action: "accept-amendment"}
+	fr, err := readForm(c)
+	if err != nil {
+		return err
+	}
+	f := sectionForm{Key: "accept-amendment", Form: fr.f}
 	if v.Review.Approved() {
 		return s.reviewRefused(c, f, s.svc.ReadOnly(c.Request().Context(), v.R.ID))
 	}
-	text := strings.TrimSpace(c.FormValue("text"))
+	text, why := fr.str("text"), ""
 	switch {
 	case len(v.Result.AmendedAfterResults) == 0:
-		f.Err = "Nothing was amended after results: there is nothing to accept."
-	case c.FormValue("terms") != v.Result.AmendedTerms:
-		f.Err = "The contract changed while you read it: read the terms now in force and accept those."
+		why = "Nothing was amended after results: there is nothing to accept."
+	case fr.f.Get("terms") != v.Result.AmendedTerms:
+		why = "The contract changed while you read it: read the terms now in force and accept those."
 	case text == "":
-		f.Err = "Write why the amended contract is acceptable: the acceptance is kept in the history."
+		why = "Write why the amended contract is acceptable: the acceptance is kept in the history."
 	}
-	if f.Err != "" {
-		return s.showReview(c, http.StatusUnprocessableEntity, f)
+	if why != "" {
+		return s.showReview(c, http.StatusUnprocessableEntity, refusedForm(f.Key, f.Form, why))
 	}
 	u := currentUser(c)
 	a := planner.AmendmentAcceptance{Terms: v.Result.AmendedTerms, By: u.Display(), At: s.cfg.Now().UTC().Format("2006-01-02"), Text: text}

@@ -66,23 +66,23 @@ func saveCostSection[T any](s *Server, c echo.Context, doc, anchor, action strin
 // registry; the prices' source and date are those of every figure in it
 // but one with its own (a ledger total), and planner checks the amounts.
 func readProviderForm(f url.Values) (*planner.ProviderInputs, formErrors) {
-	errs := formErrors{}
-	src, date := strings.TrimSpace(f.Get("provider.source")), strings.TrimSpace(f.Get("provider.evidence_date"))
-	p := &planner.ProviderInputs{Currency: strings.ToUpper(strings.TrimSpace(f.Get("provider.currency")))}
-	readFields(f, p, planner.ProviderFields, p.Currency, errs)
+	r := newFormReader(f)
+	src, date := r.str("provider.source"), r.date("provider.evidence_date")
+	p := &planner.ProviderInputs{Currency: strings.ToUpper(r.str("provider.currency"))}
+	readFields(r, p, planner.ProviderFields, p.Currency)
 	for _, fd := range planner.ProviderFields {
 		if fig := *fd.Figure(p); fig != nil && !fd.OwnEvidence {
 			fig.Source, fig.EvidenceDate = src, date
 		}
 	}
 	if src == "" {
-		errs["provider.source"] = "required: name the price list or decision"
+		r.refuse("provider.source", "required: name the price list or decision")
 	}
 	if date == "" {
-		errs["provider.evidence_date"] = "required (YYYY-MM-DD)"
+		r.refuse("provider.evidence_date", "required (YYYY-MM-DD)")
 	}
-	mergeFieldErrors(errs, p.Validate(), "provider")
-	return p, errs
+	r.domainIn(p.Validate(), "provider")
+	return p, r.errs
 }
 
 // providerStored is the provider form filled from stored inputs.

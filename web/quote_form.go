@@ -11,51 +11,45 @@ import (
 // quoteForm reads the quote form. The quote's source and evidence date are
 // those of every price in it; the planner checks the amounts.
 func readQuoteForm(f url.Values) (store.Quote, formErrors) {
-	errs := formErrors{}
-	str := func(name string) string { return strings.TrimSpace(f.Get(name)) }
+	r := newFormReader(f)
 	q := store.Quote{
-		Q:            planner.Quote{Name: str("quote.name"), Provider: str("quote.provider"), Model: str("quote.model")},
-		Region:       str("region"),
-		Currency:     strings.ToUpper(str("currency")),
-		Terms:        str("terms"),
-		Source:       str("source"),
-		EvidenceDate: str("evidence_date"),
+		Q:            planner.Quote{Name: r.str("quote.name"), Provider: r.str("quote.provider"), Model: r.str("quote.model")},
+		Region:       r.str("region"),
+		Currency:     strings.ToUpper(r.str("currency")),
+		Terms:        r.str("terms"),
+		Source:       r.str("source"),
+		EvidenceDate: r.date("evidence_date"),
 	}
 	if q.Currency == "" {
-		errs["currency"] = "required, e.g. EUR"
+		r.refuse("currency", "required, e.g. EUR")
 	} else if !isCurrencyCode(q.Currency) {
-		errs["currency"] = "a three-letter currency code, e.g. EUR"
+		r.refuse("currency", refusal(wantCurrency, q.Currency))
 	}
 	if q.Source == "" {
-		errs["source"] = "required: name the offer, e.g. the provider's price page or the signed quote"
+		r.refuse("source", "required: name the offer, e.g. the provider's price page or the signed quote")
 	}
 	if q.EvidenceDate == "" {
-		errs["evidence_date"] = "required (YYYY-MM-DD): the date of the quote"
-	} else if !isDate(q.EvidenceDate) {
-		errs["evidence_date"] = "must be a date, YYYY-MM-DD"
+		r.refuse("evidence_date", "required (YYYY-MM-DD): the date of the quote")
 	}
-	readFields(f, &q.Q, planner.QuoteFields, q.Currency, errs)
+	readFields(r, &q.Q, planner.QuoteFields, q.Currency)
 	for _, fd := range planner.QuoteFields {
 		if fig := *fd.Figure(&q.Q); fig != nil {
 			fig.Source, fig.EvidenceDate = q.Source, q.EvidenceDate
 		}
 	}
-	readQuoteTiersAndTax(f, &q.Q, q.Currency, q.Source, q.EvidenceDate, errs)
+	readQuoteTiersAndTax(r, &q.Q, q.Currency, q.Source, q.EvidenceDate)
 	// A price's unit naming another currency than the quote's is refused.
-	mergeFieldErrors(errs, q.Q.CheckUnitCurrencies(q.Currency))
+	r.domainIn(q.Q.CheckUnitCurrencies(q.Currency))
 	if err := q.Q.Validate(); err != nil {
 		fe := formErrors{}
 		mergeFieldErrors(fe, err)
 		for k, msg := range fe {
-			if strings.HasSuffix(k, ".evidence_date") {
-				continue // the quote's own date, reported above
-			}
-			if _, seen := errs[k]; !seen {
-				errs[k] = msg
+			if !strings.HasSuffix(k, ".evidence_date") { // the quote's own date, refused above
+				r.refuse(k, msg)
 			}
 		}
 	}
-	return q, errs
+	return q, r.errs
 }
 
 // quoteValues fills the quote form from a stored quote.

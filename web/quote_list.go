@@ -133,7 +133,7 @@ func (s *Server) quoteShow(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := quotesView{CanEdit: canEditQuotes(currentUser(c)), Edit: &q, Form: moneyForm{Vals: quoteValues(q)}, Uses: uses, Flash: takeFlash(c), Today: s.cfg.Now()}
+	v := quotesView{CanEdit: canEditQuotes(currentUser(c)), Edit: &q, Form: sectionForm{Form: quoteValues(q)}.money(), Uses: uses, Flash: takeFlash(c), Today: s.cfg.Now()}
 	if !v.CanEdit {
 		if v.Keepers, err = s.quoteKeepers(c); err != nil {
 			return err
@@ -191,7 +191,7 @@ func (s *Server) quoteSave(c echo.Context) error {
 			return err
 		}
 	}
-	v := quotesView{CanEdit: true, Edit: editing, Form: moneyForm{Vals: form, Errs: errs}, Today: s.cfg.Now()}
+	v := quotesView{CanEdit: true, Edit: editing, Form: sectionForm{Form: form, Errs: errs}.money(), Today: s.cfg.Now()}
 	if editing != nil {
 		return s.render(c, http.StatusUnprocessableEntity, layout(s.page(c, "API quote"), quotePage(v)), nil)
 	}

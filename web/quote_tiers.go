@@ -3,9 +3,6 @@ package web
 import (
 	"fmt"
 	"net/url"
-	"strconv"
-
-	"github.com/shopspring/decimal"
 
 	"capplan/planner"
 )
@@ -19,21 +16,9 @@ func tierName(i int, field string) string { return fmt.Sprintf("quote.tiers[%d].
 // readQuoteTiersAndTax reads the quote form's volume bands (a blank band is
 // skipped) and the invoice tax into q; prices are in the quote's currency
 // and carry its source and date. The planner checks the bands' order.
-func readQuoteTiersAndTax(f url.Values, q *planner.Quote, currency, source, date string, errs formErrors) {
-	num := func(name string) (decimal.Decimal, bool) {
-		raw := normalNumber(f.Get(name))
-		if raw == "" {
-			return decimal.Zero, false
-		}
-		d, err := decimal.NewFromString(raw)
-		if err != nil {
-			errs[name] = "must be a number (" + numberHint + "); got " + strconv.Quote(f.Get(name))
-			return decimal.Zero, false
-		}
-		return d, true
-	}
+func readQuoteTiersAndTax(r *formReader, q *planner.Quote, currency, source, date string) {
 	fig := func(name, unit string) *planner.Figure {
-		d, ok := num(name)
+		d, ok := r.decimal(name)
 		if !ok {
 			return nil
 		}
@@ -41,7 +26,7 @@ func readQuoteTiersAndTax(f url.Values, q *planner.Quote, currency, source, date
 	}
 	q.Tiers = nil
 	for i := range tierSlots {
-		from, hasFrom := num(tierName(i, "from_m_tokens"))
+		from, hasFrom := r.decimal(tierName(i, "from_m_tokens"))
 		t := planner.PriceTier{FromMTokens: from,
 			InputPerMTokens:  fig(tierName(i, "input_per_m_tokens"), currency+"/1M tokens"),
 			OutputPerMTokens: fig(tierName(i, "output_per_m_tokens"), currency+"/1M tokens")}
@@ -52,9 +37,9 @@ func readQuoteTiersAndTax(f url.Values, q *planner.Quote, currency, source, date
 	}
 	q.Tax = nil
 	if rate := fig("quote.tax.rate", "fraction"); rate != nil {
-		q.Tax = &planner.Tax{Rate: rate, Recoverable: f.Get("quote.tax.recoverable") != ""}
-	} else if f.Get("quote.tax.recoverable") != "" {
-		errs["quote.tax.rate"] = "required when the tax is marked recoverable: 0.19 = 19 %"
+		q.Tax = &planner.Tax{Rate: rate, Recoverable: r.check("quote.tax.recoverable")}
+	} else if r.check("quote.tax.recoverable") {
+		r.refuse("quote.tax.rate", "required when the tax is marked recoverable: 0.19 = 19 %")
 	}
 }
 

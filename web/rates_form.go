@@ -3,10 +3,7 @@ package web
 import (
 	"fmt"
 	"net/url"
-	"strconv"
 	"strings"
-
-	"github.com/shopspring/decimal"
 
 	"capplan/planner"
 )
@@ -18,24 +15,21 @@ const rateSlots = 3
 // exchange_rates[i].currency, .rate, .rate.source and .rate.evidence_date;
 // a blank row is skipped. Field names are the planner's, so its
 // validation marks the fields.
-func readRates(f url.Values, report string, errs formErrors) []planner.ExchangeRate {
+func readRates(r *formReader, report string) []planner.ExchangeRate {
 	var out []planner.ExchangeRate
 	for i := 0; i < rateSlots; i++ {
 		p := fmt.Sprintf("exchange_rates[%d]", i)
-		cur := strings.ToUpper(strings.TrimSpace(f.Get(p + ".currency")))
-		raw := strings.TrimSpace(f.Get(p + ".rate"))
-		src, date := strings.TrimSpace(f.Get(p+".rate.source")), strings.TrimSpace(f.Get(p+".rate.evidence_date"))
-		if cur == "" && raw == "" && src == "" && date == "" {
+		cur := strings.ToUpper(r.str(p + ".currency"))
+		if cur == "" && r.str(p+".rate") == "" && r.str(p+".rate.source") == "" && r.str(p+".rate.evidence_date") == "" {
 			continue
 		}
 		x := planner.ExchangeRate{Currency: cur}
-		if raw != "" {
-			d, err := decimal.NewFromString(normalNumber(raw))
-			if err != nil {
-				errs[p+".rate"] = "must be a number (" + numberHint + "); got " + strconv.Quote(raw)
-				continue
-			}
-			x.Rate = &planner.Figure{Amount: d, Unit: report + "/" + cur, Source: src, EvidenceDate: date}
+		x.Rate = r.figure(p+".rate", report+"/"+cur)
+		if r.failed(p + ".rate") {
+			continue
+		}
+		if x.Rate != nil {
+			x.Rate.Unit = report + "/" + cur // the pair's, whatever unit was posted
 		}
 		out = append(out, x)
 	}

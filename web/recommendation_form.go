@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"capplan/planner"
@@ -23,8 +24,8 @@ var standardTriggers = []string{
 // dates, triggers (the standard ones ticked, others one per line) and each
 // non-financial gate's pass/fail with a note.
 func readRecommendationForm(f url.Values) (planner.Recommendation, formErrors) {
-	errs := formErrors{}
-	str := func(name string) string { return strings.TrimSpace(f.Get(name)) }
+	fr := newFormReader(f)
+	str := fr.str
 	r := planner.Recommendation{
 		Decision: str("decision"), Owner: str("owner"), ReviewDate: str("review_date"), Expiry: str("expiry"), Notes: str("notes"),
 		Justification: str("justification"), BeyondPlan: str("beyond_plan"),
@@ -48,22 +49,23 @@ func readRecommendationForm(f url.Values) (planner.Recommendation, formErrors) {
 			r.Gates = append(r.Gates, planner.NonFinancialGate{Name: name, Pass: false, Note: str(p + ".note")})
 		case "":
 			if str(p+".note") != "" {
-				errs[p+".verdict"] = "say pass or fail for " + name + ", or clear its note"
+				fr.refuse(p+".verdict", "say pass or fail for "+name+", or clear its note")
 			}
 		default:
-			errs[p+".verdict"] = "want pass or fail"
+			fr.refuse(p+".verdict", "must be pass or fail; got "+strconv.Quote(str(p+".verdict")))
 		}
 	}
-	mergeFieldErrors(errs, r.Validate(), "recommendation")
-	mergeFieldErrors(errs, planner.Inputs{Currency: "X", Recommendation: &r}.Validate(), "recommendation")
-	// The form's fields are named without the "recommendation." prefix.
-	for k, msg := range errs {
-		if short, ok := strings.CutPrefix(k, "recommendation."); ok {
-			delete(errs, k)
-			errs[short] = msg
+	// The form's fields are named without the "recommendation." prefix;
+	// the other inputs' refusals are not this form's.
+	short := func(k string) string {
+		if rest, ok := strings.CutPrefix(k, "recommendation."); ok || k == "recommendation" {
+			return rest
 		}
+		return ""
 	}
-	return r, errs
+	fr.domain(r.Validate(), short)
+	fr.domain(planner.Inputs{Currency: "X", Recommendation: &r}.Validate(), short)
+	return r, fr.errs
 }
 
 // recommendationValues fills the form from a stored recommendation.

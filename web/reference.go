@@ -68,7 +68,7 @@ func (s *Server) referenceSave(c echo.Context) error {
 		errs["file"] = msg
 	}
 	e := store.Edit{ReportID: r.ID, BaseVersion: r.Version, UserID: currentUser(c).ID, Action: "reference rows imported", Section: reports.SecReference}
-	if v, err := strconv.Atoi(fields.Get("version")); err == nil {
+	if v, ok := formVersion(fields); ok {
 		e.BaseVersion = v
 	}
 	return s.saveSection(c, r, sectionSave{
@@ -120,7 +120,11 @@ func (s *Server) referenceRemove(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	group := c.FormValue("group")
+	fr, err := readForm(c)
+	if err != nil {
+		return err
+	}
+	group := fr.str("group")
 	prev := rep.In.Reference
 	var next *planner.ReferenceInput
 	if prev != nil && group != "" {
@@ -158,40 +162,14 @@ func referenceEdit(e store.Edit, prev, next *planner.ReferenceInput) store.Edit 
 
 // readReferenceRow reads the typed reference row's form; planner checks it.
 func readReferenceRow(f url.Values) (planner.ReferenceRow, formErrors) {
-	errs := formErrors{}
-	get := func(k string) string { return strings.TrimSpace(f.Get("reference." + k)) }
+	r := newFormReader(f)
+	get := func(k string) string { return r.str("reference." + k) }
 	rr := planner.ReferenceRow{Format: "typed", Source: get("source"), Date: get("date"), GPU: get("gpu"), Model: get("model"),
-		Precision: get("precision"), Framework: get("framework")}
-	whole := func(k string, dst *int) {
-		v := strings.ReplaceAll(get(k), ",", "")
-		if v == "" {
-			return
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			errs["reference."+k] = strconv.Quote(get(k)) + " is not a whole number"
-			return
-		}
-		*dst = n
-	}
-	num := func(k string, dst *float64) {
-		v := strings.ReplaceAll(get(k), ",", "")
-		if v == "" {
-			return
-		}
-		x, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			errs["reference."+k] = strconv.Quote(get(k)) + " is not a number"
-			return
-		}
-		*dst = x
-	}
-	whole("isl", &rr.ISL)
-	whole("osl", &rr.OSL)
-	num("intvty", &rr.Interactivity)
-	num("output_tput_per_gpu", &rr.OutputPerGPU)
-	mergeFieldErrors(errs, rr.Validate(), "reference")
-	return rr, errs
+		Precision: get("precision"), Framework: get("framework"),
+		ISL: deref(r.integer("reference.isl")), OSL: deref(r.integer("reference.osl")),
+		Interactivity: deref(r.float("reference.intvty")), OutputPerGPU: deref(r.float("reference.output_tput_per_gpu"))}
+	r.domainIn(rr.Validate(), "reference")
+	return rr, r.errs
 }
 
 // referenceFor is the reference section with a form state.

@@ -36,14 +36,19 @@ func (s *Server) reportList(c echo.Context) error {
 }
 
 func (s *Server) reportNewForm(c echo.Context) error {
-	return s.render(c, http.StatusOK, layout(s.page(c, "New report"), reportNewPage("", nil)), nil)
+	return s.render(c, http.StatusOK, layout(s.page(c, "New report"), reportNewPage(sectionForm{})), nil)
 }
 
 func (s *Server) reportCreate(c echo.Context) error {
-	title := strings.TrimSpace(c.FormValue("title"))
+	fr, err := readForm(c)
+	if err != nil {
+		return err
+	}
+	title := fr.str("title")
 	if title == "" {
-		errs := formErrors{"title": "required: name the report, e.g. the service and the box"}
-		return s.render(c, http.StatusUnprocessableEntity, layout(s.page(c, "New report"), reportNewPage(title, errs)), nil)
+		fr.refuse("title", "required: name the report, e.g. the service and the box")
+		f := sectionForm{Form: fr.f, Errs: fr.errs}
+		return s.render(c, http.StatusUnprocessableEntity, layout(s.page(c, "New report"), reportNewPage(f)), nil)
 	}
 	id, err := s.store.CreateReport(c.Request().Context(), *currentUser(c), title)
 	if err != nil {
@@ -59,8 +64,12 @@ func (s *Server) reportRename(c echo.Context) error {
 		return err
 	}
 	e := s.edit(c, r, "renamed", "report")
-	e.Before, e.After = r.Title, c.FormValue("title")
-	if err := s.store.RenameReport(c.Request().Context(), e, c.FormValue("title")); err != nil {
+	fr, err := readForm(c)
+	if err != nil {
+		return err
+	}
+	e.Before, e.After = r.Title, fr.f.Get("title")
+	if err := s.store.RenameReport(c.Request().Context(), e, fr.f.Get("title")); err != nil {
 		return err
 	}
 	return redirect(c, fmt.Sprintf("/reports/%d", r.ID))
@@ -76,10 +85,13 @@ func (s *Server) reportEditors(c echo.Context) error {
 	if u.Role != store.RoleAdmin && u.ID != r.OwnerID {
 		return errNotOwnerEditor
 	}
-	form, _ := c.FormParams()
+	fr, err := readForm(c)
+	if err != nil {
+		return err
+	}
 	var ids []int64
 	var names []string
-	for _, email := range strings.FieldsFunc(form.Get("editors"), func(r rune) bool { return r == ',' || r == ' ' || r == '\n' }) {
+	for _, email := range strings.FieldsFunc(fr.f.Get("editors"), func(r rune) bool { return r == ',' || r == ' ' || r == '\n' }) {
 		// One answer whether the e-mail has no account or an account of
 		// another role: the form tells no one who has an account.
 		ed, err := s.store.UserByEmail(c.Request().Context(), email)

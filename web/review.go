@@ -1,10 +1,10 @@
 package web
 
 import (
-	"context"
 	"fmt"
+	"maps"
 	"net/http"
-	"strings"
+	"slices"
 
 	"github.com/labstack/echo/v4"
 
@@ -14,10 +14,16 @@ import (
 )
 
 // reviewStep is the review step the current user asks for on report r,
-// from the version their page showed.
-func (s *Server) reviewStep(c echo.Context, r store.Report) reports.Step {
-	return reports.Step{ReportID: r.ID, BaseVersion: s.edit(c, r, "", "").BaseVersion, User: *currentUser(c),
-		Confirmed: c.FormValue("confirm") != "", Comment: c.FormValue("comment")}
+// from the version their page showed, and the form as posted (its Key the
+// step's action), to show again if the step is refused.
+func (s *Server) reviewStep(c echo.Context, r store.Report, action string) (reports.Step, sectionForm, error) {
+	fr, err := readForm(c)
+	if err != nil {
+		return reports.Step{}, sectionForm{}, err
+	}
+	st := reports.Step{ReportID: r.ID, BaseVersion: s.edit(c, r, "", "").BaseVersion, User: *currentUser(c),
+		Confirmed: fr.check("confirm"), Comment: fr.str("comment")}
+	return st, sectionForm{Key: action, Form: fr.f}, nil
 }
 
 // reportSubmit sends a draft for review (editors).
@@ -26,8 +32,12 @@ func (s *Server) reportSubmit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.svc.Submit(c.Request().Context(), s.reviewStep(c, r)); err != nil {
-		return s.reviewRefused(c, reviewForm{Action: "submit"}, err)
+	st, f, err := s.reviewStep(c, r, "submit")
+	if err != nil {
+		return err
+	}
+	if err := s.svc.Submit(c.Request().Context(), st); err != nil {
+		return s.reviewRefused(c, f, err)
 	}
 	return reviewDone(c, r.ID, "Submitted for review.")
 }
@@ -41,10 +51,13 @@ func (s *Server) reportWithdraw(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	st := s.reviewStep(c, r)
-	st.Comment = c.FormValue("reason")
+	st, f, err := s.reviewStep(c, r, "withdraw")
+	if err != nil {
+		return err
+	}
+	st.Comment = f.Form.Get("reason")
 	if err := s.svc.Withdraw(c.Request().Context(), st); err != nil {
-		return s.reviewRefused(c, reviewForm{Action: "withdraw", Comment: st.Comment}, err)
+		return s.reviewRefused(c, f, err)
 	}
 	return reviewDone(c, r.ID, "Withdrawn from review: the report is a draft again. Submit it again when it is ready.")
 }
@@ -58,8 +71,12 @@ func (s *Server) reportApprove(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.svc.Approve(c.Request().Context(), s.reviewStep(c, r)); err != nil {
-		return s.reviewRefused(c, reviewForm{Action: "approve"}, err)
+	st, f, err := s.reviewStep(c, r, "approve")
+	if err != nil {
+		return err
+	}
+	if err := s.svc.Approve(c.Request().Context(), st); err != nil {
+		return s.reviewRefused(c, f, err)
 	}
 	return reviewDone(c, r.ID, "Approved. The report is now read-only.")
 }
@@ -72,9 +89,12 @@ func (s *Server) reportSendBack(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	st := s.reviewStep(c, r)
+	st, f, err := s.reviewStep(c, r, "send-back")
+	if err != nil {
+		return err
+	}
 	if err := s.svc.SendBack(c.Request().Context(), st); err != nil {
-		return s.reviewRefused(c, reviewForm{Action: "send-back", Comment: st.Comment}, err)
+		return s.reviewRefused(c, f, err)
 	}
 	return reviewDone(c, r.ID, "Sent back to the authors.")
 }
@@ -91,45 +111,26 @@ func reviewDone(c echo.Context, id int64, msg string) error {
 	return redirectFlash(c, sectionURL(id, "review"), msg)
 }
 
-// reviewForm is what the review bar shows after a refused workflow step:
-// which step, why, and the send-back comment or the withdrawal's reason as
-// typed.
-type reviewForm struct {
-	Action  string // "submit", "approve", "send-back", "withdraw", ...
-	Err     string
-	Comment string
-}
-
-type reviewFormKey struct{}
-
-// reviewFormOf is the refused step the review bar shows, if any; the report
-// page is composed elsewhere, so the refusal travels in the context.
-func reviewFormOf(ctx context.Context) reviewForm {
-	f, _ := ctx.Value(reviewFormKey{}).(reviewForm)
-	return f
-}
-
 // reviewRefused answers a workflow step the store or the read-only rule
 // refused (a stale page, a state that moved on) like showReview; other
 // errors go to the error handler.
-func (s *Server) reviewRefused(c echo.Context, f reviewForm, err error) error {
+func (s *Server) reviewRefused(c echo.Context, f sectionForm, err error) error {
 	status, msg := errorStatus(err)
 	if status != http.StatusConflict && status != http.StatusUnprocessableEntity {
 		return err
 	}
-	f.Err = msg
-	return s.showReview(c, status, f)
+	return s.showReview(c, status, refusedForm(f.Key, f.Form, msg))
 }
 
-// showReview re-renders the report (for htmx, its review bar) with the
-// refusal f in the review bar, so nothing typed is lost and the way on is
-// on the page.
-func (s *Server) showReview(c echo.Context, status int, f reviewForm) error {
+// showReview re-renders the report's review step (for htmx, its review
+// bar) with the refused step f in the review bar, so nothing typed is lost
+// and the way on is on the page.
+func (s *Server) showReview(c echo.Context, status int, f sectionForm) error {
 	v, err := s.loadReport(c)
 	if err != nil {
 		return err
 	}
-	c.SetRequest(c.Request().WithContext(context.WithValue(c.Request().Context(), reviewFormKey{}, f)))
+	v.ReviewForm = f
 	return s.render(c, status, layout(s.page(c, v.R.Title), stepComponent(v, "review")), reviewBar(v))
 }
 
@@ -146,9 +147,25 @@ func (s *Server) reportRevise(c echo.Context) error {
 	return reviewDone(c, next, fmt.Sprintf("Revision started from report %d.", id))
 }
 
-// commentSections are the sections a comment may be about.
-var commentSections = []string{"general", "contract", "matrix", "envelope", "admission", "overload", "candidates", "residency",
-	"costs", "quotes", "scenarios", "crossover", "provider", "recommendation", "exitcheck"}
+// commentSections are the names a comment may be about, in the order the
+// comment form offers them: the report as a whole, then every section of
+// reportSections but those marked NoComment (the answers and the way
+// through, drawn from the others; the review step's own parts), each
+// followed by the anchors inside it named on their own.
+func commentSections() []string {
+	var named, out []string
+	for _, s := range reportSections {
+		switch {
+		case s.NoComment:
+		case s.View == nil:
+			named = append(named, s.Name)
+		default:
+			out = append(out, s.Name)
+			out = append(out, slices.Sorted(maps.Keys(s.Names))...)
+		}
+	}
+	return append(named, out...)
+}
 
 // reportComment adds a comment on a section (anyone who can read).
 func (s *Server) reportComment(c echo.Context) error {
@@ -157,21 +174,21 @@ func (s *Server) reportComment(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	section := strings.TrimSpace(c.FormValue("section"))
+	fr, err := readForm(c)
+	if err != nil {
+		return err
+	}
+	section := fr.str("section")
 	if section == "" {
 		section = "general"
 	}
-	known := false
-	for _, sec := range commentSections {
-		known = known || sec == section
-	}
-	if !known {
+	if !slices.Contains(commentSections(), section) {
 		return echo.NewHTTPError(http.StatusUnprocessableEntity, "Section: unknown section "+section)
 	}
 	if _, err := s.store.Report(ctx, id); err != nil {
 		return err
 	}
-	if err := s.store.AddComment(ctx, id, currentUser(c).ID, section, c.FormValue("comment")); err != nil {
+	if err := s.store.AddComment(ctx, id, currentUser(c).ID, section, fr.f.Get("comment")); err != nil {
 		return err
 	}
 	if isPartial(c.Request()) {

@@ -20,70 +20,54 @@ var scenarioNames = []string{"low", "expected", "peak"}
 // the month, its old meaning. A scenario left wholly blank is left out; the
 // planner checks the rest.
 func readScenarioForm(f url.Values) ([]planner.Scenario, formErrors) {
-	errs := formErrors{}
+	r := newFormReader(f)
 	var out []planner.Scenario
 	for i, name := range scenarioNames {
 		p := fmt.Sprintf("scenarios[%d]", i)
-		reqS := strings.NewReplacer(",", "", "_", "", " ", "").Replace(f.Get(p + ".monthly_requests"))
-		kind := strings.TrimSpace(f.Get(p + ".busy_hour_kind"))
-		valueKey := p + ".busy_hour" // errors are shown at the one input
-		valS := strings.TrimSpace(f.Get(valueKey))
+		reqKey, valueKey := p+".monthly_requests", p+".busy_hour" // errors are shown at the one input
+		kind, valS := r.str(p+".busy_hour_kind"), r.str(valueKey)
 		if kind == "" {
-			kind, valS = planner.BusyMonthShare, strings.TrimSpace(f.Get(p+".busy_hour_share"))
+			kind, valS = planner.BusyMonthShare, r.str(p+".busy_hour_share")
 		}
-		if reqS == "" && valS == "" {
+		if r.str(reqKey) == "" && valS == "" {
 			continue
 		}
 		s := planner.Scenario{Name: name, BusyHourKind: kind}
 		if kind == planner.BusyMonthShare {
 			s.BusyHourKind = "" // as reports saved before the kinds store it
 		}
-		if reqS == "" {
-			errs[p+".monthly_requests"] = "required: the successful requests wanted a month"
-		} else if n, err := strconv.ParseInt(reqS, 10, 64); err != nil {
-			errs[p+".monthly_requests"] = "must be a whole number of requests, e.g. 80000; got " + strconv.Quote(f.Get(p+".monthly_requests"))
-		} else {
-			s.MonthlyRequests = n
+		if r.str(reqKey) == "" {
+			r.refuse(reqKey, "required: the successful requests wanted a month")
+		} else if n := r.integerAs(reqKey, "a whole number of requests, e.g. 80000"); n != nil {
+			s.MonthlyRequests = int64(*n)
 		}
 		switch {
 		case valS == "" && kind == planner.BusyPeakRate:
-			errs[valueKey] = "required: the busiest hour's request rate in req/s, e.g. 0.5"
+			r.refuse(valueKey, "required: the busiest hour's request rate in req/s, e.g. 0.5")
 		case valS == "":
-			errs[valueKey] = "required: the share of " + shareOf(kind) + " requests in the busiest hour, e.g. 0.1 or 10 %"
+			r.refuse(valueKey, "required: the share of "+shareOf(kind)+" requests in the busiest hour, e.g. 0.1 or 10 %")
 		case kind == planner.BusyPeakRate:
-			if v, err := strconv.ParseFloat(normalNumber(strings.TrimSuffix(valS, "req/s")), 64); err != nil {
-				errs[valueKey] = "must be a request rate in req/s, e.g. 0.5; got " + strconv.Quote(valS)
-			} else {
-				s.PeakRate = v
+			if v := r.number(valueKey, strings.TrimSuffix(valS, "req/s"), "a request rate in req/s, e.g. 0.5"); v != nil {
+				s.PeakRate = *v
 			}
 		default:
-			pctForm := strings.HasSuffix(valS, "%")
-			v, err := strconv.ParseFloat(normalNumber(strings.TrimSuffix(valS, "%")), 64)
-			if err != nil {
-				errs[valueKey] = "must be a fraction such as 0.1, or a percentage such as 10 %"
-			} else {
-				if pctForm {
-					v /= 100
-				}
-				s.BusyHourShare = v
-			}
-		}
-		if err := s.Validate(); err != nil {
-			fe := formErrors{}
-			mergeFieldErrors(fe, err)
-			for k, msg := range fe {
-				k = p + strings.TrimPrefix(k, "scenario")
-				if k == p+".busy_hour_share" || k == p+".peak_rate" || k == p+".busy_hour_kind" {
-					k = valueKey
-				}
-				if _, seen := errs[k]; !seen {
-					errs[k] = msg
+			if v := r.number(valueKey, strings.TrimSuffix(valS, "%"), "a fraction such as 0.1, or a percentage such as 10 %"); v != nil {
+				s.BusyHourShare = *v
+				if strings.HasSuffix(valS, "%") {
+					s.BusyHourShare /= 100
 				}
 			}
 		}
+		r.domain(s.Validate(), func(k string) string {
+			k = p + strings.TrimPrefix(k, "scenario")
+			if k == p+".busy_hour_share" || k == p+".peak_rate" || k == p+".busy_hour_kind" {
+				k = valueKey
+			}
+			return k
+		})
 		out = append(out, s)
 	}
-	return out, errs
+	return out, r.errs
 }
 
 // shareOf is whose requests a share kind divides: "a day's", "the month's".

@@ -6,10 +6,14 @@ import (
 	"capplan/web/store"
 )
 
-// sectionForm is what a section's edit form shows after a refused post:
-// the values as typed, the refusals by field, a stale-save conflict. Key
-// says which of a section's forms it belongs to (a row or candidate id,
-// "new"); the zero sectionForm shows the stored values.
+// sectionForm is the one state of a form shown again: the values as typed,
+// the refusals by field, with the form's own refusal (one naming no field)
+// under formWide, and a stale-save conflict. Key says which form it
+// belongs to (a row or candidate id, "new"; the review bar's step,
+// "approve"); the zero sectionForm shows the stored values. Every form of
+// the app is shown from it: a report section's, the review bar's, the
+// quote library's, the users' and the new report's. It is passed to the
+// component that shows the form, never through the request's context.
 type sectionForm struct {
 	Key      string
 	Form     url.Values
@@ -17,6 +21,20 @@ type sectionForm struct {
 	Conflict *store.ConflictError
 	// Saved marks the form with Key as just saved (shown open, with a note).
 	Saved bool
+}
+
+// formWide is the key of the form's own refusal among Errs: one that names
+// no field ("the objective changed while you read it").
+const formWide = "form"
+
+// refusedForm is form state with the form as typed and its refusal msg
+// naming no field.
+func refusedForm(key string, form url.Values, msg string) sectionForm {
+	f := sectionForm{Key: key, Form: form}
+	if msg != "" {
+		f.Errs = formErrors{formWide: msg}
+	}
+	return f
 }
 
 // open reports whether the form with key is shown open: re-shown after a
@@ -51,25 +69,30 @@ func (f sectionForm) errs(key string) formErrors {
 	return nil
 }
 
-// money is the form state as the money sections' forms read it (every
-// value in one url.Values, see withStoredValues).
-func (f sectionForm) money() moneyForm {
-	return moneyForm{Vals: f.Form, Errs: f.Errs, Conflict: f.Conflict}
+// refusal is the form's own refusal, naming no field ("" when none).
+func (f sectionForm) refusal() string { return f.Errs[formWide] }
+
+// refuse notes msg for the field name, unless it was refused already.
+func (e formErrors) refuse(name, msg string) {
+	if _, seen := e[name]; !seen {
+		e[name] = msg
+	}
 }
 
-// moneyForm is what a report section's forms show: the values (typed by
-// the user when re-shown after a refusal, else the stored ones), the
-// refused fields and a save conflict.
-type moneyForm struct {
-	Vals     url.Values
-	Errs     formErrors
-	Conflict *store.ConflictError
-}
+// money is the form state as the money sections' forms read it: every
+// value in one url.Values (see withStoredValues).
+func (f sectionForm) money() moneyForm { return moneyForm{f} }
+
+// moneyForm is a sectionForm as the money sections' forms (costs,
+// scenarios, recommendation, a quote) read it: their values, typed or
+// stored, are all in Form (withStoredValues), so a field's value is read
+// by its name alone. It adds no state of its own.
+type moneyForm struct{ sectionForm }
 
 // val returns the shown value of a field.
-func (fs moneyForm) val(name string) string { return fs.Vals.Get(name) }
+func (fs moneyForm) val(name string) string { return fs.Form.Get(name) }
 
-// withStoredValues fills fs.Vals with the stored inputs of the money
+// withStoredValues fills fs.Form with the stored inputs of the money
 // sections wherever the form did not bring a value.
 func withStoredValues(v reportView, fs moneyForm) moneyForm {
 	stored := url.Values{}
@@ -77,17 +100,17 @@ func withStoredValues(v reportView, fs moneyForm) moneyForm {
 	selfHostedValues(stored, v.In.SelfHosted)
 	scenarioValues(stored, v.In.Scenarios)
 	recommendationValues(stored, v.In.Recommendation)
-	if fs.Vals == nil {
-		fs.Vals = stored
+	if fs.Form == nil {
+		fs.Form = stored
 		return fs
 	}
 	merged := url.Values{}
 	for k, vs := range stored {
 		merged[k] = vs
 	}
-	for k, vs := range fs.Vals {
+	for k, vs := range fs.Form {
 		merged[k] = vs
 	}
-	fs.Vals = merged
+	fs.Form = merged
 	return fs
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strconv"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -202,8 +201,10 @@ func fieldErrorsOf(err error) formErrors {
 // on the version the form was opened at (or the report's, when absent).
 func (s *Server) edit(c echo.Context, r store.Report, action, section string) store.Edit {
 	base := r.Version
-	if v, err := strconv.Atoi(c.FormValue("version")); err == nil {
-		base = v
+	if f, err := c.FormParams(); err == nil {
+		if v, ok := formVersion(f); ok {
+			base = v
+		}
 	}
 	return store.Edit{ReportID: r.ID, BaseVersion: base, UserID: currentUser(c).ID, Action: action, Section: section}
 }

@@ -68,6 +68,8 @@ type reportSection struct {
 	RefreshOwn bool
 	// Parts are its parts fetched when first opened (see lazyPart).
 	Parts map[string]lazyPartDef
+	// NoComment: a comment may not name it (see commentSections).
+	NoComment bool
 }
 
 // reportSections are the sections in the order the print view shows them
@@ -78,10 +80,10 @@ func init() { reportSections = sectionList() }
 
 func sectionList() []reportSection {
 	return []reportSection{
-		{Name: "headline", Step: "", Title: "The answers", RefreshOwn: true,
+		{Name: "headline", Step: "", Title: "The answers", RefreshOwn: true, NoComment: true,
 			View:    func(v reportView) templ.Component { return headlineSection(v, false) },
 			Refresh: func(v reportView, _ string) templ.Component { return headlineSection(v, true) }},
-		{Name: "path", Step: "", Title: "The way through", RefreshOwn: true,
+		{Name: "path", Step: "", Title: "The way through", RefreshOwn: true, NoComment: true,
 			View:    func(v reportView) templ.Component { return pathSection(v, false) },
 			Refresh: func(v reportView, _ string) templ.Component { return pathSection(v, true) }},
 		{Name: "exitcheck", Step: "", Title: "Exit check",
@@ -193,11 +195,11 @@ func sectionList() []reportSection {
 				"candidate-edit":     {may: mayEdit, body: candidateEditPart},
 				"candidate-observed": {may: mayEdit, body: candidateObservedPart},
 			}},
-		{Name: "review", Step: "review", Title: "Review",
+		{Name: "review", Step: "review", Title: "Review", NoComment: true,
 			View: func(v reportView) templ.Component { return reviewBar(v) }},
-		{Name: "comments", Step: "review", Title: "Comments",
+		{Name: "comments", Step: "review", Title: "Comments", NoComment: true,
 			View: func(v reportView) templ.Component { return commentsSection(v) }},
-		{Name: "history", Step: "review", Title: "History", RefreshOwn: true,
+		{Name: "history", Step: "review", Title: "History", RefreshOwn: true, NoComment: true,
 			View: func(v reportView) templ.Component { return historySection(v.R.ID, v.History, v.HistoryTotal, false) },
 			Refresh: func(v reportView, _ string) templ.Component {
 				return historySection(v.R.ID, v.History, v.HistoryTotal, true)

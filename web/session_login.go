@@ -18,7 +18,7 @@ func (s *Server) loginForm(c echo.Context) error {
 	if currentUser(c) != nil {
 		return c.Redirect(http.StatusSeeOther, "/reports")
 	}
-	return s.render(c, http.StatusOK, layout(s.page(c, "Log in"), loginPage("", safeNext(c.QueryParam("next")), "")), nil)
+	return s.render(c, http.StatusOK, layout(s.page(c, "Log in"), loginPage(loginForm("", safeNext(c.QueryParam("next")), ""))), nil)
 }
 
 // login checks the email and password. Every refusal reads and takes the
@@ -27,20 +27,24 @@ func (s *Server) loginForm(c echo.Context) error {
 // slowed down by repeated failures is told to wait before anything is
 // looked up.
 func (s *Server) login(c echo.Context) error {
-	email, next := strings.TrimSpace(c.FormValue("email")), safeNext(c.FormValue("next"))
+	fr, err := readForm(c)
+	if err != nil {
+		return err
+	}
+	email, next := fr.str("email"), safeNext(fr.str("next"))
 	addr, now := c.RealIP(), s.cfg.Now()
 	if wait := s.logins.wait(email, addr, now); wait > 0 {
 		secs := int(wait.Round(time.Second) / time.Second)
 		s.log.Info("login throttled", "email", email, "addr", addr, "wait", wait.Round(time.Second))
 		c.Response().Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
 		msg := fmt.Sprintf("Too many failed logins from your address: try again in %s.", waitText(secs))
-		return s.render(c, http.StatusTooManyRequests, layout(s.page(c, "Log in"), loginPage(email, next, msg)), nil)
+		return s.render(c, http.StatusTooManyRequests, layout(s.page(c, "Log in"), loginPage(loginForm(email, next, msg))), nil)
 	}
-	u, err := s.store.Authenticate(c.Request().Context(), email, c.FormValue("password"))
+	u, err := s.store.Authenticate(c.Request().Context(), email, fr.f.Get("password"))
 	if errors.Is(err, store.ErrBadLogin) {
 		s.logins.fail(email, addr, now)
 		s.log.Info("login refused", "email", email, "addr", addr)
-		return s.render(c, http.StatusUnauthorized, layout(s.page(c, "Log in"), loginPage(email, next, capitalize(err.Error())+".")), nil)
+		return s.render(c, http.StatusUnauthorized, layout(s.page(c, "Log in"), loginPage(loginForm(email, next, capitalize(err.Error())+"."))), nil)
 	}
 	if err != nil {
 		return err
@@ -52,6 +56,12 @@ func (s *Server) login(c echo.Context) error {
 	}
 	s.setSessionCookie(c, token, expires)
 	return c.Redirect(http.StatusSeeOther, next)
+}
+
+// loginForm is the login form shown again: the email and where to go
+// next (already made safe) as typed, and why the login was refused.
+func loginForm(email, next, msg string) sectionForm {
+	return refusedForm("", url.Values{"email": {email}, "next": {next}}, msg)
 }
 
 // waitText says a wait in seconds the way people read it.

@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -11,45 +12,48 @@ import (
 )
 
 func (s *Server) userList(c echo.Context) error {
-	return s.renderUsers(c, http.StatusOK, nil, "", "", "", takeFlash(c))
+	return s.renderUsers(c, http.StatusOK, sectionForm{}, takeFlash(c))
 }
 
-func (s *Server) renderUsers(c echo.Context, status int, errs formErrors, email, name, role, flash string) error {
+func (s *Server) renderUsers(c echo.Context, status int, f sectionForm, flash string) error {
 	users, err := s.store.Users(c.Request().Context())
 	if err != nil {
 		return err
 	}
-	return s.render(c, status, layout(s.page(c, "People"), userListPage(users, errs, email, name, role, flash)), nil)
+	return s.render(c, status, layout(s.page(c, "People"), userListPage(users, f, flash)), nil)
 }
 
 func (s *Server) userCreate(c echo.Context) error {
-	email, name, role := strings.TrimSpace(c.FormValue("email")), c.FormValue("name"), c.FormValue("role")
+	fr, err := readForm(c)
+	if err != nil {
+		return err
+	}
+	email, name, role, password := fr.str("email"), fr.f.Get("name"), fr.str("role"), fr.f.Get("password")
 	// Every refused field at once, not one per submit.
-	errs := formErrors{}
 	if !strings.Contains(email, "@") {
-		errs["email"] = "must be an email address, e.g. ann@example.com"
+		fr.refuse("email", refusal("an email address, e.g. ann@example.com", email))
 	}
 	if !store.ValidRole(role) {
-		errs["role"] = "choose lead, reviewer, finance or admin"
+		fr.refuse("role", "choose lead, reviewer, finance or admin")
 	}
 	var ie *store.InputError
-	if err := store.CheckPassword(c.FormValue("password"), email); errors.As(err, &ie) {
-		errs[ie.Field] = ie.Msg
+	if err := store.CheckPassword(password, email); errors.As(err, &ie) {
+		fr.refuse(ie.Field, ie.Msg)
 	}
-	if len(errs) > 0 {
-		return s.renderUsers(c, http.StatusUnprocessableEntity, errs, email, name, role, "")
+	shown := sectionForm{Form: url.Values{"email": {email}, "name": {name}, "role": {role}}, Errs: fr.errs}
+	if len(fr.errs) > 0 {
+		return s.renderUsers(c, http.StatusUnprocessableEntity, shown, "")
 	}
-	_, err := s.store.CreateUser(c.Request().Context(), email, name, store.Role(role), c.FormValue("password"))
-	if err != nil {
+	if _, err := s.store.CreateUser(c.Request().Context(), email, name, store.Role(role), password); err != nil {
 		switch {
 		case errors.As(err, &ie):
-			errs[ie.Field] = ie.Msg
+			fr.refuse(ie.Field, ie.Msg)
 		case errors.Is(err, store.ErrExists):
-			errs["email"] = "an account with this email already exists"
+			fr.refuse("email", "an account with this email already exists")
 		default:
 			return err
 		}
-		return s.renderUsers(c, http.StatusUnprocessableEntity, errs, email, name, role, "")
+		return s.renderUsers(c, http.StatusUnprocessableEntity, shown, "")
 	}
 	return redirectFlash(c, "/users", "Added "+email+".")
 }
@@ -62,7 +66,11 @@ func (s *Server) userSetRole(c echo.Context) error {
 	if id == currentUser(c).ID {
 		return echo.NewHTTPError(http.StatusUnprocessableEntity, "role: you cannot change your own role; ask another admin")
 	}
-	if err := s.store.SetRole(c.Request().Context(), id, store.Role(c.FormValue("role"))); err != nil {
+	fr, err := readForm(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.SetRole(c.Request().Context(), id, store.Role(fr.str("role"))); err != nil {
 		return err
 	}
 	return redirectFlash(c, "/users", "Role changed.")
@@ -73,35 +81,43 @@ func (s *Server) userResetPassword(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.SetPassword(c.Request().Context(), id, c.FormValue("password")); err != nil {
+	fr, err := readForm(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.SetPassword(c.Request().Context(), id, fr.f.Get("password")); err != nil {
 		return err
 	}
 	return redirectFlash(c, "/users", "Password reset; their sessions are ended.")
 }
 
 func (s *Server) account(c echo.Context) error {
-	return s.renderAccount(c, http.StatusOK, "", nil, takeFlash(c))
+	return s.renderAccount(c, http.StatusOK, "", sectionForm{}, takeFlash(c))
 }
 
-func (s *Server) renderAccount(c echo.Context, status int, newToken string, errs formErrors, flash string) error {
+func (s *Server) renderAccount(c echo.Context, status int, newToken string, f sectionForm, flash string) error {
 	u := currentUser(c)
 	tokens, err := s.store.APITokens(c.Request().Context(), u.ID)
 	if err != nil {
 		return err
 	}
-	return s.render(c, status, layout(s.page(c, "Account"), accountPage(u, tokens, newToken, errs, flash)), nil)
+	return s.render(c, status, layout(s.page(c, "Account"), accountPage(u, tokens, newToken, f, flash)), nil)
 }
 
 func (s *Server) accountPassword(c echo.Context) error {
 	u := currentUser(c)
-	err := s.store.ChangePassword(c.Request().Context(), u.ID, c.FormValue("current"), c.FormValue("password"))
+	fr, err := readForm(c)
+	if err != nil {
+		return err
+	}
+	err = s.store.ChangePassword(c.Request().Context(), u.ID, fr.f.Get("current"), fr.f.Get("password"))
 	var ie *store.InputError
 	if errors.As(err, &ie) {
 		field := ie.Field
 		if field == "current password" {
 			field = "current"
 		}
-		return s.renderAccount(c, http.StatusUnprocessableEntity, "", formErrors{field: ie.Msg}, "")
+		return s.renderAccount(c, http.StatusUnprocessableEntity, "", sectionForm{Errs: formErrors{field: ie.Msg}}, "")
 	}
 	if err != nil {
 		return err
@@ -116,11 +132,15 @@ func (s *Server) accountPassword(c echo.Context) error {
 }
 
 func (s *Server) tokenCreate(c echo.Context) error {
-	tok, err := s.store.CreateAPIToken(c.Request().Context(), currentUser(c).ID, strings.TrimSpace(c.FormValue("name")))
+	fr, err := readForm(c)
 	if err != nil {
 		return err
 	}
-	return s.renderAccount(c, http.StatusOK, tok, nil, "")
+	tok, err := s.store.CreateAPIToken(c.Request().Context(), currentUser(c).ID, fr.str("name"))
+	if err != nil {
+		return err
+	}
+	return s.renderAccount(c, http.StatusOK, tok, sectionForm{}, "")
 }
 
 func (s *Server) tokenRevoke(c echo.Context) error {

@@ -11,7 +11,7 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import "capplan/web/store"
 
-func userListPage(users []store.User, errs formErrors, email, name, role, flash string) templ.Component {
+func userListPage(users []store.User, f sectionForm, flash string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -213,7 +213,7 @@ func userListPage(users []store.User, errs formErrors, email, name, role, flash 
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = formErrorSummary(errs).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = formErrorSummary(f.Errs).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -221,19 +221,19 @@ func userListPage(users []store.User, errs formErrors, email, name, role, flash 
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = textField("email", "Email", email, errs, templ.Attributes{"type": "email", "required": true}).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = textField("email", "Email", f.val("", "email", ""), f.Errs, templ.Attributes{"type": "email", "required": true}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = textField("name", "Name", name, errs, nil).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = textField("name", "Name", f.val("", "name", ""), f.Errs, nil).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = selectField("role", "Role", role, []string{"lead", "reviewer", "finance", "admin"}, errs).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = selectField("role", "Role", f.val("", "role", ""), []string{"lead", "reviewer", "finance", "admin"}, f.Errs).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = textField("password", "Initial password ("+store.PasswordRule()+")", "", errs, templ.Attributes{"type": "password", "autocomplete": "new-password", "minlength": itoa(store.MinPasswordLen)}).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = textField("password", "Initial password ("+store.PasswordRule()+")", "", f.Errs, templ.Attributes{"type": "password", "autocomplete": "new-password", "minlength": itoa(store.MinPasswordLen)}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -245,7 +245,7 @@ func userListPage(users []store.User, errs formErrors, email, name, role, flash 
 	})
 }
 
-func accountPage(u *store.User, tokens []store.APIToken, newToken string, errs formErrors, flash string) templ.Component {
+func accountPage(u *store.User, tokens []store.APIToken, newToken string, f sectionForm, flash string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -300,7 +300,7 @@ func accountPage(u *store.User, tokens []store.APIToken, newToken string, errs f
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = formErrorSummary(errs).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = formErrorSummary(f.Errs).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -308,11 +308,11 @@ func accountPage(u *store.User, tokens []store.APIToken, newToken string, errs f
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = textField("current", "Current password", "", errs, templ.Attributes{"type": "password", "autocomplete": "current-password"}).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = textField("current", "Current password", "", f.Errs, templ.Attributes{"type": "password", "autocomplete": "current-password"}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = textField("password", "New password ("+store.PasswordRule()+")", "", errs, templ.Attributes{"type": "password", "autocomplete": "new-password", "minlength": itoa(store.MinPasswordLen)}).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = textField("password", "New password ("+store.PasswordRule()+")", "", f.Errs, templ.Attributes{"type": "password", "autocomplete": "new-password", "minlength": itoa(store.MinPasswordLen)}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
