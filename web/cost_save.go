@@ -4,7 +4,6 @@ import (
 	"capplan/planner"
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -101,23 +100,25 @@ func (s *Server) quoteAttach(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	form, err := c.FormParams()
+	fr, err := readForm(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	qid, _ := strconv.ParseInt(form.Get("quote_id"), 10, 64)
-	errs := formErrors{}
+	var qid int64
+	if n := fr.integer("quote_id"); n != nil {
+		qid = int64(*n)
+	}
 	var name string
 	if q, err := s.store.QuoteByID(ctx, qid); err != nil {
-		errs["quote_id"] = "choose a quote from the library"
+		fr.refuse("quote_id", "choose a quote from the library")
 	} else {
 		name = q.Q.Name
 	}
 	e := s.edit(c, r, "quote attached: "+name, "quotes")
 	e.After = name
 	return s.saveSection(c, r, sectionSave{
-		Anchor: "costs", Form: form, Errs: errs, Edit: e, Changed: true,
+		Anchor: "costs", Form: fr.f, Errs: fr.errs, Edit: e, Changed: true,
 		Save: func(ctx context.Context, e store.Edit) error { return s.store.AttachQuote(ctx, e, qid) },
 	})
 }

@@ -3,7 +3,6 @@ package web
 import (
 	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -21,44 +20,25 @@ func (s *Server) fleetSave(c echo.Context) error {
 // readFleetForm reads the fleet form; planner checks what the numbers
 // mean (a scaling factor above 0, a reserve of 0 or more).
 func readFleetForm(f url.Values) (*planner.FleetInputs, formErrors) {
-	errs := formErrors{}
-	get := func(name string) string { return strings.TrimSpace(f.Get("fleet." + name)) }
+	r := newFormReader(f)
+	get := func(name string) string { return r.str("fleet." + name) }
 	if get("topology") == "" {
-		return nil, errs
+		return nil, r.errs
 	}
-	whole := func(name string) int {
-		v := get(name)
-		if v == "" {
-			return 0
-		}
-		n, err := strconv.Atoi(normalNumber(v))
-		if err != nil {
-			errs["fleet."+name] = "a whole number, got " + strconv.Quote(v)
-		}
-		return n
-	}
-	num := func(name string) *float64 {
-		v := get(name)
-		if v == "" {
-			return nil
-		}
-		x, err := strconv.ParseFloat(normalNumber(v), 64)
-		if err != nil {
-			errs["fleet."+name] = "a number, got " + strconv.Quote(v)
-			return nil
-		}
-		return &x
-	}
+	whole := func(name string) int { return deref(r.integer("fleet." + name)) }
+	num := func(name string) *float64 { return r.float("fleet." + name) }
 	fl := &planner.FleetInputs{Topology: get("topology"), ReplicasPerBox: whole("replicas_per_box"), TPDegree: whole("tp_degree"),
 		Scaling: num("scaling"), ScalingReplicas: whole("scaling_replicas"), ScalingSource: get("scaling_source"), ScalingDate: get("scaling_date"),
 		BoxAvailability: num("box_availability"), AvailabilityTarget: num("availability_target")}
 	if get("reserve") != "" {
-		fl.Reserve = planner.I(whole("reserve"))
+		if n := r.integer("fleet.reserve"); n != nil {
+			fl.Reserve = n
+		}
 	}
 	if es := fl.Validate(); len(es) > 0 {
-		mergeFieldErrors(errs, es, "fleet")
+		r.domainIn(es, "fleet")
 	}
-	return fl, errs
+	return fl, r.errs
 }
 
 // fleetStored is the fleet form filled from stored inputs.

@@ -51,6 +51,10 @@ func (r *formReader) failed(name string) bool {
 
 func (r *formReader) str(name string) string { return strings.TrimSpace(r.f.Get(name)) }
 
+// raw is a field as posted, spaces kept (a password, a text compared
+// with what the page showed).
+func (r *formReader) raw(name string) string { return r.f.Get(name) }
+
 func (r *formReader) check(name string) bool { return r.f.Get(name) != "" }
 
 // float reads an optional number; "" is nil.

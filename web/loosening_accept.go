@@ -42,7 +42,7 @@ func (s *Server) reportAcceptLoosening(c echo.Context) error {
 	switch {
 	case !v.Result.ObjectiveLoosened:
 		why = "The objective is not loosened: there is nothing to accept."
-	case fr.f.Get("objective") != v.Result.ObjectiveText:
+	case fr.raw("objective") != v.Result.ObjectiveText:
 		why = "The objective changed while you read it: read the one now in force and accept that."
 	case text == "":
 		why = "Write why the looser objective is acceptable: the acceptance is kept in the history."
@@ -105,7 +105,7 @@ func (s *Server) reportAcceptAmendment(c echo.Context) error {
 	switch {
 	case len(v.Result.AmendedAfterResults) == 0:
 		why = "Nothing was amended after results: there is nothing to accept."
-	case fr.f.Get("terms") != v.Result.AmendedTerms:
+	case fr.raw("terms") != v.Result.AmendedTerms:
 		why = "The contract changed while you read it: read the terms now in force and accept those."
 	case text == "":
 		why = "Write why the amended contract is acceptable: the acceptance is kept in the history."

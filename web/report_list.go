@@ -68,8 +68,8 @@ func (s *Server) reportRename(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	e.Before, e.After = r.Title, fr.f.Get("title")
-	if err := s.store.RenameReport(c.Request().Context(), e, fr.f.Get("title")); err != nil {
+	e.Before, e.After = r.Title, fr.raw("title")
+	if err := s.store.RenameReport(c.Request().Context(), e, fr.raw("title")); err != nil {
 		return err
 	}
 	return redirect(c, fmt.Sprintf("/reports/%d", r.ID))
@@ -91,7 +91,7 @@ func (s *Server) reportEditors(c echo.Context) error {
 	}
 	var ids []int64
 	var names []string
-	for _, email := range strings.FieldsFunc(fr.f.Get("editors"), func(r rune) bool { return r == ',' || r == ' ' || r == '\n' }) {
+	for _, email := range strings.FieldsFunc(fr.raw("editors"), func(r rune) bool { return r == ',' || r == ' ' || r == '\n' }) {
 		// One answer whether the e-mail has no account or an account of
 		// another role: the form tells no one who has an account.
 		ed, err := s.store.UserByEmail(c.Request().Context(), email)

@@ -188,7 +188,7 @@ func (s *Server) reportComment(c echo.Context) error {
 	if _, err := s.store.Report(ctx, id); err != nil {
 		return err
 	}
-	if err := s.store.AddComment(ctx, id, currentUser(c).ID, section, fr.f.Get("comment")); err != nil {
+	if err := s.store.AddComment(ctx, id, currentUser(c).ID, section, fr.raw("comment")); err != nil {
 		return err
 	}
 	if isPartial(c.Request()) {

@@ -40,7 +40,7 @@ func (s *Server) login(c echo.Context) error {
 		msg := fmt.Sprintf("Too many failed logins from your address: try again in %s.", waitText(secs))
 		return s.render(c, http.StatusTooManyRequests, layout(s.page(c, "Log in"), loginPage(loginForm(email, next, msg))), nil)
 	}
-	u, err := s.store.Authenticate(c.Request().Context(), email, fr.f.Get("password"))
+	u, err := s.store.Authenticate(c.Request().Context(), email, fr.raw("password"))
 	if errors.Is(err, store.ErrBadLogin) {
 		s.logins.fail(email, addr, now)
 		s.log.Info("login refused", "email", email, "addr", addr)

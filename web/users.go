@@ -28,7 +28,7 @@ func (s *Server) userCreate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	email, name, role, password := fr.str("email"), fr.f.Get("name"), fr.str("role"), fr.f.Get("password")
+	email, name, role, password := fr.str("email"), fr.raw("name"), fr.str("role"), fr.raw("password")
 	// Every refused field at once, not one per submit.
 	if !strings.Contains(email, "@") {
 		fr.refuse("email", refusal("an email address, e.g. ann@example.com", email))
@@ -85,7 +85,7 @@ func (s *Server) userResetPassword(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.SetPassword(c.Request().Context(), id, fr.f.Get("password")); err != nil {
+	if err := s.store.SetPassword(c.Request().Context(), id, fr.raw("password")); err != nil {
 		return err
 	}
 	return redirectFlash(c, "/users", "Password reset; their sessions are ended.")
@@ -110,7 +110,7 @@ func (s *Server) accountPassword(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	err = s.store.ChangePassword(c.Request().Context(), u.ID, fr.f.Get("current"), fr.f.Get("password"))
+	err = s.store.ChangePassword(c.Request().Context(), u.ID, fr.raw("current"), fr.raw("password"))
 	var ie *store.InputError
 	if errors.As(err, &ie) {
 		field := ie.Field
