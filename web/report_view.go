@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -214,46 +213,33 @@ func (s *Server) reportPageFresh(c echo.Context, step string) error {
 
 // stepBarOf is the step bar of v: each step's state from the report's
 // path (planner.Path), each path step counted in the step showing its
-// section.
+// section (view.BarOf).
 func stepBarOf(v reportView) view.StepBar {
 	p := v.Result.Path
-	var b view.StepBar
-	for _, st := range reportSteps {
-		s := view.Step{Name: st.Name, Title: st.Title, URL: stepURL(v.R.ID, st.Name), Current: !v.Print && v.Step == st.Name}
-		if st.Name == "" {
-			s.State = view.StepOptional
-			s.Detail = "the answers and what is missing"
-			b.Steps = append(b.Steps, s)
-			continue
-		}
-		counted, done, next := 0, true, false
-		var left []string
-		for i, ps := range p.Steps {
-			if stepOf(ps.Section) != st.Name {
-				continue
-			}
-			counted++
-			if !ps.Done {
-				done = false
-				left = append(left, ps.Label)
-			}
-			if i == p.Next {
-				next = true
-			}
-		}
-		switch {
-		case counted == 0:
-			s.State, s.Detail = view.StepOptional, "no check depends on it"
-		case done:
-			s.State, s.Detail = view.StepDone, "done"
-		case next:
-			s.State, s.Detail = view.StepNext, strings.Join(left, "; ")
-		default:
-			s.State, s.Detail = view.StepToDo, strings.Join(left, "; ")
-		}
-		b.Steps = append(b.Steps, s)
+	path := make([]view.PathStep, len(p.Steps))
+	for i, ps := range p.Steps {
+		path[i] = view.PathStep{Step: stepOf(ps.Section), Label: ps.Label, Done: ps.Done, Next: i == p.Next}
 	}
-	return b
+	return view.BarOf(reportSteps, path, v.Step, v.Print, func(step string) string { return stepURL(v.R.ID, step) })
+}
+
+// headOf is the head of every page of report v, as plain values.
+func headOf(v reportView) view.Head {
+	h := view.Head{Title: v.R.Title, Owner: v.R.Owner, Updated: when(v.R.UpdatedAt),
+		Objective: v.In.Contract.Objective.Sentence(), Bar: stepBarOf(v)}
+	if !v.Print {
+		h.PrintURL = stepURL(v.R.ID, printStep)
+	}
+	return h
+}
+
+// sectionViews are the sections of step as v shows them.
+func sectionViews(v reportView, step string) []templ.Component {
+	var out []templ.Component
+	for _, s := range sectionsOf(step) {
+		out = append(out, s.View(v))
+	}
+	return out
 }
 
 // stepKey names a step in test ids ("overview" for "").

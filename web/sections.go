@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"capplan/planner"
+	"capplan/web/view"
 )
 
 // The report is walked in steps, each a page of its own (docs/ARCHITECTURE.md,
@@ -22,23 +23,11 @@ import (
 // redirect of old #section links all read this one list, so adding a section
 // is one entry.
 
-// reportStep is one page of the report.
-type reportStep struct {
-	Name  string // in the address: /reports/:id/<Name>; "" is the overview
-	Title string // in the step bar and as the page's heading
-	Lead  string // one line: what the step is for
-}
+// reportStep is one page of the report (view.StepDef: name, title, lead).
+type reportStep = view.StepDef
 
 // reportSteps are the steps in their order.
-var reportSteps = []reportStep{
-	{Name: "", Title: "Overview", Lead: "The answers, the way through the report and what the exit check still misses."},
-	{Name: "contract", Title: "Contract", Lead: "What is tested, on which box, and what counts as success: written and frozen before any result."},
-	{Name: "results", Title: "Results", Lead: "The imported benchmark files, the matrix they make, the envelope and admission limit, and the overload test."},
-	{Name: "costs", Title: "Costs and quotes", Lead: "What owning the box costs and what the API would cost, each figure with its date and source."},
-	{Name: "decision", Title: "Demand and decision", Lead: "The demand scenarios, where owning and buying cross, the fleet, residency and the recommendation."},
-	{Name: "evidence", Title: "Evidence", Lead: "Production telemetry, the soak, showback, the public reference rows and the candidates tried."},
-	{Name: "review", Title: "Review and history", Lead: "Submit, approve or send back, the comments and every change."},
-}
+var reportSteps = view.Steps
 
 // reportSection is one section of the report.
 type reportSection struct {
