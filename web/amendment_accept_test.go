@@ -59,9 +59,15 @@ func TestAmendedWorkloadBlocksApprovalUntilAccepted(t *testing.T) {
 	if res.StatusCode != http.StatusUnprocessableEntity {
 		t.Fatalf("empty acceptance: %d", res.StatusCode)
 	}
-	res, _ = do(t, rev, http.MethodPost, base+"/amendment/accept", url.Values{"version": {app.version(r.ID)}, "terms": {"workload something else"}, "text": {"fine"}})
+	res, body := do(t, rev, http.MethodPost, base+"/amendment/accept", url.Values{"version": {app.version(r.ID)}, "terms": {"workload something else"}, "text": {"fine as typed"}})
 	if res.StatusCode != http.StatusUnprocessableEntity {
 		t.Fatalf("acceptance of other terms: %d", res.StatusCode)
+	}
+	// The refusal is shown in the review bar, the acceptance open with
+	// what was typed kept.
+	if !strings.Contains(body, "read the terms now in force") || !strings.Contains(body, `data-testid="accept-amendment-text">fine as typed</textarea>`) ||
+		!strings.Contains(body, `open data-testid="accept-amendment"`) {
+		t.Errorf("refused acceptance not shown again as typed:\n%s", between(body, `id="review"`, `data-testid="accept-amendment-submit"`))
 	}
 	res, _ = do(t, app.client("lead"), http.MethodPost, base+"/amendment/accept", url.Values{"version": {app.version(r.ID)}, "terms": {terms}, "text": {"fine"}})
 	if res.StatusCode != http.StatusForbidden {
