@@ -154,6 +154,7 @@ func TestBrowserMatrixReadable(t *testing.T) {
 	); err != nil {
 		t.Fatal(err)
 	}
+	size("1280 px, all columns")
 	if loc, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname + location.search`)); loc != fmt.Sprintf("/reports/%d/results?cols=all", demo.ID) {
 		t.Errorf("after show all the address is %s", loc)
 	}
