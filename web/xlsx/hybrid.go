@@ -91,16 +91,16 @@ func (b *book) hybridBlock(s *sheet, i int, sr planner.ScenarioResult, compared 
 		rates[hr] = perDay * sh / 3600
 	}
 	fleet := res.Fleet
-	line := func(label string, cell func(n int, o planner.HybridOption) any) {
-		cells := []any{label, nil, nil}
-		if name, ok := strings.CutSuffix(label, "\x00"); ok {
-			cells = []any{name, "at the overflow", nil} // a quote's row: its name alone, for INDEX
-		}
+	// addRow writes a line of the block: a label, a note beside it and a
+	// cell per n.
+	addRow := func(label, note any, cell func(n int, o planner.HybridOption) any) {
+		cells := []any{label, note, nil}
 		for n, o := range h.Options {
 			cells = append(cells, cell(n, o))
 		}
 		s.add(cells...)
 	}
+	line := func(label string, cell func(n int, o planner.HybridOption) any) { addRow(label, nil, cell) }
 	line("Boxes owned (serving)", func(n int, _ planner.HybridOption) any { return v(b.st.int, n) })
 	line("They serve (successful in-objective req/s, the queue-aware rate per box)", func(n int, o planner.HybridOption) any {
 		nc := rel(col(n), row(hyOwned))
@@ -130,7 +130,8 @@ func (b *book) hybridBlock(s *sheet, i int, sr planner.ScenarioResult, compared 
 	})
 	for _, qi := range compared {
 		qc := res.Quotes[qi]
-		line(qc.Name+"\x00", func(n int, o planner.HybridOption) any {
+		// The quote's name alone in the label, which INDEX reads.
+		addRow(qc.Name, "at the overflow", func(n int, o planner.HybridOption) any {
 			ov := rel(col(n), row(hyOverflow))
 			cached := 0.0
 			if o.Overflow > 0 {
