@@ -45,7 +45,7 @@ func (b *book) hybridSheet() {
 		if h == nil || len(h.Options) == 0 || i >= len(b.scenarioNames) {
 			continue
 		}
-		maxCols = max(maxCols, len(h.Options))
+		maxCols = max(maxCols, len(hybridShown(h)))
 		b.hybridBlock(s, i, sr, compared)
 		written++
 	}
@@ -66,6 +66,9 @@ func (b *book) hybridBlock(s *sheet, i int, sr planner.ScenarioResult, compared 
 	s.add()
 	s.add(excelize_bold(b, fmt.Sprintf("Scenario %s: %s", sr.Scenario.Name, h.Text)))
 	s.add("Shape of the days (as computed on export)", v(b.st.wrap, h.ShapeText))
+	if shown := hybridShown(h); len(shown) < len(h.Options) {
+		s.add("Boxes owned shown", v(b.st.wrap, fmt.Sprintf("%d of the %d the planner costed (0 to %d): the first, those around the best (%d) and the last", len(shown), len(h.Options), len(h.Options)-1, h.Best)))
+	}
 	reqRow := s.next()
 	s.add("Requests a month", fx(b.st.int, base+"_Requests", sr.Scenario.MonthlyRequests))
 	req := abs(2, reqRow)
@@ -74,8 +77,10 @@ func (b *book) hybridBlock(s *sheet, i int, sr planner.ScenarioResult, compared 
 	s.add("Requests on an average day (a month is 365 / 12 days)", fx(b.st.num, req+"/(365/12)", perDay))
 	day := abs(2, dayRow)
 
-	nOpts := len(h.Options)
-	col := func(n int) int { return 4 + n }
+	// One column per n shown; opts[k] is column k's.
+	opts := hybridShown(h)
+	nOpts := len(opts)
+	col := func(k int) int { return 4 + k }
 	top := s.next()
 	row := func(k int) int { return top + k }
 	quoteRows := len(compared)
@@ -95,13 +100,13 @@ func (b *book) hybridBlock(s *sheet, i int, sr planner.ScenarioResult, compared 
 	// cell per n.
 	addRow := func(label, note any, cell func(n int, o planner.HybridOption) any) {
 		cells := []any{label, note, nil}
-		for n, o := range h.Options {
+		for n, o := range opts {
 			cells = append(cells, cell(n, o))
 		}
 		s.add(cells...)
 	}
 	line := func(label string, cell func(n int, o planner.HybridOption) any) { addRow(label, nil, cell) }
-	line("Boxes owned (serving)", func(n int, _ planner.HybridOption) any { return v(b.st.int, n) })
+	line("Boxes owned (serving)", func(_ int, o planner.HybridOption) any { return v(b.st.int, o.Boxes) })
 	line("They serve (successful in-objective req/s, the queue-aware rate per box)", func(n int, o planner.HybridOption) any {
 		nc := rel(col(n), row(hyOwned))
 		f := fmt.Sprintf("%s*N(Capacity_Per_Box_Rate)", nc)
@@ -157,38 +162,61 @@ func (b *book) hybridBlock(s *sheet, i int, sr planner.ScenarioResult, compared 
 		return fx(b.st.money, fmt.Sprintf(`IF(%[1]s<=0,"",%[2]s*1000/%[1]s)`, req, rel(col(n), monthlyRow)), optMoney(o.CostPer1000))
 	})
 	monthly := fmt.Sprintf("%s:%s", abs(col(0), monthlyRow), abs(col(nOpts-1), monthlyRow))
-	best := fmt.Sprintf("MATCH(MIN(%[1]s),%[1]s,0)-1", monthly)
+	owned := fmt.Sprintf("%s:%s", abs(col(0), row(hyOwned)), abs(col(nOpts-1), row(hyOwned)))
+	best := fmt.Sprintf("INDEX(%[2]s,MATCH(MIN(%[1]s),%[1]s,0))", monthly, owned)
 	cells := []any{"Best: boxes owned (the cheapest monthly cost, the first when tied)", fx(b.st.int, best, h.Best), nil}
-	for n := range h.Options {
+	for n, o := range opts {
 		mark := ""
-		if n == h.Best {
+		if o.Boxes == h.Best {
 			mark = "best"
 		}
 		cells = append(cells, fx(0, fmt.Sprintf(`IF(%s=%s,"best","")`, rel(col(n), row(hyOwned)), abs(2, bestRow)), mark))
 	}
 	s.add(cells...)
 	b.name(base+"_Hybrid_Best", s, 2, bestRow)
-	for n := range h.Options {
-		b.name(fmt.Sprintf("%s_Hybrid_%d_Overflow", base, n), s, col(n), row(hyOverflow))
-		b.name(fmt.Sprintf("%s_Hybrid_%d_Monthly", base, n), s, col(n), monthlyRow)
-		b.name(fmt.Sprintf("%s_Hybrid_%d_Per_1000", base, n), s, col(n), perRow)
+	for n, o := range opts {
+		b.name(fmt.Sprintf("%s_Hybrid_%d_Overflow", base, o.Boxes), s, col(n), row(hyOverflow))
+		b.name(fmt.Sprintf("%s_Hybrid_%d_Monthly", base, o.Boxes), s, col(n), monthlyRow)
+		b.name(fmt.Sprintf("%s_Hybrid_%d_Per_1000", base, o.Boxes), s, col(n), perRow)
 	}
 
 	s.add()
 	hdr := []string{"Hour of the day", "Share of a day's requests (" + shapeWord(h.Shape) + ")", "Rate that hour (req/s)"}
-	for n := range h.Options {
-		hdr = append(hdr, fmt.Sprintf("Overflow that hour with %d owned (requests)", n))
+	for _, o := range opts {
+		hdr = append(hdr, fmt.Sprintf("Overflow that hour with %d owned (requests)", o.Boxes))
 	}
 	b.headers(s, hdr...)
 	for hr := range 24 {
 		r := firstHour + hr
 		cells := []any{fmt.Sprintf("%02d:00", hr), v(b.st.pctIn, h.Hours[hr]),
 			fx(b.st.rate, fmt.Sprintf("IF(SUM(%[1]s)<=0,0,%[2]s*%[3]s/SUM(%[1]s)/3600)", shares, day, rel(2, r)), rates[hr])}
-		for n, o := range h.Options {
+		for n, o := range opts {
 			cells = append(cells, fx(b.st.num, fmt.Sprintf("MAX(0,%s-%s)*3600", rel(3, r), abs(col(n), row(hyServes))), math.Max(0, rates[hr]-o.ServesRate)*3600))
 		}
 		s.add(cells...)
 	}
+}
+
+// hybridMaxColumns is the most n a scenario's block shows; beyond it the
+// block shows the first, the last and those around the best.
+const hybridMaxColumns = 24
+
+// hybridShown is the options a scenario's block shows, in order: all of
+// them up to hybridMaxColumns; else n = 0 to 7, the eight either side of
+// the best and the last three (the planner costs every n up to the boxes
+// the busy hour needs, thousands when one box serves little of it).
+func hybridShown(h *planner.Hybrid) []planner.HybridOption {
+	all := h.Options
+	if len(all) <= hybridMaxColumns {
+		return all
+	}
+	var out []planner.HybridOption
+	for n, o := range all {
+		if n < 8 || (n >= h.Best-8 && n <= h.Best+8) || n >= len(all)-3 {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // quoteLabel is where an option's overflow goes, empty without one.

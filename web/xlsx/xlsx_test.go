@@ -168,6 +168,9 @@ func promises(t *testing.T, f *excelize.File, res planner.Result) []promise {
 		add(sr.Scenario.Name+" hybrid best n", named(base+"_Hybrid_Best"), float64(h.Best), 0)
 		for n, o := range h.Options {
 			p := fmt.Sprintf("%s_Hybrid_%d_", base, n)
+			if _, shown := refs[p+"Monthly"]; !shown {
+				continue // beyond the block's columns (hybridShown)
+			}
 			add(fmt.Sprintf("%s hybrid overflow with %d", sr.Scenario.Name, n), named(p+"Overflow"), float64(o.Overflow), 0)
 			addMoney(fmt.Sprintf("%s hybrid monthly with %d", sr.Scenario.Name, n), named(p+"Monthly"), o.Monthly)
 			if o.CostPer1000 != nil {
