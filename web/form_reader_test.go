@@ -32,6 +32,8 @@ func TestEveryFormRefusesUnparsedFieldsInOneWording(t *testing.T) {
 	_, errs = readScenarioForm(url.Values{"scenarios[0].monthly_requests": {"many"}, "scenarios[0].busy_hour_kind": {"peak_rate"}, "scenarios[0].busy_hour": {"fast"}})
 	add("scenarios", "scenarios[0].monthly_requests", errs)
 	add("scenarios", "scenarios[0].busy_hour", errs)
+	_, errs = readScenarioForm(url.Values{"scenarios[1].monthly_requests": {"80000"}, "scenarios[1].busy_hour": {"0.1"}, "scenarios[1].burst": {"lots"}})
+	add("scenarios", "scenarios[1].burst", errs)
 	_, errs = readReferenceRow(url.Values{"reference.isl": {"1k"}, "reference.intvty": {"n/a"}})
 	add("reference row", "reference.isl", errs)
 	add("reference row", "reference.intvty", errs)
