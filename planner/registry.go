@@ -215,7 +215,7 @@ var QuoteFields = []InputField[Quote]{
 	{Field: Field{Name: "output_per_m_tokens", Label: "Output price per 1M tokens", Short: "Output tokens price", Unit: "CUR/1M tokens", Kind: KindMoney,
 		Help: "per million output tokens", Required: "required", Sheet: "Price_Output_Per_M"},
 		Figure: func(q *Quote) **Figure { return &q.OutputPerMTokens }},
-	{Field: Field{Name: "retry_rate", Label: "Expected retry/failure rate", Unit: "fraction", Kind: KindFraction, Help: "0.02 = 2 % of requests paid again",
+	{Field: Field{Name: "retry_rate", Label: "Expected retry/failure rate", Unit: "fraction", Kind: KindFraction, Help: "r, the share of attempts that fail and are retried until they succeed: a success costs 1 / (1 - r) attempts (0.02 = 2 %)",
 		Max: below(1, "a fraction below 1 (0.02 = 2 %%), got %s"), Sheet: "Retry_Rate"},
 		Figure: func(q *Quote) **Figure { return &q.RetryRate }},
 	{Field: Field{Name: "cached_input_per_m_tokens", Label: "Cached input price per 1M tokens", Short: "Cached input tokens price", Unit: "CUR/1M tokens", Kind: KindMoney,
