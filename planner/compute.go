@@ -179,7 +179,12 @@ func Compute(in Inputs) Result {
 		r.TaxBasis = TaxNet
 	}
 	r.ExchangeRates = in.ExchangeRates
-	r.SelfHosted = selfHostedMonthly(in.SelfHosted, watts, conv, r.TaxBasis)
+	// Power by use reads the box's measured service, the closed-loop
+	// ceiling's in-objective rate (docs/method.md, "Power by use").
+	closed := PerBoxCapacity(r.Matrix, r.Envelope, max(1, in.MaxBoxes), obj)
+	pw := &powerInputs{serviceRate: closed.PerBoxRate, busyFromLog: watts != nil && strings.HasPrefix(wattsSource, "telemetry:")}
+	pw.logIdleWatts, pw.logIdleText = idlePowerText(in.Telemetry)
+	r.SelfHosted = selfHostedMonthly(in.SelfHosted, watts, conv, r.TaxBasis, pw)
 	if watts != nil {
 		r.SelfHosted.PowerWattsSource = "measured at the ceiling row (" + wattsSource + ")"
 	}

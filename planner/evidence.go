@@ -24,6 +24,12 @@ type TelemetryInput struct {
 	Source string              `json:"source"`
 	SHA256 string              `json:"sha256"`
 	Rows   []RowTelemetryInput `json:"rows"`
+	// IdlePowerW is the box's idle draw the log measured
+	// (TelemetryAligner.IdlePower), nil when it holds none; IdleSamples
+	// counts the idle samples it read. Logs imported before these were
+	// kept have neither.
+	IdlePowerW  *float64 `json:"idle_power_watts,omitempty"`
+	IdleSamples int      `json:"idle_samples,omitempty"`
 }
 
 // TelemetrySummary is what the report says about the GPU log as a whole.

@@ -245,12 +245,12 @@ func TestTaxNetAndGross(t *testing.T) {
 	// 1,190; recoverable, 1,000 net and 1,190 gross.
 	s := flatSelf("1000", "0")
 	s.Taxes = map[string]*Tax{"hosting": {Rate: Fig("0.19", "fraction", "tax office", evDate)}}
-	wantDec(t, "self-hosted, tax not recoverable", selfHostedMonthly(s, nil, nil, TaxNet).FixedPerBox.Exact, "1190")
+	wantDec(t, "self-hosted, tax not recoverable", selfHostedMonthly(s, nil, nil, TaxNet, nil).FixedPerBox.Exact, "1190")
 	s.Taxes["hosting"].Recoverable = true
-	sh := selfHostedMonthly(s, nil, nil, TaxNet)
+	sh := selfHostedMonthly(s, nil, nil, TaxNet, nil)
 	wantDec(t, "self-hosted net", sh.FixedPerBox.Exact, "1000")
 	wantDec(t, "self-hosted gross", sh.FixedGross.Exact, "1190")
-	wantDec(t, "self-hosted gross on the gross basis", selfHostedMonthly(s, nil, nil, TaxGross).FixedPerBox.Exact, "1190")
+	wantDec(t, "self-hosted gross on the gross basis", selfHostedMonthly(s, nil, nil, TaxGross, nil).FixedPerBox.Exact, "1190")
 }
 
 // mixedInputs is a EUR report with a USD quote, a GBP hosting bill and,

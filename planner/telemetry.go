@@ -112,12 +112,21 @@ type TelemetryAligner struct {
 	// sampling interval.
 	lastAt map[string]float64
 	gaps   []float64
+	// idle sums each GPU's power over its idle samples, anywhere in the
+	// log (IdlePower).
+	idle map[string]*idleAcc
+}
+
+// idleAcc sums one GPU's idle samples.
+type idleAcc struct {
+	n, powerN int
+	powerSum  float64
 }
 
 // NewTelemetryAligner starts an alignment to the given windows (one per row,
 // in row order).
 func NewTelemetryAligner(windows []Window) *TelemetryAligner {
-	a := &TelemetryAligner{windows: windows, acc: make([]map[string]*gpuAcc, len(windows)), lastAt: map[string]float64{}}
+	a := &TelemetryAligner{windows: windows, acc: make([]map[string]*gpuAcc, len(windows)), lastAt: map[string]float64{}, idle: map[string]*idleAcc{}}
 	for i := range a.acc {
 		a.acc[i] = map[string]*gpuAcc{}
 	}
@@ -138,6 +147,18 @@ func (a *TelemetryAligner) Add(s GPUSample) {
 	}
 	a.lastAt[s.GPU] = s.At
 	idle := s.UtilPct != nil && *s.UtilPct < TelemetryIdleUtilPct
+	if idle {
+		g := a.idle[s.GPU]
+		if g == nil {
+			g = &idleAcc{}
+			a.idle[s.GPU] = g
+		}
+		g.n++
+		if s.PowerW != nil {
+			g.powerSum += *s.PowerW
+			g.powerN++
+		}
+	}
 	for i, w := range a.windows {
 		if !w.Contains(s.At) {
 			continue
@@ -183,6 +204,31 @@ func (a *TelemetryAligner) Add(s GPUSample) {
 // none were.
 func (a *TelemetryAligner) Span() (first, last float64, ok bool) {
 	return a.first, a.last, a.total > 0
+}
+
+// IdlePower is the box's idle draw from the log (docs/method.md, "Power
+// by use"): each GPU's mean power over its idle samples (utilisation under
+// TelemetryIdleUtilPct, anywhere in the log: before, between or after the
+// rows), summed over the GPUs as a row's power is. nil unless every GPU
+// the log names has idle samples with power; samples counts the idle
+// samples read.
+func (a *TelemetryAligner) IdlePower() (watts *float64, samples int) {
+	sum, all := 0.0, len(a.lastAt) > 0
+	for gpu := range a.lastAt {
+		g := a.idle[gpu]
+		if g != nil {
+			samples += g.n
+		}
+		if g == nil || g.powerN == 0 {
+			all = false
+			continue
+		}
+		sum += g.powerSum / float64(g.powerN)
+	}
+	if !all {
+		return nil, samples
+	}
+	return F(sum), samples
 }
 
 // Samples is the number of samples added so far.
