@@ -80,8 +80,8 @@ func (b *book) scenariosSheet() {
 		for o, oc := range sr.Options {
 			monthly := fmt.Sprintf("%s*SH_Fixed_Per_Box+V_Local*%s", paid, req)
 			if o > 0 {
-				p := quotePrefix(b.quoteIdx(oc.Option))
-				monthly = quoteAt(p, req)
+				i := b.quoteIdx(oc.Option)
+				monthly = quoteAt(quotePrefix(i), req, b.r.Inputs.Quotes[i])
 			}
 			mc, _ := optionCols(o)
 			cells = append(cells,

@@ -37,7 +37,7 @@ func newQuoteCalc(q planner.Quote, qc planner.QuoteCost, basis string) quoteCalc
 		cached = f(q.InputPerMTokens)
 	}
 	c := quoteCalc{unc: in * (1 - hit), out: qc.PricedOutputTokens.InexactFloat64(), cachedCost: in * hit * cached / 1e6,
-		batch: 1 - f(q.BatchDiscount)*f(q.BatchShare), fee: f(q.PerRequestPrice) * (1 + f(q.RetryRate)), minimum: f(q.MinimumMonthly),
+		batch: 1 - f(q.BatchDiscount)*f(q.BatchShare), fee: f(q.PerRequestPrice) / (1 - f(q.RetryRate)), minimum: f(q.MinimumMonthly),
 		taxF: 1, rate: 1}
 	for _, fd := range planner.QuoteFields {
 		if fd.Charge && fd.Name == "integration_labour" {
@@ -237,9 +237,11 @@ func (b *book) piecesTable(s *sheet, p string, q planner.Quote, qc planner.Quote
 		}
 		count := fmt.Sprintf("SUMPRODUCT(--(%s<=%s))", keyRange, F)
 		toF := fmt.Sprintf(`IF(%[1]s="","",IF(%[2]s>=%[3]d,%[4]s,SMALL(%[5]s,%[2]s+1)))`, F, count, nKeys, neverF, keyRange)
-		costF := fmt.Sprintf(`IF(%s="","",%s)`, F, quoteAt(p, F))
-		slopeF := fmt.Sprintf(`IF(%[1]s="","",IF(%[2]s>=%[3]s,(%[4]s-%[5]s)/1000000,(%[6]s-%[5]s)/(%[2]s-%[1]s)))`,
-			F, T, neverF, quoteAt(p, "("+F+"+1000000)"), D, quoteAt(p, T))
+		costF := fmt.Sprintf(`IF(%s="","",%s)`, F, quoteAt(p, F, q))
+		// The slope is a per-request price: rounded as the planner rounds
+		// one (planner.RoundPerRequest).
+		slopeF := fmt.Sprintf(`IF(%[1]s="","",%[2]s)`, F, roundSig(fmt.Sprintf(`IF(%[1]s>=%[2]s,(%[3]s-%[4]s)/1000000,(%[5]s-%[4]s)/(%[1]s-%[6]s))`,
+			T, neverF, quoteAt(p, "("+F+"+1000000)", q), D, quoteAt(p, T, q), F)))
 		icptF := fmt.Sprintf(`IF(%[1]s="","",%[2]s-%[3]s*%[1]s)`, F, D, E)
 		flagF := fmt.Sprintf(`IF(%[1]s="",FALSE,IF(%[2]s>=%[3]s,OR(%[4]s>V_Local,%[5]s>SH_Fixed_Per_Box+V_Local*%[1]s),%[6]s+%[4]s*%[2]s>SH_Fixed_Per_Box+V_Local*%[2]s))`,
 			F, T, neverF, E, D, I)
