@@ -285,8 +285,16 @@ func quoteMonthly(q Quote, inTokens, outTokens float64, tokenBasis string, conv 
 	qc.pre = pre
 	f := q.Tax.factor(taxBasis)
 	for _, s := range pre {
-		qc.Segments = append(qc.Segments, CostSegment{From: s.From, To: s.To,
-			Intercept: NewMoney(rate.of(s.Intercept.Exact.Mul(f).Add(untaxed))), Slope: NewMoney(RoundPerRequest(rate.of(s.Slope.Exact.Mul(f))))})
+		// The piece's price per request is rounded (RoundPerRequest); a
+		// piece whose slope the rounding moved keeps its exact cost where
+		// it starts (the first piece starts at zero, so its intercept
+		// stays the charges). A slope the rounding leaves alone keeps the
+		// intercept from the bands, exact.
+		slope, icpt := rate.of(s.Slope.Exact.Mul(f)), rate.of(s.Intercept.Exact.Mul(f).Add(untaxed))
+		if r := RoundPerRequest(slope); !r.Equal(slope) {
+			icpt, slope = icpt.Add(slope.Sub(r).Mul(s.From)), r
+		}
+		qc.Segments = append(qc.Segments, CostSegment{From: s.From, To: s.To, Intercept: NewMoney(icpt), Slope: NewMoney(slope)})
 	}
 
 	// V_api: the price of a request in the first band.

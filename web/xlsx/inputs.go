@@ -515,13 +515,9 @@ func (b *book) bandTable(s *sheet, q planner.Quote, p string) {
 // price change for the tokens beyond it), the usage is billed at least the
 // minimum commitment, the charges and the tax are added and the total is
 // converted at the quote's rate.
-//
-// A quote without volume bands or a minimum commitment is one straight
-// line: F_api + V_api x d, with V_api rounded as the planner rounds it.
-func quoteAt(p, d string, q planner.Quote) string {
-	if linearQuote(q) {
-		return fmt.Sprintf("(%[1]sFixed+%[1]sPer_Request*%[2]s)", p, d)
-	}
+// It is the exact cost through the bands, which the pieces table reads
+// where each piece starts; a scenario's cost is quoteCostAt.
+func quoteAt(p, d string) string {
 	band := func(tokens, step string) string {
 		x := fmt.Sprintf("%s*%s%s/1000000", d, p, tokens)
 		return fmt.Sprintf("SUMPRODUCT((%[1]s>%[2]sBand_From)*(%[1]s-%[2]sBand_From)*%[2]s%[3]s)", x, p, step)
@@ -544,6 +540,20 @@ func decimalOr(f *planner.Figure, def decimal.Decimal) decimal.Decimal {
 // figures, 0 staying 0.
 func roundSig(x string) string {
 	return fmt.Sprintf("IF((%[1]s)=0,0,ROUND(%[1]s,%[2]d-INT(LOG10(ABS(%[1]s)))))", x, planner.PerRequestSignificant-1)
+}
+
+// quoteCostAt is the formula of a quote's monthly cost at demand d as the
+// planner costs a scenario: a quote without volume bands or a minimum
+// commitment is one straight line, F_api + V_api x d, V_api rounded as the
+// planner rounds a per-request price; another is the piece of its cost
+// that holds d (the Crossover sheet's pieces table: each piece's exact
+// cost where it starts and its rounded slope), intercept + slope x d.
+func quoteCostAt(p, d string, q planner.Quote) string {
+	if linearQuote(q) {
+		return fmt.Sprintf("(%[1]sFixed+%[1]sPer_Request*%[2]s)", p, d)
+	}
+	k := fmt.Sprintf(`MAX(1,COUNTIF(%[1]sPiece_From,"<="&%[2]s))`, p, d)
+	return fmt.Sprintf("(INDEX(%[1]sPiece_Intercept,%[2]s)+INDEX(%[1]sPiece_Slope,%[2]s)*%[3]s)", p, k, d)
 }
 
 // linearQuote reports whether a quote's monthly cost is one straight line

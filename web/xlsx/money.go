@@ -81,7 +81,7 @@ func (b *book) scenariosSheet() {
 			monthly := fmt.Sprintf("%s*SH_Fixed_Per_Box+V_Local*%s", paid, req)
 			if o > 0 {
 				i := b.quoteIdx(oc.Option)
-				monthly = quoteAt(quotePrefix(i), req, b.r.Inputs.Quotes[i])
+				monthly = quoteCostAt(quotePrefix(i), req, b.r.Inputs.Quotes[i])
 			}
 			mc, _ := optionCols(o)
 			cells = append(cells,
