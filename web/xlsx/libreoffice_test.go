@@ -140,7 +140,7 @@ func TestLibreOfficeRecalculatesToThePlannersFigures(t *testing.T) {
 			res := results[name]
 			for _, c := range []struct {
 				what, name string
-				want  decimal.Decimal
+				want       decimal.Decimal
 			}{
 				{"V_local", "V_Local", res.SelfHosted.PerRequest.Exact},
 				{"energy a request", "Power_Energy_Per_Request", res.SelfHosted.Power.EnergyPerRequest.Exact},
