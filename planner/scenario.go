@@ -38,8 +38,10 @@ type ScenarioResult struct {
 	// BusyHours is the hours a month the boxes spend serving the
 	// scenario's requests (BusyHours) and Utilisation that over the boxes'
 	// powered hours; nil unless power is priced by use.
-	BusyHours     *float64     `json:"busy_hours,omitempty"`
-	Utilisation   *float64     `json:"utilisation,omitempty"`
+	BusyHours   *float64 `json:"busy_hours,omitempty"`
+	Utilisation *float64 `json:"utilisation,omitempty"`
+	// PowerUse says so in words ("" unless power is priced by use).
+	PowerUse      string       `json:"power_use,omitempty"`
 	ExceedsPlan   bool         `json:"exceeds_plan"`
 	ExceedsReason string       `json:"exceeds_reason,omitempty"`
 	Options       []OptionCost `json:"options"`
@@ -123,8 +125,9 @@ func CostScenario(s Scenario, capacity Capacity, self SelfHostedCost, quotes []Q
 		res.BusyHours = &bh
 		res.Utilisation = Utilisation(s.MonthlyRequests, boxes, decimal.NewFromFloat(pu.PoweredHours), *pu.ServiceRate)
 		if res.Utilisation != nil {
-			notes = append(notes, fmt.Sprintf("power by use: busy %s h a month of %d %s x %s h powered (%s utilisation), idle the rest",
-				DisplayNumber(bh, 1), boxes, plural(boxes, "box", "boxes"), DisplayInput(pu.PoweredHours), DisplayShare(*res.Utilisation)))
+			res.PowerUse = fmt.Sprintf("power by use: busy %s h a month of %d %s x %s h powered (%s utilisation), idle the rest",
+				DisplayNumber(bh, 1), boxes, plural(boxes, "box", "boxes"), DisplayInput(pu.PoweredHours), DisplayShare(*res.Utilisation))
+			notes = append(notes, res.PowerUse)
 		}
 	}
 	selfCost := self.FixedPerBox.Exact.Mul(k).Add(self.PerRequest.Exact.Mul(d))

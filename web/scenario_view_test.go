@@ -80,6 +80,13 @@ func TestDemoCostHalfPresentation(t *testing.T) {
 	if got, want := testid(page, "crossover-n"), planner.DisplayCount(planner.RoundRequests(n)); got != want || want != "525,697" {
 		t.Errorf("crossover N box = %q, want the formula's %s", got, want)
 	}
+	// The expected month's busy time on its 3 boxes: 845,000 requests /
+	// 0.9610040 req/s / 3,600 = 244.2 h of 3 x 730 h, 11.2 %.
+	busy := dec("845000").Div(dec("0.9610040043731403")).Div(dec("3600"))
+	util := busy.Div(dec("2190")).Mul(dec("100")).StringFixed(1)
+	if want := "expected: power by use: busy " + busy.StringFixed(1) + " h a month of 3 boxes x 730 h powered (" + util + " % utilisation)"; !strings.Contains(text, want) || util != "11.2" {
+		t.Errorf("the page lacks %q", want)
+	}
 	// The page says how power was priced and why.
 	if got := html.UnescapeString(testid(page, "power-use")); !strings.Contains(got, "Power priced by use: 120 W idle (typed) for every powered hour, and 640 W (measured) for the busy time") {
 		t.Errorf("power use = %q", got)
