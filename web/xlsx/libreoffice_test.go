@@ -138,6 +138,17 @@ func TestLibreOfficeRecalculatesToThePlannersFigures(t *testing.T) {
 			// digit for digit.
 			f := openBook(t, books[name])
 			res := results[name]
+			// Each scenario's busy hours: its requests / 3 req/s / 3,600.
+			for _, sr := range res.Scenarios {
+				if name != "poweruse" {
+					break
+				}
+				want := float64(sr.Scenario.MonthlyRequests) / 3 / 3600
+				got := at(sheets, namedCell(t, f, "Scenario_"+titleCase(sr.Scenario.Name)+"_Busy_Hours"))
+				if sr.BusyHours == nil || math.Abs(*sr.BusyHours-want) > 1e-9 || !near(got, want, 1e-9) {
+					t.Errorf("%s busy hours: planner %v, LibreOffice %q, want %v", sr.Scenario.Name, sr.BusyHours, got, want)
+				}
+			}
 			for _, c := range []struct {
 				what, name string
 				want       decimal.Decimal
