@@ -540,6 +540,8 @@ func selfHostedMonthly(s SelfHostedCosts, measuredWatts *float64, conv *converte
 		// The busy time's energy joins V_local, taxed as power; the sum is
 		// a computed per-request price (RoundPerRequest).
 		e, _ := s.Taxes["power"].apply(energy, basis)
+		busy, _ := s.Taxes["power"].apply(out.Power.AlwaysBusy.Exact, basis)
+		out.Power.AlwaysBusy = NewMoney(busy)
 		out.Power.EnergyPerRequest = NewMoney(RoundPerRequest(e))
 		vl = RoundPerRequest(vl.Add(e))
 	}

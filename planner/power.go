@@ -27,6 +27,10 @@ type PowerUse struct {
 	// request, in V_local: (measured - idle) W x BusyHours(1) / 1000 x
 	// price x PUE, tax counted.
 	EnergyPerRequest Money `json:"energy_per_request"`
+	// AlwaysBusy is the power line had the box drawn the measured watts
+	// every powered hour (the flat figure, before tax), what a GPU-hour at
+	// 100 % utilisation carries (docs/method.md, "Frontier-comparable").
+	AlwaysBusy Money `json:"always_busy"`
 	// Text says which pricing was used and why, in words.
 	Text string `json:"text"`
 }
@@ -129,6 +133,7 @@ func pricePower(s SelfHostedCosts, watts decimal.Decimal, wattsKnown bool, price
 		return flat, flatArith, decimal.Zero
 	}
 	u.ByUse, u.ServiceRate, u.PoweredHours = true, F(*p.serviceRate), hours.InexactFloat64()
+	u.AlwaysBusy = NewMoney(flat)
 	line = idle.Mul(hours).Div(thousand).Mul(price).Mul(pue)
 	energy = watts.Sub(idle).Mul(BusyHours(decimal.NewFromInt(1), *p.serviceRate)).Div(thousand).Mul(price).Mul(pue)
 	arith = fmt.Sprintf("%s W idle (%s) x %s h / 1000 x %s %s x %s PUE; the %s W above idle while busy are in the cost per request",
