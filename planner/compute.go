@@ -150,7 +150,7 @@ func Compute(in Inputs) Result {
 	// Matrix, envelope, admission, overload.
 	// Every section reads a row's power and memory through Row.Measured
 	// on these rows (docs/method.md, "Measured figures of a row").
-	rows, _ := deriveHeadroom(applyTelemetry(in.Rows, in.Telemetry), c.DeviceMemoryGiB)
+	rows := ResolveRows(in.Rows, in.Telemetry, c.DeviceMemoryGiB)
 	r.Matrix, r.Envelope = JudgeMatrix(rows, c, obj, c.BaselineModel)
 	r.measuredSources(in)
 	r.ContractWarnings = append(r.ContractWarnings, matrixWarnings(r.Matrix, c)...)
@@ -158,7 +158,7 @@ func Compute(in Inputs) Result {
 	r.Overload = JudgeOverload(in.Overload)
 
 	// Candidates and residency.
-	r.Candidates = CompareCandidates(applyCandidateTelemetry(in.Candidates, in.Telemetry), rows, c, obj)
+	r.Candidates = CompareCandidates(resolveCandidates(in.Candidates, in.Telemetry, c.DeviceMemoryGiB), rows, c, obj)
 	r.Residency = CheckResidency(in.Routes, c.DeviceMemoryGiB, obj)
 
 	// Costs.

@@ -207,7 +207,7 @@ type Row struct {
 	// the row's power and memory through Measured.
 	Telemetry *RowTelemetry `json:"-"`
 	// headroomDerived is true when Observed.Headroom was worked out from
-	// the peak memory and the device's (deriveHeadroom), not typed.
+	// the peak memory and the device's (ResolveRows), not typed.
 	headroomDerived bool
 
 	// Samples are the row's measured requests, one each, when the file
@@ -274,6 +274,9 @@ func (r Row) Measured() MeasuredFigures {
 	}
 	if t.Headroom != nil {
 		m.Headroom, m.PeakMemoryGiB, m.MemorySource = t.Headroom, t.MemPeakGiB, src
+		if t.HeadroomDerived {
+			m.MemorySource = src + "; headroom derived: 1 - peak memory / device memory"
+		}
 	}
 	return m
 }
