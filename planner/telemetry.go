@@ -50,9 +50,9 @@ type RowTelemetry struct {
 	// HeadroomDerived is true when the log names no device total and the
 	// headroom was worked out from the contract's device memory
 	// (ResolveRows); MemTotalGiB is then that memory.
-	HeadroomDerived bool `json:"headroom_derived,omitempty"`
-	UtilMeanPct *float64 `json:"util_mean_pct"`
-	TempMaxC    *float64 `json:"temp_max_c"`
+	HeadroomDerived bool     `json:"headroom_derived,omitempty"`
+	UtilMeanPct     *float64 `json:"util_mean_pct"`
+	TempMaxC        *float64 `json:"temp_max_c"`
 	// OutputTokensPerJoule is the row's output tokens/s over PowerMeanW.
 	OutputTokensPerJoule *float64 `json:"output_tokens_per_joule"`
 	// Source names the log the figures came from.
