@@ -540,3 +540,34 @@ document.addEventListener("htmx:afterRequest", function (e) {
   go();
   window.addEventListener("hashchange", go);
 })();
+
+// A link to a folded form (the headline's and the path's link to the row
+// whose figures are missing, /reports/1/results#observed-12) lands with it
+// open: the details the address names, and every details around it, open
+// (a lazy part in it then loads), and it is scrolled into view.
+(function () {
+  "use strict";
+  function reveal() {
+    if (!location.hash) return;
+    var el = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (!el) return;
+    var d = el.tagName === "DETAILS" ? el : el.closest("details");
+    var opened = false;
+    while (d) {
+      if (!d.open) {
+        d.open = true;
+        opened = true;
+      }
+      d = d.parentElement && d.parentElement.closest("details");
+    }
+    if (opened) el.scrollIntoView({ block: "start" });
+  }
+  reveal();
+  window.addEventListener("hashchange", reveal);
+  // A link to the anchor already in the address changes no hash.
+  document.addEventListener("click", function (e) {
+    var a = e.target && e.target.closest && e.target.closest("a[href*='#']");
+    if (!a || a.pathname !== location.pathname || a.hash !== location.hash) return;
+    setTimeout(reveal, 0);
+  });
+})();
