@@ -354,8 +354,7 @@ func (r *Result) objectiveInForce(in Inputs) Objective {
 	r.ObjectiveText = cur.String()
 	r.Interactivity = cur.Interactivity()
 	if last != "" && last != r.ObjectiveText {
-		r.ContractWarnings = append(r.ContractWarnings, Warning{"objective-amendment-mismatch",
-			fmt.Sprintf("the contract's objective %q is not the last amendment's %q: the contract's is in force", r.ObjectiveText, last)})
+		r.ContractWarnings = append(r.ContractWarnings, Warning{Code: "objective-amendment-mismatch", Message: fmt.Sprintf("the contract's objective %q is not the last amendment's %q: the contract's is in force", r.ObjectiveText, last)})
 	}
 	return cur
 }
@@ -418,7 +417,7 @@ func matrixWarnings(m []RowResult, c Contract) []Warning {
 	for _, rr := range m {
 		k := normKind(rr.Row.LoadKind)
 		if !rr.LoadKnown {
-			ws = append(ws, Warning{"load-unknown", fmt.Sprintf("row %d of %s has no known load and is left out of the envelope", rr.Row.Index, orNone(rr.Source.File))})
+			ws = append(ws, Warning{Code: "load-unknown", Message: fmt.Sprintf("row %d of %s has no known load and is left out of the envelope", rr.Row.Index, orNone(rr.Source.File))})
 			continue
 		}
 		l := level{k, rr.Load}
@@ -443,11 +442,11 @@ func matrixWarnings(m []RowResult, c Contract) []Warning {
 		}
 	}
 	if len(missing) > 0 {
-		ws = append(ws, Warning{"planned-row-missing", plannedMissingText(c.LoadKind, missing)})
+		ws = append(ws, Warning{Code: "planned-row-missing", Message: plannedMissingText(c.LoadKind, missing)})
 	}
 	for _, l := range order {
 		if n := counted[l]; n > 1 {
-			ws = append(ws, Warning{"duplicate-load", fmt.Sprintf("%d rows at load %s", n, loadText(l.kind, l.load))})
+			ws = append(ws, Warning{Code: "duplicate-load", Message: fmt.Sprintf("%d rows at load %s", n, loadText(l.kind, l.load))})
 		}
 	}
 	sort.SliceStable(ws, func(i, j int) bool { return ws[i].Code < ws[j].Code })

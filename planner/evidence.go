@@ -133,8 +133,7 @@ func (rr *RowResult) fillMeasured() {
 	rr.TelemetryPartial, rr.TelemetryCoverage = m.Partial, m.Coverage
 	rr.Telemetry = rr.Row.Telemetry
 	if m.Partial {
-		rr.Warnings = append(rr.Warnings, Warning{"telemetry-partial",
-			fmt.Sprintf("the GPU log covers only part of this row (%s): its power and memory are over that part", m.Coverage)})
+		rr.Warnings = append(rr.Warnings, Warning{Code: "telemetry-partial", Message: fmt.Sprintf("the GPU log covers only part of this row (%s): its power and memory are over that part", m.Coverage)})
 	}
 }
 

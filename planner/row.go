@@ -53,6 +53,13 @@ type Warning struct {
 	// "workload-mismatch", "model-mismatch", "tool-mismatch", "percentile-missing", ...
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	// File and Contract are, for a difference from the contract, the
+	// file's value and the contract's as people read them ("llama-3-8b",
+	// "llama-3-70b"), and Figure what they are a value of ("mean prompt
+	// tokens"); WarningSentence says them in a sentence.
+	File     string `json:"file,omitempty"`
+	Contract string `json:"contract,omitempty"`
+	Figure   string `json:"figure,omitempty"`
 }
 
 // Observed holds what a lead types in per row, because no benchmark client

@@ -199,7 +199,7 @@ func writeEnvelopeText(w io.Writer, rep envelopeReport) error {
 	}
 	for _, rr := range rep.Rows {
 		for _, wn := range rr.Warnings {
-			fmt.Fprintf(w, "warning: load %s: %s: %s\n", fmtFloat(rr.Load), wn.Code, wn.Message)
+			fmt.Fprintf(w, "warning: load %s: %s [%s]\n", fmtFloat(rr.Load), planner.WarningSentence(wn), wn.Code)
 		}
 	}
 	fmt.Fprintln(w, "\nconfidence:")
