@@ -407,7 +407,6 @@ func matrixWarnings(m []RowResult, c Contract) []Warning {
 		load float64
 	}
 	var ws []Warning
-	loads := map[level]int{}
 	var order []level
 	// Duplicates are a matter for the rows that count: a row left out
 	// (another model, another load kind) says why on its own. Rows of
@@ -421,7 +420,6 @@ func matrixWarnings(m []RowResult, c Contract) []Warning {
 			continue
 		}
 		l := level{k, rr.Load}
-		loads[l]++
 		if !rr.Counted {
 			continue
 		}
@@ -431,17 +429,7 @@ func matrixWarnings(m []RowResult, c Contract) []Warning {
 		counted[l]++
 	}
 	// Every planned load no row has, in one warning.
-	var missing []float64
-	for _, l := range c.Loads {
-		found := false
-		for lv, n := range loads {
-			found = found || (n > 0 && lv.load == l && (c.LoadKind == "" || lv.kind == normKind(c.LoadKind)))
-		}
-		if !found {
-			missing = append(missing, l)
-		}
-	}
-	if len(missing) > 0 {
+	if missing := MissingPlannedLoads(m, c); len(missing) > 0 {
 		ws = append(ws, Warning{Code: "planned-row-missing", Message: plannedMissingText(c.LoadKind, missing)})
 	}
 	for _, l := range order {
@@ -451,6 +439,23 @@ func matrixWarnings(m []RowResult, c Contract) []Warning {
 	}
 	sort.SliceStable(ws, func(i, j int) bool { return ws[i].Code < ws[j].Code })
 	return ws
+}
+
+// MissingPlannedLoads are the loads the contract plans that no row of
+// the matrix m has (a row of another load kind than the contract's does
+// not count), in the contract's order.
+func MissingPlannedLoads(m []RowResult, c Contract) []float64 {
+	var missing []float64
+	for _, l := range c.Loads {
+		found := false
+		for _, rr := range m {
+			found = found || (rr.LoadKnown && rr.Load == l && (c.LoadKind == "" || normKind(rr.Row.LoadKind) == normKind(c.LoadKind)))
+		}
+		if !found {
+			missing = append(missing, l)
+		}
+	}
+	return missing
 }
 
 // plannedMissingText says which planned loads no row has: "the contract

@@ -177,7 +177,7 @@ func resultsNext(in Inputs, r *Result, fails []ExitItem) (label, anchor, row str
 		if len(in.Contract.Loads) == 0 {
 			return "Plan the load rows in the contract", "contract", ""
 		}
-		return "Import the planned rows still missing, or amend the plan with a reason", "matrix", ""
+		return "Import the planned rows still missing, or amend the plan with a reason", "plan-amend", ""
 	}
 	if failing["row_figures"] || failing["ceiling_memory"] {
 		if n := FindRowNeed(r, in.Contract.DeviceMemoryGiB != nil); n != nil {
