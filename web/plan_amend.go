@@ -86,8 +86,8 @@ func (s *Server) planRowsAmend(c echo.Context) error {
 	}
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "matrix", Key: planAmendKey, Form: form, Errs: errs, Prev: r.Contract, Next: next,
-		Edit: s.edit(c, r, "contract amended: "+reason, "contract"),
-		Save: func(ctx context.Context, e store.Edit) error { return s.store.SaveContract(ctx, e, next, amend) },
+		Edit:  s.edit(c, r, "contract amended: "+reason, "contract"),
+		Save:  func(ctx context.Context, e store.Edit) error { return s.store.SaveContract(ctx, e, next, amend) },
 		Again: func(v reportView, f sectionForm) templ.Component { return planAmendForm(v, f) },
 		// The whole results step changes with the plan.
 		Redirect: true,
