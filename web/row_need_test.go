@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -82,5 +83,36 @@ func TestOverviewPointsAtTheRowFigures(t *testing.T) {
 	_, results := do(t, app.client("lead"), http.MethodGet, fmt.Sprintf("%s/reports/%d/results", app.srv.URL, id), nil)
 	if !strings.Contains(results, fmt.Sprintf(`<details id="observed-%d"`, rows[1])) {
 		t.Errorf("results step has no form observed-%d", rows[1])
+	}
+}
+
+// TestPathStatesOnTheOverview: a report whose costs, quote and scenarios
+// are entered but whose rows lost their memory figures shows the costs and
+// scenario steps done and the results step naming the row's figure, not
+// "Import the results".
+func TestPathStatesOnTheOverview(t *testing.T) {
+	app := newTestApp(t)
+	id := seedReviewReport(t, app)
+	lead := app.client("lead")
+	stored, err := app.store.Rows(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sr := range stored {
+		res, body := do(t, lead, http.MethodPost, fmt.Sprintf("%s/reports/%d/rows/%d/observed", app.srv.URL, id, sr.ID),
+			url.Values{"version": {app.version(id)}, "oom_checked": {"1"}})
+		if res.StatusCode != http.StatusSeeOther {
+			t.Fatalf("clear row %d: %d %s", sr.ID, res.StatusCode, body)
+		}
+	}
+	_, page := do(t, lead, http.MethodGet, fmt.Sprintf("%s/reports/%d", app.srv.URL, id), nil)
+	page = html.UnescapeString(page)
+	for step, done := range map[string]string{"contract": "true", "freeze": "true", "results": "false", "costs": "true", "scenarios": "true", "recommendation": "false", "submit": "false"} {
+		if !strings.Contains(page, `data-testid="path-step-`+step+`" data-done="`+done+`"`) {
+			t.Errorf("path step %s is not done=%s:\n%s", step, done, between(page, `data-testid="path"`, "</section>"))
+		}
+	}
+	if !strings.Contains(page, `<h2 id="path-title">Next step: Type the memory headroom of load 1 concurrent stream</h2>`) || strings.Contains(page, "Import the results") {
+		t.Errorf("path:\n%s", between(page, `data-testid="path"`, "</section>"))
 	}
 }
