@@ -560,7 +560,35 @@ document.addEventListener("htmx:afterRequest", function (e) {
       }
       d = d.parentElement && d.parentElement.closest("details");
     }
-    if (opened) el.scrollIntoView({ block: "start" });
+    if (!opened) return;
+    el.scrollIntoView({ block: "start" });
+    // The sections above are laid out when they come into view
+    // (content-visibility) and the form's lazy part loads after this:
+    // either can move the form, so it is brought back into view once
+    // the page has loaded and once its part has settled, unless the
+    // reader has scrolled away meanwhile.
+    var top = window.scrollY;
+    var again = function () {
+      if (Math.abs(window.scrollY - top) > 2 && !moved(el)) return;
+      el.scrollIntoView({ block: "start" });
+      top = window.scrollY;
+    };
+    if (document.readyState === "complete") {
+      setTimeout(again, 0);
+    } else {
+      window.addEventListener("load", function () { setTimeout(again, 0); }, { once: true });
+    }
+    var settled = function (e) {
+      if (!el.contains(e.target)) return;
+      document.removeEventListener("htmx:afterSettle", settled);
+      again();
+    };
+    document.addEventListener("htmx:afterSettle", settled);
+  }
+  // moved is true when el is no longer where it was brought: out of view.
+  function moved(el) {
+    var r = el.getBoundingClientRect();
+    return r.top < 0 || r.top > window.innerHeight;
   }
   reveal();
   window.addEventListener("hashchange", reveal);
