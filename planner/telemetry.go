@@ -47,8 +47,12 @@ type RowTelemetry struct {
 	MemPeakGiB  *float64 `json:"mem_peak_gib"`
 	MemTotalGiB *float64 `json:"mem_total_gib"`
 	Headroom    *float64 `json:"memory_headroom"`
-	UtilMeanPct *float64 `json:"util_mean_pct"`
-	TempMaxC    *float64 `json:"temp_max_c"`
+	// HeadroomDerived is true when the log names no device total and the
+	// headroom was worked out from the contract's device memory
+	// (ResolveRows); MemTotalGiB is then that memory.
+	HeadroomDerived bool     `json:"headroom_derived,omitempty"`
+	UtilMeanPct     *float64 `json:"util_mean_pct"`
+	TempMaxC        *float64 `json:"temp_max_c"`
 	// OutputTokensPerJoule is the row's output tokens/s over PowerMeanW.
 	OutputTokensPerJoule *float64 `json:"output_tokens_per_joule"`
 	// Source names the log the figures came from.
@@ -281,7 +285,7 @@ func (a *TelemetryAligner) Result(outputTokenRates []*float64, source string) []
 		}
 		var pMean, pPeak, utilSum float64
 		var powerAll, utilN = true, 0
-		var worst *float64
+		var worst, untotalled *float64
 		for _, k := range keys {
 			g := gpus[k]
 			rt.Samples += g.n
@@ -298,13 +302,16 @@ func (a *TelemetryAligner) Result(outputTokenRates []*float64, source string) []
 			if g.tempN > 0 && (rt.TempMaxC == nil || g.tempMax > *rt.TempMaxC) {
 				rt.TempMaxC = F(g.tempMax)
 			}
-			if g.memN > 0 && g.hasMemTot && g.memTotal > 0 {
+			switch {
+			case g.memN > 0 && g.hasMemTot && g.memTotal > 0:
 				h := 1 - g.memPeak/g.memTotal
 				if worst == nil || h < *worst {
 					worst = F(h)
 					rt.MemPeakGiB = F(g.memPeak / 1024)
 					rt.MemTotalGiB = F(g.memTotal / 1024)
 				}
+			case g.memN > 0 && (untotalled == nil || g.memPeak > *untotalled):
+				untotalled = F(g.memPeak)
 			}
 		}
 		if powerAll {
@@ -316,6 +323,11 @@ func (a *TelemetryAligner) Result(outputTokenRates []*float64, source string) []
 			rt.UtilMeanPct = F(utilSum / float64(utilN))
 		}
 		rt.Headroom = worst
+		if worst == nil && untotalled != nil {
+			// A log naming no device total (AIPerf's): the peak alone;
+			// ResolveRows derives the headroom from the device memory.
+			rt.MemPeakGiB = F(*untotalled / 1024)
+		}
 		if i < len(outputTokenRates) && outputTokenRates[i] != nil && rt.PowerMeanW != nil && *rt.PowerMeanW > 0 {
 			rt.OutputTokensPerJoule = F(*outputTokenRates[i] / *rt.PowerMeanW)
 		}
