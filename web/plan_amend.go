@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -45,47 +44,45 @@ func (s *Server) planRowsAmend(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	form, err := c.FormParams()
+	fr, err := readForm(c)
 	if err != nil {
 		return err
 	}
 	if !r.Frozen() {
 		return echo.NewHTTPError(http.StatusConflict, "The contract is not frozen: change its rows in the contract itself.")
 	}
-	errs := formErrors{}
 	next := r.Contract
 	next.Loads = nil
-	for _, part := range strings.FieldsFunc(form.Get("loads"), func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
-		v, err := strconv.ParseFloat(part, 64)
-		if err != nil {
-			errs["loads"] = "must be numbers separated by commas, e.g. 1, 2, 4, 8; " + strconv.Quote(part) + " is not a number"
+	for _, part := range strings.FieldsFunc(fr.str("loads"), func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
+		v := fr.number("loads", part, "numbers separated by commas, e.g. 1, 2, 4, 8")
+		if v == nil {
 			break
 		}
-		next.Loads = append(next.Loads, v)
+		next.Loads = append(next.Loads, *v)
 	}
-	if _, bad := errs["loads"]; !bad {
+	if !fr.failed("loads") {
 		for field, msg := range fieldErrorsOf(next.Validate()) {
 			if field == "loads" {
-				errs["loads"] = msg
+				fr.refuse("loads", msg)
 			}
 		}
 	}
-	reason := strings.TrimSpace(form.Get("reason"))
+	reason := fr.str("reason")
 	results, err := s.store.HasResults(c.Request().Context(), r.ID)
 	if err != nil {
 		return err
 	}
 	amend, refused := planner.Amend(r.Contract, next, results, reason)
 	for field, msg := range fieldErrorsOf(refused) {
-		if _, seen := errs[field]; !seen && field != "contract" {
-			errs[field] = msg
+		if field != "contract" {
+			fr.refuse(field, msg)
 		}
 	}
-	if len(errs) == 0 && len(amend) == 0 {
-		errs["loads"] = "these are the planned rows: nothing to amend (change them, or run the missing rows)"
+	if len(fr.errs) == 0 && len(amend) == 0 {
+		fr.refuse("loads", "these are the planned rows: nothing to amend (change them, or run the missing rows)")
 	}
 	return s.saveSection(c, r, sectionSave{
-		Anchor: "matrix", Key: planAmendKey, Form: form, Errs: errs, Prev: r.Contract, Next: next,
+		Anchor: "matrix", Key: planAmendKey, Form: fr.f, Errs: fr.errs, Prev: r.Contract, Next: next,
 		Edit:  s.edit(c, r, "contract amended: "+reason, "contract"),
 		Save:  func(ctx context.Context, e store.Edit) error { return s.store.SaveContract(ctx, e, next, amend) },
 		Again: func(v reportView, f sectionForm) templ.Component { return planAmendForm(v, f) },
