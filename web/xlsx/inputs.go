@@ -400,8 +400,11 @@ func (b *book) selfHostedFormulas() map[string]string {
 	f := map[string]string{
 		"equipment": fmt.Sprintf(`IF(SH_Equipment_Mode="%s",%s,IF(SH_Equipment_Mode="%s",%s,IF(SH_Equipment_Mode="%s",%s,%s)))`,
 			planner.EquipRent, rent, planner.EquipCommitted, committed, planner.EquipSpot, spot, purchase),
-		"power": `N(Power_Watts_Used)*IF(SH_Power_Hours_Per_Month="",730,SH_Power_Hours_Per_Month)/1000*` + m("SH_Power_Price_Per_kWh", sh.PowerPricePerKWh) +
-			`*IF(SH_PUE="",1,SH_PUE)`,
+		// Power: zero when a rented box's rent includes it.
+		"power": fmt.Sprintf(`IF(AND(SH_Rent_Includes_Power="yes",OR(SH_Equipment_Mode="%s",SH_Equipment_Mode="%s",SH_Equipment_Mode="%s")),0,`,
+			planner.EquipRent, planner.EquipCommitted, planner.EquipSpot) +
+			`N(Power_Watts_Used)*IF(SH_Power_Hours_Per_Month="",730,SH_Power_Hours_Per_Month)/1000*` + m("SH_Power_Price_Per_kWh", sh.PowerPricePerKWh) +
+			`*IF(SH_PUE="",1,SH_PUE))`,
 		"labour":   "N(SH_Labour_Hours_Per_Month)*" + m("SH_Labour_Rate", sh.LabourRate),
 		"downtime": m("SH_Downtime_Allowance", sh.DowntimeAllowance),
 	}
