@@ -52,3 +52,7 @@ func FreezeFields() []string { return Contract{}.Missing() }
 // NeededToFreeze reports whether the contract field key is one a freeze
 // needs.
 func NeededToFreeze(key string) bool { return slices.Contains(FreezeFields(), key) }
+
+// RefusedTargetOrDefault is the share of busy-hour requests the sizing
+// may refuse: the contract's, else DefaultRefusedTarget (0.1 %).
+func (c Contract) RefusedTargetOrDefault() float64 { return refusedTarget(c) }

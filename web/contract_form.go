@@ -43,6 +43,7 @@ func contractForm(f url.Values) (planner.Contract, formErrors) {
 		StopAfterErrors:   integer("stop_after_errors"),
 		StopRule:          r.str("stop_rule"),
 		SoakHours:         float("soak_hours"),
+		RefusedTarget:     r.percent("refused_target"),
 		Confidence:        deref(r.percent("confidence")),
 		AdmissionProposal: r.str("admission_proposal"),
 		Rollback:          r.str("rollback"),
@@ -75,6 +76,27 @@ func contractForm(f url.Values) (planner.Contract, formErrors) {
 				r.str("objective.min_speed_tok_s") + " tok/s/user is TPOT at most " + planner.DisplayNumber(tpot*1000, 0) + " ms, not " + r.str("objective.tpot_max_s") + " s; give one of the two"
 		default:
 			c.Objective.TPOTMax, c.Objective.TPOTAsSpeed = &tpot, true
+		}
+	}
+	// The objective builder's rows, when the form has them: they write
+	// the objective's text, which the planner reads as any other.
+	if d, ok := objectiveDraftOf(f); ok {
+		for k := range r.errs {
+			if strings.HasPrefix(k, "objective.") {
+				delete(r.errs, k)
+			}
+		}
+		text, err := d.Build()
+		c.Objective = planner.Objective{}
+		switch {
+		case err != nil:
+			r.domain(err, nil)
+		case text != "":
+			o, err := planner.ParseObjective(text)
+			if err != nil {
+				r.errs["objective"] = err.Error()
+			}
+			c.Objective = o
 		}
 	}
 	if c.TestDate != "" && !isDate(c.TestDate) {
