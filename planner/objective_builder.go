@@ -57,10 +57,10 @@ type ObjectiveBound struct {
 	Unit       string
 }
 
-// blank reports whether the row names no figure and no bound (a spare row
-// of the form, whatever its percentile and unit).
+// blank reports whether the row gives no limit: a spare row of the form,
+// whatever figure, percentile and unit it shows.
 func (b ObjectiveBound) blank() bool {
-	return strings.TrimSpace(b.Figure) == "" && strings.TrimSpace(b.Bound) == ""
+	return strings.TrimSpace(b.Bound) == ""
 }
 
 // ObjectiveDraft is the objective as the builder's fields hold it: the
@@ -127,7 +127,7 @@ func (d ObjectiveDraft) Empty() bool {
 
 // Build writes the objective's text from the builder's rows, as
 // ParseObjective reads it and String writes it: "success>=99%,
-// ttft_p95<=2s,e2e_p95<=15s". Rows naming no figure and no bound are
+// ttft_p95<=2s,e2e_p95<=15s". Rows without a limit are
 // spare and skipped. An empty draft is "" (a contract not yet written).
 // Every bad field is named under its form key (objective.min_success,
 // objective.bounds[i].bound, ...).
@@ -192,10 +192,6 @@ func (d ObjectiveDraft) Build() (string, error) {
 		}
 		bound := strings.TrimSpace(b.Bound)
 		bv, err := strconv.ParseFloat(strings.ReplaceAll(bound, ",", "."), 64)
-		if bound == "" {
-			es.add(key("bound"), "required: the limit, e.g. 2")
-			continue
-		}
 		if err != nil || !(bv > 0) || math.IsInf(bv, 0) {
 			es.add(key("bound"), fmt.Sprintf("must be a positive number, e.g. 2; got %q", bound))
 			continue

@@ -38,7 +38,8 @@ func TestObjectiveBuilderWritesTheText(t *testing.T) {
 		Success: "99",
 		Bounds: []ObjectiveBound{
 			{Figure: "e2e", Percentile: "95", Bound: "10", Unit: "s"},
-			{Figure: "", Percentile: "95", Bound: "", Unit: "s"}, // a spare row
+			{Figure: "", Percentile: "95", Bound: "", Unit: "s"},      // a spare row
+			{Figure: "itl", Percentile: "95", Bound: " ", Unit: "ms"}, // a figure chosen, no limit: spare
 			{Figure: "ttft", Percentile: "95 %", Bound: "2000", Unit: "ms"},
 			{Figure: "speed", Percentile: "95", Bound: "20", Unit: ""},
 		},
