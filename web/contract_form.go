@@ -114,22 +114,6 @@ func contractForm(f url.Values) (planner.Contract, formErrors) {
 	return c, r.errs
 }
 
-// tpotField and speedField are the TPOT bound as its form fields show it:
-// in the field it was typed in, the other left blank.
-func tpotField(o planner.Objective) string {
-	if o.TPOTAsSpeed {
-		return ""
-	}
-	return optNum(o.TPOTMax)
-}
-
-func speedField(o planner.Objective) string {
-	if !o.TPOTAsSpeed || o.TPOTMax == nil {
-		return ""
-	}
-	return planner.DisplayInput(planner.OutputSpeed(*o.TPOTMax))
-}
-
 // deref is *p, or the zero value for nil.
 func deref[T any](p *T) T {
 	var zero T
