@@ -54,3 +54,22 @@ func TestRentIncludesPower(t *testing.T) {
 		}
 	}
 }
+
+// A rent that includes power wins over power by use: with the idle draw
+// typed and a measured service, the power line is still zero and nothing
+// moves into the cost per request.
+func TestRentIncludesPowerNotByUse(t *testing.T) {
+	s := SelfHostedCosts{EquipmentMode: EquipRent, RentPerHour: Fig("2.5", "EUR/h", "cloud offer", "2026-11-01"),
+		PowerIdleWatts: Fig("120", "W", "meter", "2026-11-01"), PowerPricePerKWh: Fig("0.3", "EUR/kWh", "tariff", "2026-11-01"),
+		PerRequest: Fig("0.0001", "EUR", "plan", "2026-11-01"), RentIncludesPower: "yes"}
+	w, rate := 700.0, 2.0
+	got := selfHostedMonthly(s, &w, nil, TaxNet, &powerInputs{serviceRate: &rate})
+	if got.Power.ByUse || !got.PerRequest.Exact.Equal(s.PerRequest.Amount) {
+		t.Errorf("power in the rent priced by use: by use %v, per request %s", got.Power.ByUse, got.PerRequest.Exact)
+	}
+	s.RentIncludesPower = "no"
+	got = selfHostedMonthly(s, &w, nil, TaxNet, &powerInputs{serviceRate: &rate})
+	if !got.Power.ByUse || !got.PerRequest.Exact.GreaterThan(s.PerRequest.Amount) {
+		t.Errorf("power paid apart, idle known: by use %v, per request %s, want by use and more than %s", got.Power.ByUse, got.PerRequest.Exact, s.PerRequest.Amount)
+	}
+}
