@@ -51,6 +51,12 @@ func TestBrowserReportSteps(t *testing.T) {
 			if !strings.Contains(obj, "of requests succeed") {
 				t.Errorf("%s: objective line %q is not in words", name, obj)
 			}
+			// Each term of the field links to the glossary once, at its
+			// first use on the page.
+			dup, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const n = {}; for (const a of document.querySelectorAll("a.term[data-term]")) n[a.dataset.term] = (n[a.dataset.term] || 0) + 1; return Object.entries(n).filter(([, c]) => c > 1).map(([k, c]) => k + " x" + c).join(", ") })()`))
+			if err != nil || dup != "" {
+				t.Errorf("%s: terms linked more than once: %s (%v)", name, dup, err)
+			}
 			h := height()
 			t.Logf("%s: %d px tall", name, h)
 			// The demo is a full report: even so every step page stays

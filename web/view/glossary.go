@@ -50,7 +50,7 @@ var Glossary = []GlossaryEntry{
 		Text: "How long a request may wait in the queue and still meet the objective: the TTFT bound less the TTFT measured at the ceiling. The queue's maximum age is this budget, and its size is what the box drains in that time."},
 	{Key: "retry-after", Name: "Retry-After", Words: []string{"Retry-After"},
 		Text: "The header sent with a 429 answer that tells the client how many seconds to wait before trying again: the requests ahead of it over the rate the box drains them, rounded up, at least 1 s."},
-	{Key: "headroom", Name: "Headroom", Words: []string{"memory headroom", "headroom"},
+	{Key: "headroom", Name: "Headroom", Words: []string{"memory headroom", "headroom", "device memory left free"},
 		Text: "The share of the device's memory left free at the peak of a run: 1 - peak memory / device memory. An objective may ask for at least some headroom so that a longer prompt or a burst does not end in an out-of-memory error."},
 	{Key: "recommendation-gates", Name: "Recommendation gates", Words: []string{"recommendation gates", "non-financial gates"},
 		Text: "The questions besides cost that a decision to own a box must pass, each stated as passed or failed: data location, capability, contract, recovery and exit. A cheap box that fails one of them is not recommended on price alone."},
