@@ -540,3 +540,40 @@ document.addEventListener("htmx:afterRequest", function (e) {
   go();
   window.addEventListener("hashchange", go);
 })();
+
+// The matrix's columns: "Show all N columns" and "Show the objective's
+// columns only" are links (?cols=all) that work without this script; here
+// they switch the columns in place and put the choice in the address, so
+// a reload keeps it. A matrix swapped in after a save takes the choice
+// the address holds.
+(function () {
+  "use strict";
+  function wanted() {
+    return new URLSearchParams(location.search).get("cols") === "all";
+  }
+  function apply(root) {
+    var all = wanted();
+    var wraps = [];
+    if (root.matches && root.matches(".matrix-wrap")) wraps.push(root);
+    if (root.querySelectorAll) root.querySelectorAll(".matrix-wrap").forEach(function (w) { wraps.push(w); });
+    wraps.forEach(function (w) { w.classList.toggle("all-cols", all); });
+  }
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("a[data-matrix-cols]");
+    if (!a || e.defaultPrevented || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+    var to = new URL(a.href, location.href);
+    if (to.pathname !== location.pathname) return; // another page: follow the link
+    e.preventDefault();
+    var u = new URL(location.href);
+    if (a.getAttribute("data-matrix-cols") === "all") {
+      u.searchParams.set("cols", "all");
+    } else {
+      u.searchParams.delete("cols");
+    }
+    history.replaceState(history.state, "", u.pathname + u.search + u.hash);
+    apply(document.body);
+    var other = document.querySelector(a.getAttribute("data-matrix-cols") === "all" ? "a[data-matrix-cols=objective]" : "a[data-matrix-cols=all]");
+    if (other) other.focus();
+  });
+  document.addEventListener("htmx:load", function (e) { apply(e.target); });
+})();

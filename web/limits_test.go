@@ -179,14 +179,16 @@ func errDeadline(err error) error {
 // A large body that keeps coming is not cut off by the body timeout; the
 // handler's work after the body is not cut off either.
 func TestUploadBodyKeepsItsDeadlineMoving(t *testing.T) {
-	l := Limits{Header: time.Second, Idle: time.Second, Body: 300 * time.Millisecond, BodyStep: 1 << 10, Upload: time.Minute, Write: time.Minute, PerClient: 4}
+	// Body is six of the writer's pauses, so a loaded machine that stretches
+	// a pause does not make the client look stalled.
+	l := Limits{Header: time.Second, Idle: time.Second, Body: 600 * time.Millisecond, BodyStep: 1 << 10, Upload: time.Minute, Write: time.Minute, PerClient: 4}
 	got := make(chan int64, 1)
 	srv := NewHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n, err := io.Copy(io.Discard, r.Body)
 		if err != nil {
 			n = -1
 		}
-		time.Sleep(500 * time.Millisecond) // a commit after the body
+		time.Sleep(700 * time.Millisecond) // a commit after the body, longer than Body
 		if r.Context().Err() != nil {
 			n = -2
 		}
@@ -198,7 +200,7 @@ func TestUploadBodyKeepsItsDeadlineMoving(t *testing.T) {
 	defer srv.Close()
 	pr, pw := io.Pipe()
 	go func() {
-		for range 10 { // 10 KiB over 1 s: longer than Body, faster than a step per Body
+		for range 20 { // 20 KiB over 2 s: longer than Body, faster than a step per Body
 			pw.Write(make([]byte, 1<<10))
 			time.Sleep(100 * time.Millisecond)
 		}
@@ -209,7 +211,7 @@ func TestUploadBodyKeepsItsDeadlineMoving(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.Body.Close()
-	if n := <-got; n != 10<<10 || res.StatusCode != http.StatusCreated {
+	if n := <-got; n != 20<<10 || res.StatusCode != http.StatusCreated {
 		t.Errorf("upload: read %d bytes, status %d", n, res.StatusCode)
 	}
 }

@@ -1,6 +1,10 @@
 package web
 
-import "capplan/planner"
+import (
+	"net/url"
+
+	"capplan/planner"
+)
 
 // collapseAbove is how many matrix rows the page shows whole; a longer
 // matrix shows the rows at the contract's load levels, with a link to all
@@ -50,4 +54,96 @@ func splitCounted(rows []planner.RowResult) (counted, left []planner.RowResult) 
 		}
 	}
 	return counted, left
+}
+
+// matrixURL is the matrix on the page v shows it on (its step, or the
+// print view), with every row and every column when asked.
+func matrixURL(v reportView, allRows, allCols bool) string {
+	step := "results"
+	if v.Print {
+		step = printStep
+	}
+	q := url.Values{}
+	if allRows {
+		q.Set("rows", "all")
+	}
+	if allCols {
+		q.Set("cols", "all")
+	}
+	u := stepURL(v.R.ID, step)
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	return u + "#matrix"
+}
+
+// matrixColumns names the report matrix's columns in order (the compact
+// matrix of a candidate leaves out those after the peak memory but the
+// sources). rowsTableAt writes them; each has its class from matrixCol.
+func matrixColumns(v reportView) []string {
+	cols := []string{"load", "verdict", "success", "incomplete", "ttft", "e2e"}
+	if bounded(v, "tpot") {
+		cols = append(cols, "tpot")
+	}
+	if bounded(v, "itl") {
+		cols = append(cols, "itl")
+	}
+	cols = append(cols, "headroom", "oom", "rate", "errors", "memory",
+		"achieved", "output-rate", "attempts", "successes", "duration")
+	for _, p := range otherPs(v) {
+		cols = append(cols, "ttft-"+pNum(p))
+	}
+	for _, p := range otherPs(v) {
+		cols = append(cols, "e2e-"+pNum(p))
+	}
+	if !bounded(v, "tpot") {
+		cols = append(cols, "tpot-unbounded")
+	}
+	if !bounded(v, "itl") {
+		cols = append(cols, "itl-unbounded")
+	}
+	return append(cols, "power", "tokens-per-joule", "sources")
+}
+
+// objectiveColumn reports whether the matrix shows column col by default:
+// the load and verdict, the figures the objective names (TTFT and
+// end-to-end before an objective is written), the success rate and the
+// throughput. The rest are shown on demand (?cols=all).
+func objectiveColumn(v reportView, col string) bool {
+	o := v.Result.Objective
+	switch col {
+	case "load", "verdict", "success", "rate", "tpot", "itl":
+		return true // tpot and itl stand here only when bounded
+	case "ttft":
+		return o.Empty() || o.TTFTMax != nil
+	case "e2e":
+		return o.Empty() || o.E2EMax != nil
+	case "headroom":
+		return o.MinHeadroom != nil
+	case "oom":
+		return o.NoOOM
+	}
+	return false
+}
+
+// matrixCol is the class of column col's cells in the report's matrix:
+// "more" for a column shown on demand only (see objectiveColumn), "" for
+// one always shown and in a candidate's compact matrix.
+func matrixCol(v reportView, compact bool, col string) string {
+	if compact || objectiveColumn(v, col) {
+		return ""
+	}
+	return "more"
+}
+
+// objectiveColumnCount is how many of the matrix's columns show by
+// default.
+func objectiveColumnCount(v reportView) int {
+	n := 0
+	for _, c := range matrixColumns(v) {
+		if objectiveColumn(v, c) {
+			n++
+		}
+	}
+	return n
 }

@@ -328,7 +328,7 @@ func TestMatrixJudgedColumnsFirstAndLabels(t *testing.T) {
 	if !strings.Contains(head, `title="successful ÷ (successful + errored)`) {
 		t.Error("the success rate heading does not say what it is of")
 	}
-	if !strings.Contains(head, `class="num print-hide">TTFT p50 (s)`) {
+	if !strings.Contains(head, `class="num print-hide more">TTFT p50 (s)`) {
 		t.Error("the other percentiles are not left out of print")
 	}
 	m := sectionOf(body, "matrix")

@@ -223,3 +223,14 @@ func goodputTitle(rr planner.RowResult) string {
 	g := rr.Goodput
 	return fmt.Sprintf("successful requests within every latency bound: %d of %d on record (%s)", g.Good, g.Requests-g.Failed, g.Bounds)
 }
+
+// classes joins the class names given, leaving out empty ones.
+func classes(names ...string) string {
+	var out []string
+	for _, n := range names {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, " ")
+}

@@ -55,6 +55,7 @@ type pageKey struct {
 	user    int64  // the viewer: name, role and rights come with the id (0: the same for all)
 	asOf    string // the day the report is computed as of
 	allRows bool   // ?rows=all, ?include=rows
+	allCols bool   // ?cols=all
 }
 
 // changesRead is a store.Changes number and when it was read.

@@ -154,7 +154,7 @@ func (s *Server) showStep(c echo.Context, step string) error {
 		return s.reportPageFresh(c, step)
 	}
 	u := *currentUser(c)
-	key := pageKey{view: "page:" + step, report: id, user: u.ID, asOf: s.svc.AsOf(), allRows: c.QueryParam("rows") == "all"}
+	key := pageKey{view: "page:" + step, report: id, user: u.ID, asOf: s.svc.AsOf(), allRows: c.QueryParam("rows") == "all", allCols: c.QueryParam("cols") == "all"}
 	path := c.Request().URL.Path
 	body, err := s.pages.get(ctx, now, key, s.writes.since(sessionOf(c)), acceptsGzip(c.Request()), func(ctx context.Context) ([]byte, error) {
 		rep, err := s.svc.Load(ctx, id)
@@ -163,6 +163,7 @@ func (s *Server) showStep(c echo.Context, step string) error {
 		}
 		v := viewOf(rep, &u)
 		v.AllRows = key.allRows
+		v.AllCols = key.allCols
 		var buf yieldingBuffer
 		buf.Grow(256 << 10)
 		err = layout(pageCtx{User: &u, Title: stepTitle(v, step), Path: path}, stepComponent(v, step)).Render(ctx, &buf)
@@ -209,6 +210,7 @@ func (s *Server) reportPageFresh(c echo.Context, step string) error {
 	}
 	v.Flash = takeFlash(c)
 	v.AllRows = c.QueryParam("rows") == "all"
+	v.AllCols = c.QueryParam("cols") == "all"
 	return s.stream(c, http.StatusOK, layout(s.page(c, stepTitle(v, step)), stepComponent(v, step)))
 }
 

@@ -377,6 +377,7 @@ func (v *reportView) pageOf(current string) {
 	if err != nil || current == "" {
 		return
 	}
+	v.AllCols = u.Query().Get("cols") == "all" // the matrix's columns as the page shows them
 	prefix := "/reports/" + strconv.FormatInt(v.R.ID, 10)
 	rest, ok := strings.CutPrefix(u.Path, prefix)
 	if !ok || (rest != "" && !strings.HasPrefix(rest, "/")) {
@@ -390,13 +391,7 @@ func (v *reportView) pageOf(current string) {
 
 // matrixAllRowsURL is the matrix with every row (?rows=all) on the page v
 // shows it on.
-func matrixAllRowsURL(v reportView) string {
-	step := "results"
-	if v.Print {
-		step = printStep
-	}
-	return stepURL(v.R.ID, step) + "?rows=all#matrix"
-}
+func matrixAllRowsURL(v reportView) string { return matrixURL(v, true, v.AllCols) }
 
 // pageFrom is the page of report id an htmx request was made from (its
 // HX-Current-URL, without query or anchor): a step or the print view; the
