@@ -133,7 +133,6 @@ type OverloadResult struct {
 // Thresholds of weak evidence and the margin taken when evidence is weak.
 const (
 	MinWindowS     = 60   // a row shorter than this is a short window
-	MinRowRequests = 100  // a row with fewer completed requests is thin
 	MinSearchRows  = 4    // fewer judged rows is a quick search
 	WeakMargin     = 0.25 // taken off the ceiling when evidence is weak
 	DefaultRetries = 2
@@ -160,7 +159,7 @@ func ProposeAdmission(m []RowResult, e Envelope, o Objective, c Contract, in Adm
 		a.Reasons = append(a.Reasons, "no demonstrated ceiling: nothing to derive max in flight from ("+e.Text+")")
 	} else {
 		a.deriveInFlight(ceil)
-		a.weakEvidence(m, e, ceil, minRowRequests(o))
+		a.weakEvidence(m, e, ceil, c)
 	}
 	if a.CeilingInFlight != nil {
 		n := *a.CeilingInFlight
@@ -169,13 +168,13 @@ func ProposeAdmission(m []RowResult, e Envelope, o Objective, c Contract, in Adm
 			n = max(1, int(math.Floor(float64(n)*(1-WeakMargin))))
 			a.Reasons = append(a.Reasons, fmt.Sprintf("evidence is weak (%s): proposing %d, %s below the ceiling's %d", strings.Join(a.WeakEvidence, "; "), n, fmtPct(WeakMargin), *a.CeilingInFlight))
 		} else {
-			need := minRowRequests(o)
-			adequate := fmt.Sprintf("evidence is adequate (rows of %d s or more, %d or more requests at the ceiling and at the first failure, %d or more counted rows): max in flight at the ceiling", MinWindowS, need, MinSearchRows)
+			rule := fmt.Sprintf("rows of %d s or more; at the ceiling and at the first failure, %s; %d or more counted rows", MinWindowS, EvidenceRule(c), MinSearchRows)
+			adequate := "evidence is adequate (" + rule + "): max in flight at the ceiling"
 			if e.StoppedAt != nil {
 				// The ceiling is conclusive, but a row above it was left
 				// out for its evidence (docs/method.md, "Weak evidence").
-				adequate = fmt.Sprintf("evidence at the ceiling is adequate (rows of %d s or more, %d or more requests at the ceiling and at the first failure, %d or more counted rows): max in flight at the ceiling; %s passed on weak evidence and is left out, so more is not admitted until it is rerun",
-					MinWindowS, need, MinSearchRows, loadText(e.LoadKind, *e.StoppedAt))
+				adequate = fmt.Sprintf("evidence at the ceiling is adequate (%s): max in flight at the ceiling; %s passed on weak evidence and is left out, so more is not admitted until it is rerun",
+					rule, loadText(e.LoadKind, *e.StoppedAt))
 			}
 			a.Reasons = append(a.Reasons, adequate)
 		}
@@ -254,10 +253,10 @@ func LittlesLaw(rate, meanLatencyS float64) (int, string) {
 
 // weakEvidence lists why the evidence behind the ceiling is weak: counted
 // rows in the envelope shorter than MinWindowS, a ceiling row or a first
-// failing row with fewer than MinRowRequests completed requests (the
-// failure is what places the ceiling, so its sample matters as much), and
-// fewer than MinSearchRows counted rows.
-func (a *Admission) weakEvidence(m []RowResult, e Envelope, ceil *RowResult, need int) {
+// failing row that is not adequate evidence by EvidenceRule (the failure
+// is what places the ceiling, so its sample matters as much), and fewer
+// than MinSearchRows counted rows.
+func (a *Admission) weakEvidence(m []RowResult, e Envelope, ceil *RowResult, c Contract) {
 	var short, thin []string
 	counted := 0
 	var firstFail *RowResult
@@ -276,12 +275,12 @@ func (a *Admission) weakEvidence(m []RowResult, e Envelope, ceil *RowResult, nee
 			short = append(short, fmt.Sprintf("%s (%s s)", fmtNum(rr.Load), fmtNum(*d)))
 		}
 	}
-	if n := completed(ceil.Row); n != nil && *n < need {
-		thin = append(thin, fmt.Sprintf("the ceiling row completed %d requests, fewer than %d", *n, need))
+	if why := ceil.EvidenceShortfall(c, "the ceiling row"); why != "" {
+		thin = append(thin, why)
 	}
 	if firstFail != nil {
-		if n := completed(firstFail.Row); n != nil && *n < need {
-			thin = append(thin, fmt.Sprintf("the first failing row (%s) completed %d requests, fewer than %d", loadText(firstFail.Row.LoadKind, firstFail.Load), *n, need))
+		if why := firstFail.EvidenceShortfall(c, fmt.Sprintf("the first failing row (%s)", loadText(firstFail.Row.LoadKind, firstFail.Load))); why != "" {
+			thin = append(thin, why)
 		}
 		if d := firstFail.Row.DurationS; d != nil && *d < 0.95*MinWindowS {
 			thin = append(thin, fmt.Sprintf("the first failing row (%s) ran %s s, shorter than %d s", loadText(firstFail.Row.LoadKind, firstFail.Load), fmtNum(*d), MinWindowS))
@@ -297,13 +296,6 @@ func (a *Admission) weakEvidence(m []RowResult, e Envelope, ceil *RowResult, nee
 	if counted < MinSearchRows {
 		a.WeakEvidence = append(a.WeakEvidence, fmt.Sprintf("a quick search: only %d counted %s", counted, plural(counted, "row", "rows")))
 	}
-}
-
-// minRowRequests is the fewest completed requests a row needs to be
-// adequate evidence at the objective's percentile: MinRowRequests, or
-// more where the percentile needs more (500 at p99, MinRequestsFor).
-func minRowRequests(o Objective) int {
-	return max(MinRowRequests, MinRequestsFor(o.Percentile))
 }
 
 // queueWithinObjective sizes the queue so waiting never breaks the TTFT

@@ -47,14 +47,32 @@ func TestProposeAdmission(t *testing.T) {
 			return rows
 		}, contract: func(c *Contract) { c.RowDurationS = 30 }, // the contract's rows are short: they count, but weakly
 			wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantWeak: 2, wantQueue: 3, wantReason: "the first failing row (10 concurrent streams) ran 30 s"},
-		{name: "a quick search with few requests", rows: func() []Row {
+		{name: "a quick search; 50 requests are enough for a p50", rows: func() []Row {
 			rows := matrix([]float64{4, 8}, []float64{8, 24}) // p50 6 s and 18 s
 			rows[0].Successful = I(50)
 			return rows
-		}, contract: func(c *Contract) { // a p50 needs 10 requests
+		}, contract: func(c *Contract) { // a p50 needs 10 requests (five beyond it), not a flat 100
 			c.Objective.Percentile, c.Objective.E2EMax, c.Loads = 50, F(15), []float64{4, 8}
 		},
-			wantBasis: "concurrency", wantCeiling: I(4), wantMax: I(3), wantWeak: 2, wantQueue: 2, wantAge: 1.75, wantReason: "a quick search: only 2 counted rows"},
+			wantBasis: "concurrency", wantCeiling: I(4), wantMax: I(3), wantWeak: 1, wantQueue: 2, wantAge: 1.75, wantReason: "a quick search: only 2 counted rows"},
+		// With per-request records the confidence bound decides, not the
+		// count: 80 requests at the ceiling whose 95 % upper bound of the
+		// p95 is within 15 s, and 80 at the first failure whose lower
+		// bound is beyond it, are adequate (the count rule wants 100).
+		{name: "records: bounds conclusive at 80 requests", rows: func() []Row {
+			rows := strong()
+			rows[3] = withSamples(rows[3], 80, 5, 12)
+			rows[4] = withSamples(rows[4], 80, 15.5, 17)
+			return rows
+		}, wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(8), wantQueue: 4, wantReason: "with per-request records, the p95's 95 % upper bound within the objective's bound"},
+		// A first failure whose records leave its p95 open (its lower
+		// bound is not beyond the bound) is weak evidence, with 200
+		// requests, above the count rule's 100.
+		{name: "records: an open failure is weak evidence", rows: func() []Row {
+			rows := strong()
+			rows[4] = withSamples(rows[4], 200, 10, 15.3)
+			return rows
+		}, wantBasis: "concurrency", wantCeiling: I(8), wantMax: I(6), wantWeak: 1, wantQueue: 3, wantReason: "the first failing row (10 concurrent streams)'s p95 end-to-end"},
 		{name: "a stopped first failure with few requests is weak evidence", rows: func() []Row {
 			rows := strong()
 			rows[4].Successful, rows[4].Attempted, rows[4].DurationS = I(20), I(20), F(12)
@@ -264,7 +282,8 @@ func TestAdmissionQueueWithinTheBound(t *testing.T) {
 		// 20 ahead (19 queued and the refused one) at 11.29 req/s: 1.77 s.
 		"Retry-After 2 s: the 20 requests ahead",
 		"HTTP 503 when no replica is up",
-		"500 or more requests at the ceiling", // the p99 wording
+		"from a summary, 500 or more requests (five beyond the p99", // the p99 wording
+		"the p99's 95 % upper bound within the objective's bound",
 	} {
 		if !strings.Contains(reasons, want) {
 			t.Errorf("reasons lack %q:\n%s", want, reasons)

@@ -480,3 +480,56 @@ func (rr RowResult) ConfidenceText() string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// EvidenceRule says the rule by which a row is adequate evidence for its
+// verdict at the objective's percentile p (docs/method.md, "Admission"):
+// with per-request records, the distribution-free upper bound of each
+// bounded percentile at the contract's confidence lies within the
+// objective's bound (a failing row: a lower bound beyond it); from a
+// summary, at least 5 / (1 - p) completed requests, because a bound
+// cannot be computed from a summary.
+func EvidenceRule(c Contract) string {
+	p := c.Objective.Percentile
+	return fmt.Sprintf("with per-request records, the p%s's %s upper bound within the objective's bound (a failing row: its lower bound beyond it); from a summary, %d or more requests (five beyond the p%s: a confidence bound cannot be computed from a summary)",
+		fmtNum(p), fmtPct(c.ConfidenceOrDefault()), MinRequestsFor(p), fmtNum(p))
+}
+
+// EvidenceShortfall says why a row is not adequate evidence for its
+// verdict by EvidenceRule, "" when it is. what names the row in the
+// sentence ("the ceiling row"). A passing row needs every bounded
+// percentile's upper bound within its bound; a failing row needs its
+// failure conclusive: a percentile whose lower bound is beyond its bound,
+// or no percentile left open (it failed on something else). Figures the
+// records lack (and every figure of a summary-only row) fall back on the
+// request count rule.
+func (rr RowResult) EvidenceShortfall(c Contract, what string) string {
+	p := c.Objective.Percentile
+	var open []string
+	fails := false
+	for _, b := range rr.Bounds {
+		switch b.Verdict {
+		case BoundFail:
+			fails = true
+		case BoundInconclusive:
+			open = append(open, b.Text)
+		}
+	}
+	pass := rr.Verdict.State == VerdictPass
+	var why []string
+	if len(open) > 0 && (pass || !fails) {
+		why = append(why, what+"'s "+strings.Join(open, "; "))
+	}
+	if len(rr.Bounds) == 0 || rr.BoundsNote != "" {
+		need := MinRequestsFor(p)
+		if n := completed(rr.Row); n != nil && *n < need {
+			s := fmt.Sprintf("%s completed %d requests, fewer than %d (five beyond the p%s", what, *n, need, fmtNum(p))
+			if len(rr.Bounds) == 0 {
+				s += "; a confidence bound cannot be computed from a summary)"
+			} else {
+				s += " for the figures its records lack)"
+			}
+			why = append(why, s)
+		}
+	}
+	return strings.Join(why, "; ")
+}

@@ -44,10 +44,10 @@ type HybridOption struct {
 type Hybrid struct {
 	// Shape is ShapeImported, ShapeTyped or ShapeFlatPeak; ShapeText says
 	// it, and Hours are the 24 shares of a day's requests used.
-	Shape     string    `json:"shape"`
-	ShapeText string    `json:"shape_text"`
-	Hours     []float64 `json:"hours"`
-	Options   []HybridOption
+	Shape     string         `json:"shape"`
+	ShapeText string         `json:"shape_text"`
+	Hours     []float64      `json:"hours"`
+	Options   []HybridOption `json:"options"`
 	// Best is the index in Options of the cheapest; Wins is true when it
 	// owns some boxes but fewer than all, and beats both all-API and
 	// all-self-hosted.

@@ -190,6 +190,16 @@ func (s Scenario) validate(es *FieldErrors, p string) {
 	default:
 		es.add(p+".busy_hour_kind", fmt.Sprintf("must be %s, %s or %s, got %q", BusyDayShare, BusyPeakRate, BusyMonthShare, s.BusyHourKind))
 	}
+	if s.Burst != 0 && !(s.Burst >= 1 && !math.IsInf(s.Burst, 0)) {
+		es.add(p+".burst", fmt.Sprintf("the busiest minute's rate over the busy hour's mean: 1 or more (1.5 = minutes half again as busy), or blank; got %s", fmtNum(s.Burst)))
+	}
+	if s.DayProfile != nil {
+		if len(s.DayProfile) != 24 {
+			es.add(p+".day_profile", fmt.Sprintf("24 hourly weights, one per clock hour; got %d", len(s.DayProfile)))
+		} else if _, err := checkProfile(s.DayProfile); err != nil {
+			es.add(p+".day_profile", err.Error())
+		}
+	}
 }
 
 func checkFigure(es *FieldErrors, field string, f *Figure) {

@@ -204,6 +204,32 @@ func surfaceFigures(t *testing.T, res planner.Result, f *excelize.File) []surfac
 			}
 		}
 	}
+	// The hybrid plan of each scenario: each n's overflow, monthly cost
+	// and cost per 1,000 (the Hybrid plan sheet's columns are the n the
+	// planner costed on export: a changed workbook is checked where both
+	// have them).
+	for i, sr := range res.Scenarios {
+		h := sr.Hybrid
+		if h == nil || len(h.Options) < 2 {
+			continue
+		}
+		base := "Scenario_" + strings.ToUpper(sr.Scenario.Name[:1]) + sr.Scenario.Name[1:]
+		if !hasName(f, base+"_Requests") {
+			t.Fatalf("scenario %d: no defined name %s_Requests", i, base)
+		}
+		for n, o := range h.Options {
+			p := fmt.Sprintf("%s_Hybrid_%d_", base, n)
+			if !hasName(f, p+"Monthly") {
+				continue
+			}
+			what := fmt.Sprintf("%s hybrid with %d owned ", sr.Scenario.Name, n)
+			named(what+"overflow", planner.DisplayCount(o.Overflow), "scenarios", p+"Overflow", "count")
+			named(what+"monthly", o.Monthly.Display(), "scenarios", p+"Monthly", "money")
+			if o.CostPer1000 != nil {
+				named(what+"per 1,000", o.CostPer1000.Display(), "scenarios", p+"Per_1000", "money")
+			}
+		}
+	}
 	// The crossover of each compared quote, rounded up to a request.
 	for i, x := range res.Crossovers {
 		if x.NRounded == nil {

@@ -31,10 +31,28 @@ func readScenarioForm(f url.Values) ([]planner.Scenario, formErrors) {
 		if kind == "" {
 			kind, valS = planner.BusyMonthShare, strings.TrimSpace(f.Get(p+".busy_hour_share"))
 		}
-		if reqS == "" && valS == "" {
+		burstS := strings.TrimSpace(f.Get(p + ".burst"))
+		profileS := strings.TrimSpace(f.Get(p + ".day_profile"))
+		if reqS == "" && valS == "" && burstS == "" && profileS == "" {
 			continue
 		}
 		s := planner.Scenario{Name: name, BusyHourKind: kind}
+		// The minute-peak burst: blank is derived (from imported traffic,
+		// else Poisson arrivals).
+		if burstS != "" {
+			if v, err := strconv.ParseFloat(normalNumber(strings.TrimSuffix(burstS, "x")), 64); err != nil {
+				errs[p+".burst"] = "must be a number, 1 or more, e.g. 1.5 (the busiest minutes half again as busy as the hour); blank derives it; got " + strconv.Quote(burstS)
+			} else {
+				s.Burst = v
+			}
+		}
+		// The day profile: 24 hourly weights, or ranges ("9-17 at 4, rest
+		// at 1"); blank takes imported traffic's day, else flat plus peak.
+		if prof, err := planner.ParseDayProfile(profileS); err != nil {
+			errs[p+".day_profile"] = err.Error()
+		} else {
+			s.DayProfile = prof
+		}
 		if kind == planner.BusyMonthShare {
 			s.BusyHourKind = "" // as reports saved before the kinds store it
 		}
@@ -103,6 +121,12 @@ func scenarioValues(v url.Values, ss []planner.Scenario) {
 				p := fmt.Sprintf("scenarios[%d]", i)
 				v.Set(p+".monthly_requests", strconv.FormatInt(s.MonthlyRequests, 10))
 				v.Set(p+".busy_hour_kind", s.Kind())
+				if s.Burst != 0 {
+					v.Set(p+".burst", planner.DisplayInput(s.Burst))
+				}
+				if s.DayProfile != nil {
+					v.Set(p+".day_profile", planner.FormatDayProfile(s.DayProfile))
+				}
 				if s.Kind() == planner.BusyPeakRate {
 					v.Set(p+".busy_hour", planner.DisplayInput(s.PeakRate))
 				} else {

@@ -72,6 +72,7 @@ const (
 	shResidency      = "Residency"
 	shCosts          = "Costs"
 	shScenarios      = "Scenarios"
+	shHybrid         = "Hybrid plan"
 	shFleet          = "Fleet"
 	shCrossover      = "Crossover"
 	shTokens         = "Per million tokens"
@@ -84,7 +85,7 @@ const (
 
 // SheetNames lists the workbook's sheets in order.
 var SheetNames = []string{shSummary, shContract, shMatrix, shEnvelope, shReference, shOverload, shCandidates, shResidency,
-	shCosts, shScenarios, shFleet, shCrossover, shTokens, shFinance, shRecommendation, shExitCheck, shSources, shHistory}
+	shCosts, shScenarios, shHybrid, shFleet, shCrossover, shTokens, shFinance, shRecommendation, shExitCheck, shSources, shHistory}
 
 // Write builds the whole workbook in memory and only then writes it to w:
 // a failure while building writes nothing.
@@ -114,6 +115,7 @@ func build(r Report, out io.Writer) error {
 	b.costsSheet()
 	b.scenariosSheet()
 	b.fleetSheet()
+	b.hybridSheet()
 	b.crossoverSheet()
 	b.tokensSheet()
 	b.financeSheet()

@@ -3,6 +3,7 @@ package xlsx
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -111,6 +112,18 @@ type promise struct {
 func promises(t *testing.T, f *excelize.File, res planner.Result) []promise {
 	t.Helper()
 	cent := 0.005
+	// The names resolved once: the workbook holds many.
+	refs := map[string]string{}
+	for _, dn := range f.GetDefinedName() {
+		refs[dn.Name] = dn.RefersTo
+	}
+	named := func(name string) cell {
+		ref, ok := refs[name]
+		if !ok {
+			t.Fatalf("no named range %s", name)
+		}
+		return parseRef(t, ref)
+	}
 	var ps []promise
 	add := func(what string, at cell, want, tol float64) {
 		ps = append(ps, promise{what: what, at: at, want: want, tol: tol})
@@ -118,17 +131,17 @@ func promises(t *testing.T, f *excelize.File, res planner.Result) []promise {
 	addMoney := func(what string, at cell, m planner.Money) {
 		ps = append(ps, promise{what: what, at: at, want: money(m), tol: cent, shown: m.Display()})
 	}
-	addMoney("F_local", namedCell(t, f, "SH_Fixed_Per_Box"), res.SelfHosted.FixedPerBox)
+	addMoney("F_local", named("SH_Fixed_Per_Box"), res.SelfHosted.FixedPerBox)
 	for i, q := range res.Quotes {
 		p := quotePrefix(i)
-		add(q.Name+" V_api", namedCell(t, f, p+"Per_Request"), money(q.PerRequest), 1e-9)
-		addMoney(q.Name+" F_api", namedCell(t, f, p+"Fixed"), q.Fixed)
+		add(q.Name+" V_api", named(p+"Per_Request"), money(q.PerRequest), 1e-9)
+		addMoney(q.Name+" F_api", named(p+"Fixed"), q.Fixed)
 	}
 	if res.Capacity.PerBoxRate != nil {
-		add("capacity per box", namedCell(t, f, "Capacity_Per_Box_Rate"), *res.Capacity.PerBoxRate, 1e-9)
+		add("capacity per box", named("Capacity_Per_Box_Rate"), *res.Capacity.PerBoxRate, 1e-9)
 	}
 	if res.Envelope.Ceiling != nil {
-		add("ceiling", namedCell(t, f, "Ceiling_Load"), *res.Envelope.Ceiling, 0)
+		add("ceiling", named("Ceiling_Load"), *res.Envelope.Ceiling, 0)
 	}
 	for i, sr := range res.Scenarios {
 		r := 2 + i
@@ -144,14 +157,35 @@ func promises(t *testing.T, f *excelize.File, res planner.Result) []promise {
 			}
 		}
 	}
-	add("V_local", namedCell(t, f, "V_Local"), money(res.SelfHosted.PerRequest), 1e-12)
+	// The hybrid plan (docs/method.md, "The hybrid plan"): each n's
+	// overflow, monthly cost and cost per 1,000, and the best n.
+	for _, sr := range res.Scenarios {
+		h := sr.Hybrid
+		if h == nil {
+			continue
+		}
+		base := scenarioBase(sr)
+		add(sr.Scenario.Name+" hybrid best n", named(base+"_Hybrid_Best"), float64(h.Best), 0)
+		for n, o := range h.Options {
+			p := fmt.Sprintf("%s_Hybrid_%d_", base, n)
+			if _, shown := refs[p+"Monthly"]; !shown {
+				continue // beyond the block's columns (hybridShown)
+			}
+			add(fmt.Sprintf("%s hybrid overflow with %d", sr.Scenario.Name, n), named(p+"Overflow"), float64(o.Overflow), 0)
+			addMoney(fmt.Sprintf("%s hybrid monthly with %d", sr.Scenario.Name, n), named(p+"Monthly"), o.Monthly)
+			if o.CostPer1000 != nil {
+				addMoney(fmt.Sprintf("%s hybrid per 1,000 with %d", sr.Scenario.Name, n), named(p+"Per_1000"), *o.CostPer1000)
+			}
+		}
+	}
+	add("V_local", named("V_Local"), money(res.SelfHosted.PerRequest), 1e-12)
 	for i, x := range res.Crossovers {
 		p := quotePrefix(i)
-		addMoney("crossing piece F_api "+x.Quote, namedCell(t, f, p+"Crossing_Fixed"), x.FAPI)
-		add("crossing piece V_api "+x.Quote, namedCell(t, f, p+"Crossing_Per_Request"), money(x.VAPI), 1e-9)
+		addMoney("crossing piece F_api "+x.Quote, named(p+"Crossing_Fixed"), x.FAPI)
+		add("crossing piece V_api "+x.Quote, named(p+"Crossing_Per_Request"), money(x.VAPI), 1e-9)
 		if x.N != nil {
-			add("crossover "+x.Quote, namedCell(t, f, quotePrefix(i)+"Crossover_N"), x.N.InexactFloat64(), 0.5)
-			add("crossover rounded up "+x.Quote, namedCell(t, f, quotePrefix(i)+"Crossover_N_Rounded"), float64(*x.NRounded), 0)
+			add("crossover "+x.Quote, named(quotePrefix(i)+"Crossover_N"), x.N.InexactFloat64(), 0.5)
+			add("crossover rounded up "+x.Quote, named(quotePrefix(i)+"Crossover_N_Rounded"), float64(*x.NRounded), 0)
 		}
 	}
 	for i, rr := range res.Matrix {
@@ -160,10 +194,10 @@ func promises(t *testing.T, f *excelize.File, res planner.Result) []promise {
 		}
 	}
 	if sk := res.Soak; sk.EnergyMJ != nil {
-		add("soak energy (MJ)", namedCell(t, f, "Soak_Energy_MJ"), *sk.EnergyMJ, 1e-9)
-		add("soak energy (kWh)", namedCell(t, f, "Soak_Energy_KWh"), *sk.EnergyKWh, 1e-9)
+		add("soak energy (MJ)", named("Soak_Energy_MJ"), *sk.EnergyMJ, 1e-9)
+		add("soak energy (kWh)", named("Soak_Energy_KWh"), *sk.EnergyKWh, 1e-9)
 		if sk.TokensPerJoule != nil {
-			add("soak output tokens per joule", namedCell(t, f, "Soak_Tokens_Per_Joule"), *sk.TokensPerJoule, 1e-9)
+			add("soak output tokens per joule", named("Soak_Tokens_Per_Joule"), *sk.TokensPerJoule, 1e-9)
 		}
 	}
 	return ps
