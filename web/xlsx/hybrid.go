@@ -197,26 +197,11 @@ func (b *book) hybridBlock(s *sheet, i int, sr planner.ScenarioResult, compared 
 	}
 }
 
-// hybridMaxColumns is the most n a scenario's block shows; beyond it the
-// block shows the first, the last and those around the best.
-const hybridMaxColumns = 24
-
-// hybridShown is the options a scenario's block shows, in order: all of
-// them up to hybridMaxColumns; else n = 0 to 7, the eight either side of
-// the best and the last three (the planner costs every n up to the boxes
-// the busy hour needs, thousands when one box serves little of it).
+// hybridShown is the options a scenario's block shows (the page's window,
+// see planner.Hybrid.Shown).
 func hybridShown(h *planner.Hybrid) []planner.HybridOption {
-	all := h.Options
-	if len(all) <= hybridMaxColumns {
-		return all
-	}
-	var out []planner.HybridOption
-	for n, o := range all {
-		if n < 8 || (n >= h.Best-8 && n <= h.Best+8) || n >= len(all)-3 {
-			out = append(out, o)
-		}
-	}
-	return out
+	shown, _ := h.Shown()
+	return shown
 }
 
 // quoteLabel is where an option's overflow goes, empty without one.
