@@ -150,7 +150,7 @@ func Compute(in Inputs) Result {
 	// Matrix, envelope, admission, overload.
 	// Every section reads a row's power and memory through Row.Measured
 	// on these rows (docs/method.md, "Measured figures of a row").
-	rows, _ := deriveHeadroom(applyTelemetry(in.Rows, in.Telemetry), c.DeviceMemoryGiB)
+	rows := ResolveRows(in.Rows, in.Telemetry, c.DeviceMemoryGiB)
 	r.Matrix, r.Envelope = JudgeMatrix(rows, c, obj, c.BaselineModel)
 	r.measuredSources(in)
 	r.ContractWarnings = append(r.ContractWarnings, matrixWarnings(r.Matrix, c)...)
@@ -158,7 +158,7 @@ func Compute(in Inputs) Result {
 	r.Overload = JudgeOverload(in.Overload)
 
 	// Candidates and residency.
-	r.Candidates = CompareCandidates(applyCandidateTelemetry(in.Candidates, in.Telemetry), rows, c, obj)
+	r.Candidates = CompareCandidates(resolveCandidates(in.Candidates, in.Telemetry, c.DeviceMemoryGiB), rows, c, obj)
 	r.Residency = CheckResidency(in.Routes, c.DeviceMemoryGiB, obj)
 
 	// Costs.
@@ -179,7 +179,12 @@ func Compute(in Inputs) Result {
 		r.TaxBasis = TaxNet
 	}
 	r.ExchangeRates = in.ExchangeRates
-	r.SelfHosted = selfHostedMonthly(in.SelfHosted, watts, conv, r.TaxBasis)
+	// Power by use reads the box's measured service, the closed-loop
+	// ceiling's in-objective rate (docs/method.md, "Power by use").
+	closed := PerBoxCapacity(r.Matrix, r.Envelope, max(1, in.MaxBoxes), obj)
+	pw := &powerInputs{serviceRate: closed.PerBoxRate, busyFromLog: watts != nil && strings.HasPrefix(wattsSource, "telemetry:")}
+	pw.logIdleWatts, pw.logIdleText = idlePowerText(in.Telemetry)
+	r.SelfHosted = selfHostedMonthly(in.SelfHosted, watts, conv, r.TaxBasis, pw)
 	if watts != nil {
 		r.SelfHosted.PowerWattsSource = "measured at the ceiling row (" + wattsSource + ")"
 	}
@@ -354,8 +359,7 @@ func (r *Result) objectiveInForce(in Inputs) Objective {
 	r.ObjectiveText = cur.String()
 	r.Interactivity = cur.Interactivity()
 	if last != "" && last != r.ObjectiveText {
-		r.ContractWarnings = append(r.ContractWarnings, Warning{"objective-amendment-mismatch",
-			fmt.Sprintf("the contract's objective %q is not the last amendment's %q: the contract's is in force", r.ObjectiveText, last)})
+		r.ContractWarnings = append(r.ContractWarnings, Warning{Code: "objective-amendment-mismatch", Message: fmt.Sprintf("the contract's objective %q is not the last amendment's %q: the contract's is in force", r.ObjectiveText, last)})
 	}
 	return cur
 }
@@ -408,7 +412,6 @@ func matrixWarnings(m []RowResult, c Contract) []Warning {
 		load float64
 	}
 	var ws []Warning
-	loads := map[level]int{}
 	var order []level
 	// Duplicates are a matter for the rows that count: a row left out
 	// (another model, another load kind) says why on its own. Rows of
@@ -418,11 +421,10 @@ func matrixWarnings(m []RowResult, c Contract) []Warning {
 	for _, rr := range m {
 		k := normKind(rr.Row.LoadKind)
 		if !rr.LoadKnown {
-			ws = append(ws, Warning{"load-unknown", fmt.Sprintf("row %d of %s has no known load and is left out of the envelope", rr.Row.Index, orNone(rr.Source.File))})
+			ws = append(ws, Warning{Code: "load-unknown", Message: fmt.Sprintf("row %d of %s has no known load and is left out of the envelope", rr.Row.Index, orNone(rr.Source.File))})
 			continue
 		}
 		l := level{k, rr.Load}
-		loads[l]++
 		if !rr.Counted {
 			continue
 		}
@@ -432,26 +434,33 @@ func matrixWarnings(m []RowResult, c Contract) []Warning {
 		counted[l]++
 	}
 	// Every planned load no row has, in one warning.
+	if missing := MissingPlannedLoads(m, c); len(missing) > 0 {
+		ws = append(ws, Warning{Code: "planned-row-missing", Message: plannedMissingText(c.LoadKind, missing)})
+	}
+	for _, l := range order {
+		if n := counted[l]; n > 1 {
+			ws = append(ws, Warning{Code: "duplicate-load", Message: fmt.Sprintf("%d rows at load %s", n, loadText(l.kind, l.load))})
+		}
+	}
+	sort.SliceStable(ws, func(i, j int) bool { return ws[i].Code < ws[j].Code })
+	return ws
+}
+
+// MissingPlannedLoads are the loads the contract plans that no row of
+// the matrix m has (a row of another load kind than the contract's does
+// not count), in the contract's order.
+func MissingPlannedLoads(m []RowResult, c Contract) []float64 {
 	var missing []float64
 	for _, l := range c.Loads {
 		found := false
-		for lv, n := range loads {
-			found = found || (n > 0 && lv.load == l && (c.LoadKind == "" || lv.kind == normKind(c.LoadKind)))
+		for _, rr := range m {
+			found = found || (rr.LoadKnown && rr.Load == l && (c.LoadKind == "" || normKind(rr.Row.LoadKind) == normKind(c.LoadKind)))
 		}
 		if !found {
 			missing = append(missing, l)
 		}
 	}
-	if len(missing) > 0 {
-		ws = append(ws, Warning{"planned-row-missing", plannedMissingText(c.LoadKind, missing)})
-	}
-	for _, l := range order {
-		if n := counted[l]; n > 1 {
-			ws = append(ws, Warning{"duplicate-load", fmt.Sprintf("%d rows at load %s", n, loadText(l.kind, l.load))})
-		}
-	}
-	sort.SliceStable(ws, func(i, j int) bool { return ws[i].Code < ws[j].Code })
-	return ws
+	return missing
 }
 
 // plannedMissingText says which planned loads no row has: "the contract

@@ -44,7 +44,11 @@ type SelfHostedCosts struct {
 
 	// PowerWatts is the typed average draw; the ceiling row's measured
 	// Observed.PowerWatts is used instead when the matrix has it.
-	PowerWatts       *Figure `json:"power_watts"`
+	PowerWatts *Figure `json:"power_watts"`
+	// PowerIdleWatts is the box's draw with the model loaded and no
+	// requests; known (typed, or from the GPU log's idle samples), power is
+	// priced by use (docs/method.md, "Power by use").
+	PowerIdleWatts   *Figure `json:"power_idle_watts,omitempty"`
 	PowerPricePerKWh *Figure `json:"power_price_per_kwh"`
 	// PUE is the facility's power usage effectiveness (>= 1); nil means 1.
 	PUE *Figure `json:"pue"`
@@ -206,6 +210,9 @@ type SelfHostedCost struct {
 	// (Row.Measured), or "typed".
 	PowerWatts       *float64 `json:"power_watts"`
 	PowerWattsSource string   `json:"power_watts_source"`
+	// Power says whether power was priced by use (idle watts for idle
+	// time, measured watts for busy time) and why or why not.
+	Power PowerUse `json:"power_use"`
 	// LabourTyped is false when labour was not entered (a report error);
 	// LabourTypedZero is true when it was typed as zero on purpose.
 	LabourTyped     bool     `json:"labour_typed"`
@@ -395,12 +402,15 @@ func ev(field string, f *Figure) []Evidence {
 // non-recoverable tax. measuredWatts is the ceiling row's observed power,
 // used in place of the typed watts when known.
 func SelfHostedMonthly(s SelfHostedCosts, measuredWatts *float64) SelfHostedCost {
-	return selfHostedMonthly(s, measuredWatts, nil, TaxNet)
+	return selfHostedMonthly(s, measuredWatts, nil, TaxNet, nil)
 }
 
 // selfHostedMonthly is SelfHostedMonthly with money inputs in other
 // currencies converted by conv and tax counted on basis.
-func selfHostedMonthly(s SelfHostedCosts, measuredWatts *float64, conv *converter, basis string) SelfHostedCost {
+// p carries what pricing power by use needs (pricePower); nil prices it
+// by use only from a typed idle draw with a known service rate, that is
+// never.
+func selfHostedMonthly(s SelfHostedCosts, measuredWatts *float64, conv *converter, basis string, p *powerInputs) SelfHostedCost {
 	var out SelfHostedCost
 	// The money inputs of the line being built: converted ones, and the
 	// currencies that had no rate.
@@ -455,7 +465,8 @@ func selfHostedMonthly(s SelfHostedCosts, measuredWatts *float64, conv *converte
 	label, v, typed, arith, evs := s.equipmentLine(money)
 	add("equipment", label, v, typed, arith, evs...)
 
-	// Power: watts x hours / 1000 x price per kWh x PUE.
+	// Power: watts x hours / 1000 x price per kWh x PUE, or by use: idle
+	// watts for every hour and the watts above idle per request.
 	var watts decimal.Decimal
 	wattsKnown := true
 	wattsEv := ev("self_hosted.power_watts", s.PowerWatts)
@@ -476,9 +487,13 @@ func selfHostedMonthly(s SelfHostedCosts, measuredWatts *float64, conv *converte
 	price := money("self_hosted.power_price_per_kwh", s.PowerPricePerKWh)
 	pue := orDefault(s.PUE, 1)
 	hours := orDefault(s.PowerHoursPerMonth, HoursPerMonth)
-	add("power", "Power", watts.Mul(hours).Div(thousand).Mul(price).Mul(pue), wattsKnown && s.PowerPricePerKWh != nil,
-		fmt.Sprintf("%s W x %s h / 1000 x %s %s x %s PUE", DisplayInputDecimal(watts), hours, price, unitOf(s.PowerPricePerKWh, "per kWh"), pue),
-		wattsEv, ev("self_hosted.power_price_per_kwh", s.PowerPricePerKWh), ev("self_hosted.pue", s.PUE), ev("self_hosted.power_hours_per_month", s.PowerHoursPerMonth))
+	powerLine, powerArith, energy := pricePower(s, watts, wattsKnown, price, pue, hours, unitOf(s.PowerPricePerKWh, "per kWh"), p, &out)
+	idleEv := []Evidence(nil)
+	if out.Power.ByUse {
+		idleEv = ev("self_hosted.power_idle_watts", s.PowerIdleWatts)
+	}
+	add("power", "Power", powerLine, wattsKnown && s.PowerPricePerKWh != nil, powerArith,
+		wattsEv, idleEv, ev("self_hosted.power_price_per_kwh", s.PowerPricePerKWh), ev("self_hosted.pue", s.PUE), ev("self_hosted.power_hours_per_month", s.PowerHoursPerMonth))
 
 	for _, c := range []struct {
 		cat, label string
@@ -521,6 +536,15 @@ func selfHostedMonthly(s SelfHostedCosts, measuredWatts *float64, conv *converte
 	vl := money("self_hosted.per_request", s.PerRequest)
 	unconverted, conversions = nil, nil
 	vl, _ = s.Taxes["per_request"].apply(vl, basis)
+	if out.Power.ByUse && s.PowerPricePerKWh != nil {
+		// The busy time's energy joins V_local, taxed as power; the sum is
+		// a computed per-request price (RoundPerRequest).
+		e, _ := s.Taxes["power"].apply(energy, basis)
+		busy, _ := s.Taxes["power"].apply(out.Power.AlwaysBusy.Exact, basis)
+		out.Power.AlwaysBusy = NewMoney(busy)
+		out.Power.EnergyPerRequest = NewMoney(RoundPerRequest(e))
+		vl = RoundPerRequest(vl.Add(e))
+	}
 	out.PerRequest = NewMoney(vl)
 	return out
 }

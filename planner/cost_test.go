@@ -92,9 +92,14 @@ func TestQuoteMonthly(t *testing.T) {
 	q := Quote{Name: "api-a", InputPerMTokens: Fig("2.50", "EUR/1M tokens", "quote", evDate), OutputPerMTokens: Fig("10", "EUR/1M tokens", "quote", evDate),
 		RetryRate: Fig("0.02", "fraction", "provider SLA", evDate), Platform: eur("100"), IntegrationLabour: eur("300")}
 	got := QuoteMonthly(q, 256, 128, "contract")
-	// (256 x 2.50 + 128 x 10) / 1e6 x 1.02 = 0.0019584
-	if want := decimal.RequireFromString("0.0019584"); !got.PerRequest.Exact.Equal(want) {
+	// 2 % of attempts fail and are retried until they succeed: a success
+	// takes 1 / 0.98 attempts (not 1.02). (256 x 2.50 + 128 x 10) / 1e6 =
+	// 0.00192; / 0.98 = 0.00195918367...; 6 significant figures: 0.00195918.
+	if want := decimal.RequireFromString("0.00195918"); !got.PerRequest.Exact.Equal(want) {
 		t.Errorf("per request = %s, want %s", got.PerRequest.Exact, want)
+	}
+	if want := "(256 input tokens x 2.5 + 128 output tokens x 10) / 1M / (1 - 0.02 retried), to 6 significant figures"; got.PerRequestBasis != want {
+		t.Errorf("basis = %q, want %q", got.PerRequestBasis, want)
 	}
 	if !got.Fixed.Exact.Equal(decimal.NewFromInt(400)) {
 		t.Errorf("fixed = %s, want 400", got.Fixed.Exact)

@@ -168,6 +168,29 @@ func RoundRequests(n decimal.Decimal) int64 {
 	return n.Ceil().IntPart()
 }
 
+// PerRequestSignificant is the significant figures a per-request price
+// the planner computes keeps (RoundPerRequest).
+const PerRequestSignificant = 6
+
+// RoundPerRequest is the one rounding rule of a per-request price the
+// planner computes rather than reads as typed (docs/method.md,
+// "Rounding"): a quote's price per request in each piece of its cost (the
+// retries' 1 / (1 - r) makes it a quotient) and the self-hosted cost per
+// request with the energy of the busy time in it. Rounded half away from
+// zero to PerRequestSignificant significant figures, as the workbook's
+// ROUND(x, 5 - INT(LOG10(ABS(x)))) does: 0.0039183673... -> 0.00391837.
+// Every cost at a demand, the crossover and the chart use the rounded
+// price, so a figure shown is one the arithmetic used.
+func RoundPerRequest(d decimal.Decimal) decimal.Decimal {
+	if d.IsZero() {
+		return d
+	}
+	// floor(log10 |d|), exactly: the coefficient's digits and exponent.
+	c := d.Coefficient()
+	mag := int32(len(c.Abs(c).String())) - 1 + d.Exponent()
+	return d.Round(PerRequestSignificant - 1 - mag)
+}
+
 // DisplayCount writes a whole count with thousands separators: 75,000.
 func DisplayCount(n int64) string { return groupDigits(n) }
 

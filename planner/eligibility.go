@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -58,13 +59,20 @@ func Eligibility(r Row, c Contract, wantModel string, kind LoadKind) []Warning {
 	add := func(code, format string, args ...any) {
 		out = append(out, Warning{Code: code, Message: fmt.Sprintf(format, args...)})
 	}
+	// values sets the last warning's file and contract values.
+	values := func(file, contract, figure string) {
+		w := &out[len(out)-1]
+		w.File, w.Contract, w.Figure = file, contract, figure
+	}
 	if m := r.ModelName(); wantModel != "" && m != "" && !sameName(m, wantModel) {
 		add("model-mismatch", "model %s, not the contract's %s", m, wantModel)
+		values(m, wantModel, "model")
 	}
 	if _, ok := r.LoadValue(); !ok {
 		add("load-unknown", "no known load level")
 	} else if kind != "" && r.LoadKind != "" && normKind(r.LoadKind) != kind {
 		add("load-kind-mismatch", "load kind %s, the contract's is %s", r.LoadKind, kind)
+		values(string(r.LoadKind), string(kind), "load kind")
 	}
 	if k := r.ReplicaCount(); k > 1 {
 		add(ReplicasNotOneBox, "a stack of %d replicas, not one box: it measures a fleet's scaling factor, not the box", k)
@@ -85,10 +93,12 @@ func Eligibility(r Row, c Contract, wantModel string, kind LoadKind) []Warning {
 		if math.Abs(off) > tol+1e-9 {
 			add("workload-mismatch", "mean %s tokens %s vs the contract's %d (%s, tolerance ±%s)",
 				s.label, fmtNum(math.Round(*s.measured*10)/10), s.want, signedPct(off), fmtPct(tol))
+			values(fmtNum(math.Round(*s.measured*10)/10), fmt.Sprintf("%d (within ±%s)", s.want, fmtPct(tol)), "mean "+s.label+" tokens")
 		}
 	}
 	if r.IdenticalPrompts != nil && *r.IdenticalPrompts && strings.EqualFold(c.Workload.Prompts, "varied") {
 		add("identical-prompts", "every prompt identical (a prefix-cache best case), the contract promises varied prompts")
+		values("identical", "varied", "prompts")
 	}
 	if r.Observed.Stopped {
 		return out
@@ -105,10 +115,12 @@ func Eligibility(r Row, c Contract, wantModel string, kind LoadKind) []Warning {
 	if len(bounds) == 0 || len(summary) > 0 {
 		if min := MinRequestsFor(c.Objective.Percentile); min > 0 && r.Successful != nil && *r.Successful < min {
 			add("few-requests", "%d successful %s, a p%s needs at least %d (%s)", *r.Successful, plural(*r.Successful, "request", "requests"), fmtNum(c.Objective.Percentile), min, summaryWhy(r, summary))
+			values(strconv.Itoa(*r.Successful), strconv.Itoa(min), "p"+fmtNum(c.Objective.Percentile))
 		}
 	}
 	if want := c.RowDurationS; want > 0 && r.DurationS != nil && *r.DurationS < (1-durationSlack)*want {
 		add("short-row", "ran %s s, the contract's rows run %s s", fmtNum(math.Round(*r.DurationS*10)/10), fmtNum(want))
+		values(fmtNum(math.Round(*r.DurationS*10)/10)+" s", fmtNum(want)+" s", "row duration")
 	}
 	return out
 }

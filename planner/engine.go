@@ -35,13 +35,13 @@ func engineWarnings(e *EngineMetrics) []Warning {
 	}
 	var ws []Warning
 	if e.Preemptions != nil && *e.Preemptions > 0 {
-		ws = append(ws, Warning{"engine-preempted", fmt.Sprintf("the engine preempted %s requests during the run (%s): its KV cache ran out, and the preempted requests were recomputed; this load is at the cache's limit", fmtNum(*e.Preemptions), e.Source)})
+		ws = append(ws, Warning{Code: "engine-preempted", Message: fmt.Sprintf("the engine preempted %s requests during the run (%s): its KV cache ran out, and the preempted requests were recomputed; this load is at the cache's limit", fmtNum(*e.Preemptions), e.Source)})
 	}
 	if e.KVCacheMax != nil && *e.KVCacheMax >= KVCacheFull {
-		ws = append(ws, Warning{"kv-cache-full", fmt.Sprintf("the KV cache reached %s full during the run (%s): little room is left for longer prompts or more requests at once", fmtPct(*e.KVCacheMax), e.Source)})
+		ws = append(ws, Warning{Code: "kv-cache-full", Message: fmt.Sprintf("the KV cache reached %s full during the run (%s): little room is left for longer prompts or more requests at once", fmtPct(*e.KVCacheMax), e.Source)})
 	}
 	if e.WaitingMax != nil && *e.WaitingMax > 0 {
-		ws = append(ws, Warning{"requests-waiting", fmt.Sprintf("up to %s requests waited in the engine's own queue (%s): it admitted more than it ran at once, and their wait is in the TTFT", fmtNum(*e.WaitingMax), e.Source)})
+		ws = append(ws, Warning{Code: "requests-waiting", Message: fmt.Sprintf("up to %s requests waited in the engine's own queue (%s): it admitted more than it ran at once, and their wait is in the TTFT", fmtNum(*e.WaitingMax), e.Source)})
 	}
 	return ws
 }

@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -279,10 +280,10 @@ func MinRequestsFor(percentile float64) int {
 func CheckRow(r Row, c Contract, wantModel string) []Warning {
 	ws := engineWarnings(r.Engine)
 	if m := r.ModelName(); wantModel != "" && m != "" && !sameName(m, wantModel) {
-		ws = append(ws, Warning{"model-mismatch", fmt.Sprintf("row model %q is not the contract's %q", m, wantModel)})
+		ws = append(ws, Warning{Code: "model-mismatch", Message: fmt.Sprintf("row model %q is not the contract's %q", m, wantModel), File: m, Contract: wantModel, Figure: "model"})
 	}
 	if c.BenchmarkTool != "" && r.Source.Format != "" && !sameName(r.Source.Format, c.BenchmarkTool) {
-		ws = append(ws, Warning{"tool-mismatch", fmt.Sprintf("row written by %s, contract names %s", r.Source.Format, c.BenchmarkTool)})
+		ws = append(ws, Warning{Code: "tool-mismatch", Message: fmt.Sprintf("row written by %s, contract names %s", r.Source.Format, c.BenchmarkTool), File: r.Source.Format, Contract: c.BenchmarkTool, Figure: "benchmark tool"})
 	}
 	for _, s := range []struct {
 		label    string
@@ -296,19 +297,21 @@ func CheckRow(r Row, c Contract, wantModel string) []Warning {
 			continue
 		}
 		if off := math.Abs(*s.measured-float64(s.want)) / float64(s.want); off > 0.10 {
-			ws = append(ws, Warning{"workload-mismatch", fmt.Sprintf("mean %s %s differ from the contract's %d by %s", s.label, fmtNum(*s.measured), s.want, fmtPct(off))})
+			ws = append(ws, Warning{Code: "workload-mismatch", Message: fmt.Sprintf("mean %s %s differ from the contract's %d by %s", s.label, fmtNum(*s.measured), s.want, fmtPct(off)),
+				File: fmtNum(roundSig(*s.measured, 4)), Contract: fmt.Sprintf("%d (within ±10 %%)", s.want), Figure: "mean " + s.label})
 		}
 	}
 	if r.IdenticalPrompts != nil && *r.IdenticalPrompts && strings.EqualFold(c.Workload.Prompts, "varied") {
-		ws = append(ws, Warning{"identical-prompts", "every prompt was identical (a prefix-cache best case) but the contract promises varied prompts"})
+		ws = append(ws, Warning{Code: "identical-prompts", Message: "every prompt was identical (a prefix-cache best case) but the contract promises varied prompts", File: "identical", Contract: "varied", Figure: "prompts"})
 	}
 	if c.LoadKind != "" && r.LoadKind != "" && normKind(r.LoadKind) != normKind(c.LoadKind) {
-		ws = append(ws, Warning{"load-kind-mismatch", fmt.Sprintf("row load kind %s, contract %s", r.LoadKind, c.LoadKind)})
+		ws = append(ws, Warning{Code: "load-kind-mismatch", Message: fmt.Sprintf("row load kind %s, contract %s", r.LoadKind, c.LoadKind), File: string(r.LoadKind), Contract: string(c.LoadKind), Figure: "load kind"})
 	}
 	if min := MinRequestsFor(c.Objective.Percentile); min > 0 && r.Successful != nil && *r.Successful < min && len(r.Samples) == 0 {
 		// With per-request records the confidence bounds speak instead
 		// (Eligibility, docs/method.md "Confidence").
-		ws = append(ws, Warning{"few-requests", fewRequestsText(*r.Successful, c.Objective.Percentile)})
+		ws = append(ws, Warning{Code: "few-requests", Message: fewRequestsText(*r.Successful, c.Objective.Percentile),
+			File: strconv.Itoa(*r.Successful), Contract: strconv.Itoa(min), Figure: "p" + fmtNum(c.Objective.Percentile)})
 	}
 	return ws
 }

@@ -24,6 +24,12 @@ type TelemetryInput struct {
 	Source string              `json:"source"`
 	SHA256 string              `json:"sha256"`
 	Rows   []RowTelemetryInput `json:"rows"`
+	// IdlePowerW is the box's idle draw the log measured
+	// (TelemetryAligner.IdlePower), nil when it holds none; IdleSamples
+	// counts the idle samples it read. Logs imported before these were
+	// kept have neither.
+	IdlePowerW  *float64 `json:"idle_power_watts,omitempty"`
+	IdleSamples int      `json:"idle_samples,omitempty"`
 }
 
 // TelemetrySummary is what the report says about the GPU log as a whole.
@@ -70,35 +76,54 @@ func applyTelemetry(rows []Row, t *TelemetryInput) []Row {
 // peak memory and the contract's device memory.
 const SourceDerived = "derived: 1 - peak memory / device memory"
 
-// deriveHeadroom returns rows with the headroom worked out where it is
-// missing and both memories are known: 1 - peak memory / device memory
-// (docs/method.md, "Rows that count"). A peak above the device's memory
-// derives nothing. derived holds the keys of the rows it filled.
-func deriveHeadroom(rows []Row, deviceGiB *float64) (out []Row, derived map[string]bool) {
-	derived = map[string]bool{}
+// ResolveRows makes rows ready to be judged: the GPU log's figures of each
+// row's window attached (Row.Telemetry), and the memory headroom worked
+// out wherever it is missing and the peak memory and the device's memory
+// allow: 1 - peak / device memory (docs/method.md, "Measured figures of a
+// row"). The peak is the log's when it covers the row and names no device
+// total (AIPerf's GPU telemetry), else the one typed or imported with the
+// row. It is the one way a row's headroom is derived: the report's
+// matrix, every candidate's rows and the command line's envelope judge
+// rows through it. A peak above the device's memory derives nothing.
+func ResolveRows(rows []Row, t *TelemetryInput, deviceGiB *float64) []Row {
+	rows = applyTelemetry(rows, t)
 	if deviceGiB == nil || !(*deviceGiB > 0) {
-		return rows, derived
+		return rows
 	}
-	out = make([]Row, len(rows))
+	out := make([]Row, len(rows))
 	for i, r := range rows {
-		if o := r.Observed; o.Headroom == nil && o.PeakMemoryGiB != nil && *o.PeakMemoryGiB >= 0 && *o.PeakMemoryGiB <= *deviceGiB {
-			r.Observed.Headroom = F(1 - *o.PeakMemoryGiB / *deviceGiB)
-			r.headroomDerived = true
-			derived[RowKey(r)] = true
+		if tel := r.Telemetry; tel != nil && tel.Headroom == nil {
+			if h := headroomOf(tel.MemPeakGiB, *deviceGiB); h != nil {
+				tc := *tel
+				tc.Headroom, tc.MemTotalGiB, tc.HeadroomDerived = h, F(*deviceGiB), true
+				r.Telemetry = &tc
+			}
+		}
+		if o := r.Observed; o.Headroom == nil {
+			if h := headroomOf(o.PeakMemoryGiB, *deviceGiB); h != nil {
+				r.Observed.Headroom = h
+				r.headroomDerived = true
+			}
 		}
 		out[i] = r
 	}
-	return out, derived
+	return out
 }
 
-// applyCandidateTelemetry is applyTelemetry over each candidate's own rows.
-func applyCandidateTelemetry(cs []Candidate, t *TelemetryInput) []Candidate {
-	if t == nil || len(t.Rows) == 0 {
-		return cs
+// headroomOf is 1 - peak / device, nil without a peak or when the peak
+// is not within the device's memory.
+func headroomOf(peakGiB *float64, deviceGiB float64) *float64 {
+	if peakGiB == nil || *peakGiB < 0 || *peakGiB > deviceGiB {
+		return nil
 	}
+	return F(1 - *peakGiB/deviceGiB)
+}
+
+// resolveCandidates is ResolveRows over each candidate's own rows.
+func resolveCandidates(cs []Candidate, t *TelemetryInput, deviceGiB *float64) []Candidate {
 	out := make([]Candidate, len(cs))
 	for i, c := range cs {
-		c.Rows = applyTelemetry(c.Rows, t)
+		c.Rows = ResolveRows(c.Rows, t, deviceGiB)
 		out[i] = c
 	}
 	return out
@@ -114,8 +139,7 @@ func (rr *RowResult) fillMeasured() {
 	rr.TelemetryPartial, rr.TelemetryCoverage = m.Partial, m.Coverage
 	rr.Telemetry = rr.Row.Telemetry
 	if m.Partial {
-		rr.Warnings = append(rr.Warnings, Warning{"telemetry-partial",
-			fmt.Sprintf("the GPU log covers only part of this row (%s): its power and memory are over that part", m.Coverage)})
+		rr.Warnings = append(rr.Warnings, Warning{Code: "telemetry-partial", Message: fmt.Sprintf("the GPU log covers only part of this row (%s): its power and memory are over that part", m.Coverage)})
 	}
 }
 

@@ -95,12 +95,16 @@ func TestPricingModelParts(t *testing.T) {
 			q.BatchDiscount = Fig("0.5", "fraction", "price page", evDate)
 			q.BatchShare = Fig("0.4", "fraction", "traffic", evDate)
 		}, "0.006"},
-		// Tokens and the request price paid again for 2 % retries:
-		// 0.0075 x 1.02 + 0.001 x 1.02.
+		// Tokens and the request price paid for every attempt when 2 % of
+		// attempts fail and are retried until they succeed: (0.0075 +
+		// 0.001) / 0.98 = 0.0086734693...; 6 significant figures.
 		{"per-request price and retries", func(q *Quote) {
 			q.PerRequestPrice = Fig("0.001", "EUR/request", "price page", evDate)
 			q.RetryRate = Fig("0.02", "fraction", "ops", evDate)
-		}, "0.00867"},
+		}, "0.00867347"},
+		// Half of the attempts failing: two attempts a success (1 + r
+		// would say 1.5): 0.0075 x 2.
+		{"retries at one in two", func(q *Quote) { q.RetryRate = Fig("0.5", "fraction", "ops", evDate) }, "0.015"},
 		// Tokenizer counts 15 % more: (2,300 x 3 + 115 x 15) / 1M.
 		{"token multiplier", func(q *Quote) { q.TokenMultiplier = Fig("1.15", "x", "tokenizer test", evDate) }, "0.008625"},
 	}
@@ -241,12 +245,12 @@ func TestTaxNetAndGross(t *testing.T) {
 	// 1,190; recoverable, 1,000 net and 1,190 gross.
 	s := flatSelf("1000", "0")
 	s.Taxes = map[string]*Tax{"hosting": {Rate: Fig("0.19", "fraction", "tax office", evDate)}}
-	wantDec(t, "self-hosted, tax not recoverable", selfHostedMonthly(s, nil, nil, TaxNet).FixedPerBox.Exact, "1190")
+	wantDec(t, "self-hosted, tax not recoverable", selfHostedMonthly(s, nil, nil, TaxNet, nil).FixedPerBox.Exact, "1190")
 	s.Taxes["hosting"].Recoverable = true
-	sh := selfHostedMonthly(s, nil, nil, TaxNet)
+	sh := selfHostedMonthly(s, nil, nil, TaxNet, nil)
 	wantDec(t, "self-hosted net", sh.FixedPerBox.Exact, "1000")
 	wantDec(t, "self-hosted gross", sh.FixedGross.Exact, "1190")
-	wantDec(t, "self-hosted gross on the gross basis", selfHostedMonthly(s, nil, nil, TaxGross).FixedPerBox.Exact, "1190")
+	wantDec(t, "self-hosted gross on the gross basis", selfHostedMonthly(s, nil, nil, TaxGross, nil).FixedPerBox.Exact, "1190")
 }
 
 // mixedInputs is a EUR report with a USD quote, a GBP hosting bill and,
@@ -505,7 +509,7 @@ func TestOldStoredSectionsStillLoad(t *testing.T) {
 	qc := QuoteMonthly(q, 256, 128, "contract")
 	// (256 x 0.5 + 128 x 1.5) / 1M = 0.00032.
 	wantDec(t, "per request", qc.PerRequest.Exact, "0.00032")
-	if qc.PerRequestBasis != "(256 input tokens x 0.5 + 128 output tokens x 1.5) / 1M x (1 + 0 retry/failure)" {
+	if qc.PerRequestBasis != "(256 input tokens x 0.5 + 128 output tokens x 1.5) / 1M / (1 - 0 retried)" {
 		t.Errorf("basis = %q", qc.PerRequestBasis)
 	}
 }

@@ -23,6 +23,11 @@ type PathStep struct {
 	Done    bool   `json:"done"`
 	Detail  string `json:"detail"`
 	Section string `json:"section"`
+	// Anchor is the section, or anchor in one, where what is left is
+	// done now (Section when nothing narrower applies); Row is set when
+	// it is one row's figures (RowNeed), the row's key.
+	Anchor string `json:"anchor"`
+	Row    string `json:"row,omitempty"`
 }
 
 // pathSteps are the steps and the exit-check items each stands for.
@@ -51,15 +56,27 @@ func BuildPath(in Inputs, r *Result) Path {
 		w = &Workflow{}
 	}
 	submitted := w.State == WorkflowInReview || w.State == WorkflowApproved
-	p := Path{Next: -1}
+	// An item failing for want of another step's input is that step's to
+	// do, not its own step's (pathOwner).
+	owned := map[string][]ExitItem{}
 	for _, s := range pathSteps {
-		st := PathStep{ID: s.id, Label: s.label, Section: s.section, Done: true}
-		var left []string
 		for _, id := range s.items {
 			if it, ok := byID[id]; ok && !it.Pass {
-				st.Done = false
-				left = append(left, it.Label+": "+it.Detail)
+				o := pathOwner(id, s.id, in, r)
+				owned[o] = append(owned[o], it)
 			}
+		}
+	}
+	p := Path{Next: -1}
+	for _, s := range pathSteps {
+		st := PathStep{ID: s.id, Label: s.label, Section: s.section, Anchor: s.section, Done: true}
+		var left []string
+		for _, it := range owned[s.id] {
+			st.Done = false
+			left = append(left, it.Label+": "+it.Detail)
+		}
+		if s.id == "results" && !st.Done {
+			st.Label, st.Anchor, st.Row = resultsNext(in, r, owned[s.id])
 		}
 		switch s.id {
 		case "freeze":
@@ -109,4 +126,79 @@ func countFails(items []ExitItem) int {
 		}
 	}
 	return n
+}
+
+// pathOwner is the path step that must act for a failing exit item of
+// step own: the costs per 1,000 and the crossover wait for an API quote
+// to compare (the costs step), and demand scenarios all entered whose
+// busy hour is beyond the plan wait for the recommendation to change the
+// plan or say why it stands.
+func pathOwner(id, own string, in Inputs, r *Result) string {
+	switch id {
+	case "cost_per_1000", "crossover":
+		if !anyCompared(r) {
+			return "costs"
+		}
+	case "scenarios":
+		names := map[string]bool{}
+		for _, s := range in.Scenarios {
+			names[s.Name] = true
+		}
+		if names["low"] && names["expected"] && names["peak"] {
+			return "recommendation"
+		}
+	}
+	return own
+}
+
+// anyCompared is true when a quote can be compared (none left out).
+func anyCompared(r *Result) bool {
+	for _, q := range r.Quotes {
+		if q.Excluded == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// resultsNext is the results step's next action, from its first failing
+// item (fails, in the step's order): import the results while none are,
+// else what the imported rows still lack, pointing at the row when it is
+// one row's figures.
+func resultsNext(in Inputs, r *Result, fails []ExitItem) (label, anchor, row string) {
+	if len(r.Matrix) == 0 {
+		return "Import the results", "imports", ""
+	}
+	failing := map[string]bool{}
+	for _, it := range fails {
+		failing[it.ID] = true
+	}
+	if failing["rows"] {
+		if len(in.Contract.Loads) == 0 {
+			return "Plan the load rows in the contract", "contract", ""
+		}
+		return "Import the planned rows still missing, or amend the plan with a reason", "plan-amend", ""
+	}
+	if failing["row_figures"] || failing["ceiling_memory"] {
+		if n := FindRowNeed(r, in.Contract.DeviceMemoryGiB != nil); n != nil {
+			return n.Action, "matrix", n.Row
+		}
+	}
+	switch {
+	case failing["row_figures"]:
+		return "Import rows with every figure the objective needs", "matrix", ""
+	case failing["counted_rows"]:
+		return "Import rows that match the contract", "matrix", ""
+	case failing["ceiling_memory"] && r.Envelope.CeilingRow == nil, failing["admission"] && r.Envelope.Ceiling == nil:
+		return "Find a load that passes: " + r.Envelope.Text, "matrix", ""
+	case failing["ceiling_memory"]:
+		return "Record memory and OOM at the ceiling row", "matrix", ""
+	case failing["admission"]:
+		return "Set the admission limit", "admission", ""
+	case failing["overload"]:
+		return "Record the overload test", "overload", ""
+	case failing["regression_gate"]:
+		return "Record the regression gate of the model chosen", "candidates", ""
+	}
+	return "Complete the results", "matrix", ""
 }

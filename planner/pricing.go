@@ -78,7 +78,7 @@ func (q QuoteCost) monthlyOriginal(d decimal.Decimal, basis string) decimal.Deci
 // report's currency.
 func (q QuoteCost) monthlyOn(requests int64, basis string) decimal.Decimal {
 	d := decimal.NewFromInt(requests)
-	if len(q.pre) == 0 {
+	if len(q.pre) == 0 || basis == q.taxBasis {
 		return segmentAt(q.segments(), d).at(d)
 	}
 	return q.rate.of(q.monthlyOriginal(d, basis))
@@ -156,13 +156,17 @@ func QuoteMonthly(q Quote, inTokens, outTokens float64, basis string) QuoteCost 
 // Per request, with m the token multiplier, h the cache-hit share and
 // retry the retry rate:
 //
-//	input tokens  = contract input x m x (1 + retry), of which h cached
-//	output tokens = (contract output x m + reasoning) x (1 + retry)
-//	usage(D)      = (1 - batch discount x batch share) x token charges(D) + D x per-request price x (1 + retry)
+//	attempts      = 1 / (1 - retry)  (a share retry of attempts fails and is retried until it succeeds)
+//	input tokens  = contract input x m x attempts, of which h cached
+//	output tokens = (contract output x m + reasoning) x attempts
+//	usage(D)      = (1 - batch discount x batch share) x token charges(D) + D x per-request price x attempts
 //	monthly(D)    = (charges + max(minimum, usage(D))) x (1 + tax) + integration labour
 //
 // Token charges walk the volume bands by the month's volume of each kind;
-// cached input is priced flat at the cached price.
+// cached input is priced flat at the cached price. The price per request
+// of every piece (V_api and the slopes beyond the first band), in the
+// report's currency on its tax basis, is rounded by RoundPerRequest
+// (docs/method.md, "Rounding").
 func quoteMonthly(q Quote, inTokens, outTokens float64, tokenBasis string, conv *converter, taxBasis string) QuoteCost {
 	cur := strings.ToUpper(q.Currency)
 	if cur == "" && conv != nil {
@@ -218,7 +222,10 @@ func quoteMonthly(q Quote, inTokens, outTokens float64, tokenBasis string, conv 
 	one := decimal.NewFromInt(1)
 	mult := orDefault(q.TokenMultiplier, 1)
 	retry, _ := amount(q.RetryRate)
-	rho := one.Add(retry)
+	// A share r of attempts fails and is retried until it succeeds: a
+	// success takes 1 / (1 - r) attempts, each paid (docs/method.md,
+	// "Retries").
+	rho := Attempts(retry)
 	hit, _ := amount(q.CacheHitShare)
 	reasoning, _ := amount(q.ReasoningTokens)
 	inT := decimal.NewFromFloat(inTokens).Mul(mult).Mul(rho)
@@ -278,15 +285,23 @@ func quoteMonthly(q Quote, inTokens, outTokens float64, tokenBasis string, conv 
 	qc.pre = pre
 	f := q.Tax.factor(taxBasis)
 	for _, s := range pre {
-		qc.Segments = append(qc.Segments, CostSegment{From: s.From, To: s.To,
-			Intercept: NewMoney(rate.of(s.Intercept.Exact.Mul(f).Add(untaxed))), Slope: NewMoney(rate.of(s.Slope.Exact.Mul(f)))})
+		// The piece's price per request is rounded (RoundPerRequest); a
+		// piece whose slope the rounding moved keeps its exact cost where
+		// it starts (the first piece starts at zero, so its intercept
+		// stays the charges). A slope the rounding leaves alone keeps the
+		// intercept from the bands, exact.
+		slope, icpt := rate.of(s.Slope.Exact.Mul(f)), rate.of(s.Intercept.Exact.Mul(f).Add(untaxed))
+		if r := RoundPerRequest(slope); !r.Equal(slope) {
+			icpt, slope = icpt.Add(slope.Sub(r).Mul(s.From)), r
+		}
+		qc.Segments = append(qc.Segments, CostSegment{From: s.From, To: s.To, Intercept: NewMoney(icpt), Slope: NewMoney(slope)})
 	}
 
 	// V_api: the price of a request in the first band.
 	first := perMillion(batch.Mul(inBands[0].price.Mul(uncached).Add(cachedPrice.Mul(cached)).Add(outBands[0].price.Mul(outT)))).Add(perReq)
-	qc.PerRequest = NewMoney(rate.of(first.Mul(f)))
+	qc.PerRequest = NewMoney(RoundPerRequest(rate.of(first.Mul(f))))
 	qc.FixedOriginal = rate.original(fixedOrig)
-	qc.PerRequestOriginal = rate.original(first.Mul(f))
+	qc.PerRequestOriginal = rate.original(RoundPerRequest(first.Mul(f)))
 	qc.PerRequestBasis = perRequestBasis(q, decimal.NewFromFloat(inTokens), decimal.NewFromFloat(outTokens), mult, retry, hit, reasoning, disc, share, perReq, f, rate, conv.reportCode())
 	if !isFigure(q.InputPerMTokens) || !isFigure(q.OutputPerMTokens) {
 		qc.Notes = append(qc.Notes, "token prices not typed: counted as zero")
@@ -330,7 +345,7 @@ func perRequestBasis(q Quote, in, out, mult, retry, hit, reasoning, disc, share,
 	// written as formula terms (DisplayInputDecimal).
 	inShown, outShown := DisplayInputDecimal(in), DisplayInputDecimal(out)
 	if plain {
-		return fmt.Sprintf("(%s input tokens x %s + %s output tokens x %s) / 1M x (1 + %s retry/failure)", inShown, ip, outShown, op, retry)
+		return fmt.Sprintf("(%s input tokens x %s + %s output tokens x %s) / 1M / (1 - %s retried)%s", inShown, ip, outShown, op, retry, roundedNote(retry))
 	}
 	var b strings.Builder
 	inText := inShown
@@ -354,7 +369,7 @@ func perRequestBasis(q Quote, in, out, mult, retry, hit, reasoning, disc, share,
 	if q.BatchDiscount != nil {
 		fmt.Fprintf(&b, " x (1 - %s batch discount x %s eligible)", disc, share)
 	}
-	fmt.Fprintf(&b, " x (1 + %s retry/failure)", retry)
+	fmt.Fprintf(&b, " / (1 - %s retried)", retry)
 	if q.PerRequestPrice != nil {
 		fmt.Fprintf(&b, " + %s per request", perReq)
 	}
@@ -362,7 +377,30 @@ func perRequestBasis(q Quote, in, out, mult, retry, hit, reasoning, disc, share,
 		fmt.Fprintf(&b, " x %s tax factor", taxF)
 	}
 	b.WriteString(rate.text(report))
+	b.WriteString(roundedNote(retry))
 	return b.String()
+}
+
+// roundedNote says the per-request price was rounded, where retries made
+// it a quotient.
+func roundedNote(retry decimal.Decimal) string {
+	if retry.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf(", to %d significant figures", PerRequestSignificant)
+}
+
+// Attempts is what one success costs in attempts when a share r of
+// attempts fails and is retried until it succeeds: 1 / (1 - r), not
+// 1 + r (docs/method.md, "Retries"). r is below 1 (the field's bound);
+// the quotient carries 16 decimals, and the price per request it makes is
+// rounded by RoundPerRequest.
+func Attempts(r decimal.Decimal) decimal.Decimal {
+	one := decimal.NewFromInt(1)
+	if r.IsZero() || !r.LessThan(one) {
+		return one
+	}
+	return one.Div(one.Sub(r))
 }
 
 // orDefaultFig is f's amount, else def's (zero when neither is typed).

@@ -53,6 +53,13 @@ type Warning struct {
 	// "workload-mismatch", "model-mismatch", "tool-mismatch", "percentile-missing", ...
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	// File and Contract are, for a difference from the contract, the
+	// file's value and the contract's as people read them ("llama-3-8b",
+	// "llama-3-70b"), and Figure what they are a value of ("mean prompt
+	// tokens"); WarningSentence says them in a sentence.
+	File     string `json:"file,omitempty"`
+	Contract string `json:"contract,omitempty"`
+	Figure   string `json:"figure,omitempty"`
 }
 
 // Observed holds what a lead types in per row, because no benchmark client
@@ -207,7 +214,7 @@ type Row struct {
 	// the row's power and memory through Measured.
 	Telemetry *RowTelemetry `json:"-"`
 	// headroomDerived is true when Observed.Headroom was worked out from
-	// the peak memory and the device's (deriveHeadroom), not typed.
+	// the peak memory and the device's (ResolveRows), not typed.
 	headroomDerived bool
 
 	// Samples are the row's measured requests, one each, when the file
@@ -274,6 +281,9 @@ func (r Row) Measured() MeasuredFigures {
 	}
 	if t.Headroom != nil {
 		m.Headroom, m.PeakMemoryGiB, m.MemorySource = t.Headroom, t.MemPeakGiB, src
+		if t.HeadroomDerived {
+			m.MemorySource = src + "; headroom derived: 1 - peak memory / device memory"
+		}
 	}
 	return m
 }

@@ -34,7 +34,14 @@ type ScenarioResult struct {
 	// Hybrid is owning n boxes and buying the overflow from the cheapest
 	// quote, n = 0 ... the serving boxes needed (docs/method.md, "The
 	// hybrid plan"); nil without quotes or capacity.
-	Hybrid        *Hybrid      `json:"hybrid,omitempty"`
+	Hybrid *Hybrid `json:"hybrid,omitempty"`
+	// BusyHours is the hours a month the boxes spend serving the
+	// scenario's requests (BusyHours) and Utilisation that over the boxes'
+	// powered hours; nil unless power is priced by use.
+	BusyHours   *float64 `json:"busy_hours,omitempty"`
+	Utilisation *float64 `json:"utilisation,omitempty"`
+	// PowerUse says so in words ("" unless power is priced by use).
+	PowerUse      string       `json:"power_use,omitempty"`
 	ExceedsPlan   bool         `json:"exceeds_plan"`
 	ExceedsReason string       `json:"exceeds_reason,omitempty"`
 	Options       []OptionCost `json:"options"`
@@ -113,6 +120,16 @@ func CostScenario(s Scenario, capacity Capacity, self SelfHostedCost, quotes []Q
 		}
 	}
 	k := decimal.NewFromInt(int64(boxes))
+	if pu := self.Power; pu.ByUse && pu.ServiceRate != nil {
+		bh := BusyHours(d, *pu.ServiceRate).InexactFloat64()
+		res.BusyHours = &bh
+		res.Utilisation = Utilisation(s.MonthlyRequests, boxes, decimal.NewFromFloat(pu.PoweredHours), *pu.ServiceRate)
+		if res.Utilisation != nil {
+			res.PowerUse = fmt.Sprintf("power by use: busy %s h a month of %d %s x %s h powered (%s utilisation), idle the rest",
+				DisplayNumber(bh, 1), boxes, plural(boxes, "box", "boxes"), DisplayInput(pu.PoweredHours), DisplayShare(*res.Utilisation))
+			notes = append(notes, res.PowerUse)
+		}
+	}
 	selfCost := self.FixedPerBox.Exact.Mul(k).Add(self.PerRequest.Exact.Mul(d))
 	o := option("self-hosted", "self-hosted", selfCost, s.MonthlyRequests, boxes,
 		fmt.Sprintf("%d %s x %s + %d requests x %s", boxes, plural(boxes, "box", "boxes"), DisplayInputDecimal(self.FixedPerBox.Exact), s.MonthlyRequests, DisplayInputDecimal(self.PerRequest.Exact)), notes)

@@ -47,8 +47,12 @@ type RowTelemetry struct {
 	MemPeakGiB  *float64 `json:"mem_peak_gib"`
 	MemTotalGiB *float64 `json:"mem_total_gib"`
 	Headroom    *float64 `json:"memory_headroom"`
-	UtilMeanPct *float64 `json:"util_mean_pct"`
-	TempMaxC    *float64 `json:"temp_max_c"`
+	// HeadroomDerived is true when the log names no device total and the
+	// headroom was worked out from the contract's device memory
+	// (ResolveRows); MemTotalGiB is then that memory.
+	HeadroomDerived bool     `json:"headroom_derived,omitempty"`
+	UtilMeanPct     *float64 `json:"util_mean_pct"`
+	TempMaxC        *float64 `json:"temp_max_c"`
 	// OutputTokensPerJoule is the row's output tokens/s over PowerMeanW.
 	OutputTokensPerJoule *float64 `json:"output_tokens_per_joule"`
 	// Source names the log the figures came from.
@@ -112,12 +116,21 @@ type TelemetryAligner struct {
 	// sampling interval.
 	lastAt map[string]float64
 	gaps   []float64
+	// idle sums each GPU's power over its idle samples, anywhere in the
+	// log (IdlePower).
+	idle map[string]*idleAcc
+}
+
+// idleAcc sums one GPU's idle samples.
+type idleAcc struct {
+	n, powerN int
+	powerSum  float64
 }
 
 // NewTelemetryAligner starts an alignment to the given windows (one per row,
 // in row order).
 func NewTelemetryAligner(windows []Window) *TelemetryAligner {
-	a := &TelemetryAligner{windows: windows, acc: make([]map[string]*gpuAcc, len(windows)), lastAt: map[string]float64{}}
+	a := &TelemetryAligner{windows: windows, acc: make([]map[string]*gpuAcc, len(windows)), lastAt: map[string]float64{}, idle: map[string]*idleAcc{}}
 	for i := range a.acc {
 		a.acc[i] = map[string]*gpuAcc{}
 	}
@@ -138,6 +151,18 @@ func (a *TelemetryAligner) Add(s GPUSample) {
 	}
 	a.lastAt[s.GPU] = s.At
 	idle := s.UtilPct != nil && *s.UtilPct < TelemetryIdleUtilPct
+	if idle {
+		g := a.idle[s.GPU]
+		if g == nil {
+			g = &idleAcc{}
+			a.idle[s.GPU] = g
+		}
+		g.n++
+		if s.PowerW != nil {
+			g.powerSum += *s.PowerW
+			g.powerN++
+		}
+	}
 	for i, w := range a.windows {
 		if !w.Contains(s.At) {
 			continue
@@ -183,6 +208,31 @@ func (a *TelemetryAligner) Add(s GPUSample) {
 // none were.
 func (a *TelemetryAligner) Span() (first, last float64, ok bool) {
 	return a.first, a.last, a.total > 0
+}
+
+// IdlePower is the box's idle draw from the log (docs/method.md, "Power
+// by use"): each GPU's mean power over its idle samples (utilisation under
+// TelemetryIdleUtilPct, anywhere in the log: before, between or after the
+// rows), summed over the GPUs as a row's power is. nil unless every GPU
+// the log names has idle samples with power; samples counts the idle
+// samples read.
+func (a *TelemetryAligner) IdlePower() (watts *float64, samples int) {
+	sum, all := 0.0, len(a.lastAt) > 0
+	for gpu := range a.lastAt {
+		g := a.idle[gpu]
+		if g != nil {
+			samples += g.n
+		}
+		if g == nil || g.powerN == 0 {
+			all = false
+			continue
+		}
+		sum += g.powerSum / float64(g.powerN)
+	}
+	if !all {
+		return nil, samples
+	}
+	return F(sum), samples
 }
 
 // Samples is the number of samples added so far.
@@ -235,7 +285,7 @@ func (a *TelemetryAligner) Result(outputTokenRates []*float64, source string) []
 		}
 		var pMean, pPeak, utilSum float64
 		var powerAll, utilN = true, 0
-		var worst *float64
+		var worst, untotalled *float64
 		for _, k := range keys {
 			g := gpus[k]
 			rt.Samples += g.n
@@ -252,13 +302,16 @@ func (a *TelemetryAligner) Result(outputTokenRates []*float64, source string) []
 			if g.tempN > 0 && (rt.TempMaxC == nil || g.tempMax > *rt.TempMaxC) {
 				rt.TempMaxC = F(g.tempMax)
 			}
-			if g.memN > 0 && g.hasMemTot && g.memTotal > 0 {
+			switch {
+			case g.memN > 0 && g.hasMemTot && g.memTotal > 0:
 				h := 1 - g.memPeak/g.memTotal
 				if worst == nil || h < *worst {
 					worst = F(h)
 					rt.MemPeakGiB = F(g.memPeak / 1024)
 					rt.MemTotalGiB = F(g.memTotal / 1024)
 				}
+			case g.memN > 0 && (untotalled == nil || g.memPeak > *untotalled):
+				untotalled = F(g.memPeak)
 			}
 		}
 		if powerAll {
@@ -270,6 +323,11 @@ func (a *TelemetryAligner) Result(outputTokenRates []*float64, source string) []
 			rt.UtilMeanPct = F(utilSum / float64(utilN))
 		}
 		rt.Headroom = worst
+		if worst == nil && untotalled != nil {
+			// A log naming no device total (AIPerf's): the peak alone;
+			// ResolveRows derives the headroom from the device memory.
+			rt.MemPeakGiB = F(*untotalled / 1024)
+		}
 		if i < len(outputTokenRates) && outputTokenRates[i] != nil && rt.PowerMeanW != nil && *rt.PowerMeanW > 0 {
 			rt.OutputTokensPerJoule = F(*outputTokenRates[i] / *rt.PowerMeanW)
 		}

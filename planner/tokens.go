@@ -163,6 +163,14 @@ func BuildFrontier(costs SelfHostedCosts, device string, self SelfHostedCost, ca
 		line[l.Category] = line[l.Category].Add(l.Monthly.Exact)
 	}
 	ep := line["equipment"].Add(line["power"])
+	// With power by use the power line holds the idle watts only; a
+	// GPU-hour at 100 % utilisation draws the measured watts every hour
+	// (docs/method.md, "Power by use").
+	byUse := self.Power.ByUse && self.Power.EnergyPerRequest.Exact.IsPositive()
+	epLines := ep
+	if byUse {
+		ep = line["equipment"].Add(self.Power.AlwaysBusy.Exact)
+	}
 	f.EquipmentPower = NewMoney(ep)
 	gpus := decimal.NewFromFloat(f.GPUs)
 	hours := decimal.NewFromInt(HoursPerMonth)
@@ -220,7 +228,13 @@ func BuildFrontier(costs SelfHostedCosts, device string, self SelfHostedCost, ca
 		basis = f.GPUHourPrice.Exact.Mul(gpus).Mul(hours)
 	}
 	labour, downtime := line["labour"], line["downtime"]
-	other := self.FixedPerBox.Exact.Sub(ep).Sub(labour).Sub(downtime)
+	other := self.FixedPerBox.Exact.Sub(epLines).Sub(labour).Sub(downtime)
+	// The energy above idle a request, when power is priced by use: in
+	// V_local, moved to its own step.
+	energy := decimal.Zero
+	if byUse {
+		energy = self.Power.EnergyPerRequest.Exact
+	}
 	for _, s := range scenarios {
 		var o *OptionCost
 		for i := range s.Options {
@@ -252,11 +266,19 @@ func BuildFrontier(costs SelfHostedCosts, device string, self SelfHostedCost, ca
 			step("equipment_power", "the box's own equipment and power against the typed GPU-hour price", run(cum),
 				fmt.Sprintf("%s a month per box against %s at the typed price", DisplayMoney(ep), DisplayMoney(basis)))
 		}
+		if byUse {
+			// Power by use: the box's power a month at the measured watts
+			// becomes idle watts for every hour and the watts above idle
+			// for the busy time.
+			cum = cum.Sub(ep.Sub(epLines).Mul(k)).Add(energy.Mul(decimal.NewFromInt(d)))
+			step("power_by_use", "power by use (idle watts while idle)", run(cum),
+				fmt.Sprintf("%s a month per box at the measured watts against %s idle and %s a request busy", DisplayMoney(self.Power.AlwaysBusy.Exact), DisplayMoney(line["power"]), DisplayInputDecimal(energy)))
+		}
 		cum = cum.Add(labour.Mul(k))
 		step("labour", "labour", run(cum), fmt.Sprintf("operator labour, %s a month per box", DisplayMoney(labour)))
-		cum = cum.Add(other.Mul(k)).Add(self.PerRequest.Exact.Mul(decimal.NewFromInt(d)))
+		cum = cum.Add(other.Mul(k)).Add(self.PerRequest.Exact.Sub(energy).Mul(decimal.NewFromInt(d)))
 		step("facilities_other", "facilities and other costs", run(cum),
-			fmt.Sprintf("facilities, hosting, support, software, monitoring and backup, %s a month per box, and %s a request", DisplayMoney(other), DisplayInputDecimal(self.PerRequest.Exact)))
+			fmt.Sprintf("facilities, hosting, support, software, monitoring and backup, %s a month per box, and %s a request", DisplayMoney(other), DisplayInputDecimal(self.PerRequest.Exact.Sub(energy))))
 		allIn := run(o.MonthlyCost.Exact)
 		step("failures", "failures (expected downtime)", allIn, fmt.Sprintf("the expected downtime allowance, %s a month per box", DisplayMoney(downtime)))
 		g.AllIn = NewMoney(allIn)

@@ -29,7 +29,7 @@ func TestUnitNamingAnotherCurrency(t *testing.T) {
 	// Computed: 100 EUR x 1.08 = 108 USD, the line naming the original and
 	// the rate; without a rate, zero and said so, never 100 USD.
 	line := func(conv *converter) CostLine {
-		for _, l := range selfHostedMonthly(s, nil, conv, TaxNet).Lines {
+		for _, l := range selfHostedMonthly(s, nil, conv, TaxNet, nil).Lines {
 			if l.Category == "hosting" {
 				return l
 			}

@@ -541,6 +541,65 @@ document.addEventListener("htmx:afterRequest", function (e) {
   window.addEventListener("hashchange", go);
 })();
 
+// A link to a folded form (the headline's and the path's link to the row
+// whose figures are missing, /reports/1/results#observed-12) lands with it
+// open: the details the address names, and every details around it, open
+// (a lazy part in it then loads), and it is scrolled into view.
+(function () {
+  "use strict";
+  function reveal() {
+    if (!location.hash) return;
+    var el = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (!el) return;
+    var d = el.tagName === "DETAILS" ? el : el.closest("details");
+    var opened = false;
+    while (d) {
+      if (!d.open) {
+        d.open = true;
+        opened = true;
+      }
+      d = d.parentElement && d.parentElement.closest("details");
+    }
+    if (!opened) return;
+    el.scrollIntoView({ block: "start" });
+    // The sections above are laid out when they come into view
+    // (content-visibility) and the form's lazy part loads after this:
+    // either can move the form, so it is brought back into view once
+    // the page has loaded and once its part has settled, unless the
+    // reader has scrolled away meanwhile.
+    var top = window.scrollY;
+    var again = function () {
+      if (Math.abs(window.scrollY - top) > 2 && !moved(el)) return;
+      el.scrollIntoView({ block: "start" });
+      top = window.scrollY;
+    };
+    if (document.readyState === "complete") {
+      setTimeout(again, 0);
+    } else {
+      window.addEventListener("load", function () { setTimeout(again, 0); }, { once: true });
+    }
+    var settled = function (e) {
+      if (!el.contains(e.target)) return;
+      document.removeEventListener("htmx:afterSettle", settled);
+      again();
+    };
+    document.addEventListener("htmx:afterSettle", settled);
+  }
+  // moved is true when el is no longer where it was brought: out of view.
+  function moved(el) {
+    var r = el.getBoundingClientRect();
+    return r.top < 0 || r.top > window.innerHeight;
+  }
+  reveal();
+  window.addEventListener("hashchange", reveal);
+  // A link to the anchor already in the address changes no hash.
+  document.addEventListener("click", function (e) {
+    var a = e.target && e.target.closest && e.target.closest("a[href*='#']");
+    if (!a || a.pathname !== location.pathname || a.hash !== location.hash) return;
+    setTimeout(reveal, 0);
+  });
+})();
+
 // The matrix's columns: "Show all N columns" and "Show the objective's
 // columns only" are links (?cols=all) that work without this script; here
 // they switch the columns in place and put the choice in the address, so

@@ -29,7 +29,9 @@ type apiImport struct {
 type apiWarning struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
-	Row     *int   `json:"row,omitempty"`
+	// Text is the warning in a sentence (planner.WarningSentence).
+	Text string `json:"text"`
+	Row  *int   `json:"row,omitempty"`
 }
 
 // apiResults imports result files sent with a personal API token: either
@@ -85,12 +87,22 @@ func (s *Server) apiResults(c echo.Context) error {
 	out := struct {
 		Imports []apiImport `json:"imports"`
 	}{Imports: []apiImport{}}
+	// The rows' warnings as the report judges them: the file's own and
+	// the checks against the contract.
+	judged := map[string][]planner.Warning{}
+	if rep, err := s.svc.Load(ctx, r.ID); err == nil {
+		judged = rep.RowWarnings()
+	}
 	for i, f := range files {
 		im := ims[i]
 		a := apiImport{ID: im.ID, File: im.FileName, SHA256: im.SHA256, Format: im.Format, FormatVersion: im.FormatVersion, Rows: im.Rows, Warnings: []apiWarning{}}
 		a.Warnings = appendWarnings(a.Warnings, f.Warnings, nil)
 		for _, row := range f.Rows {
-			a.Warnings = appendWarnings(a.Warnings, row.Warnings, &row.Index)
+			ws, ok := judged[reports.WarningsKey(im.SHA256, row.Index)]
+			if !ok || im.CandidateID != 0 {
+				ws = row.Warnings
+			}
+			a.Warnings = appendWarnings(a.Warnings, ws, &row.Index)
 		}
 		out.Imports = append(out.Imports, a)
 	}
@@ -99,7 +111,7 @@ func (s *Server) apiResults(c echo.Context) error {
 
 func appendWarnings(dst []apiWarning, ws []planner.Warning, row *int) []apiWarning {
 	for _, w := range ws {
-		dst = append(dst, apiWarning{Code: w.Code, Message: w.Message, Row: row})
+		dst = append(dst, apiWarning{Code: w.Code, Message: w.Message, Text: planner.WarningSentence(w), Row: row})
 	}
 	return dst
 }

@@ -52,6 +52,7 @@ var routeAccess = map[string]string{
 	"GET /reports/:id/contract/edit":             "admin lead",
 	"POST /reports/:id/contract":                 "admin lead",
 	"POST /reports/:id/freeze":                   "admin lead",
+	"POST /reports/:id/contract/rows":            "admin lead",
 	"POST /reports/:id/imports":                  "admin lead",
 	"POST /reports/:id/imports/:iid/remove":      "admin lead",
 	"GET /reports/:id/imports/:iid/file":         "*",

@@ -237,6 +237,7 @@ func importTelemetry(up evidenceUpload, file io.Reader, opt importers.EvidenceOp
 		rates[i] = m.Row.OutputTokenRate
 	}
 	t := &planner.TelemetryInput{Source: up.name, SHA256: f.SHA256}
+	t.IdlePowerW, t.IdleSamples = a.IdlePower()
 	covered := 0
 	for i, figs := range a.Result(rates, up.name) {
 		if figs.Samples == 0 {

@@ -65,7 +65,7 @@ func TestBrowserImportUpload(t *testing.T) {
 		browsertest.WaitText(`[data-testid="import-result"]`, "Added 5 rows from 1 file."),
 		browsertest.WaitText(`[data-testid="import-file"]`, "guidellm-run.json"),
 		browsertest.WaitText(`[data-testid="import-rows"]`, "5 rows"),
-		browsertest.WaitText(`[data-testid="row-warnings"]`, "model-mismatch ×5"),
+		browsertest.WaitText(`[data-testid="row-warning-lines"]`, "The file's model is mistralai/Mistral-7B-Instruct-v0.3; the contract names meta-llama/Llama-3.1-8B-Instruct. (5 rows)"),
 		// The sections the rows change are swapped in without a reload.
 		chromedp.WaitVisible(css(`#matrix [data-testid="matrix-row-4"]`)),
 		browsertest.WaitText(`[data-testid="last-change"]`, "results imported"),
@@ -81,7 +81,7 @@ func TestBrowserImportUpload(t *testing.T) {
 	if err := chromedp.Do(ctx,
 		chromedp.Click(css(`[data-testid="row-warnings"]`)),
 		browsertest.WaitText(`[data-testid="import-row"]`, "concurrency 1"),
-		browsertest.WaitText(`[data-testid="import-row"]`, "is not the contract's"),
+		browsertest.WaitText(`[data-testid="import-row"]`, "the contract names meta-llama/Llama-3.1-8B-Instruct"),
 		chromedp.Click(css(`[data-testid="show-sources"]`)),
 		browsertest.WaitText(`[data-testid="provenance"]`, "ttft_s.p95"),
 	); err != nil {

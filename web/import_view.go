@@ -99,18 +99,15 @@ type importOutcome struct {
 	Dup *store.Import // the first import of a refused duplicate
 }
 
-// importsViewOf gathers the report's imports with their rows; warnings come
-// from res, the report's computed Result.
-func importsViewOf(rep *reports.Report, res planner.Result, canEdit bool) importsView {
+// importsViewOf gathers the report's imports with their rows; the rows'
+// warnings as the report judges them (reports.Report.RowWarnings).
+func importsViewOf(rep *reports.Report, canEdit bool) importsView {
 	v := importsView{ReportID: rep.ID, Version: rep.Version, CanEdit: canEdit, Frozen: rep.Frozen()}
-	judged := map[string][]planner.Warning{}
-	for _, rr := range res.Matrix {
-		judged[importRowKey(rr.Source.SHA256, rr.Row.Index)] = rr.Warnings
-	}
+	judged := rep.RowWarnings()
 	byImport := map[int64][]importRow{}
 	for _, sr := range rep.Rows {
 		ir := importRow{ID: sr.ID, Row: sr.Row, Warnings: sr.Row.Warnings}
-		if w, ok := judged[importRowKey(sr.Row.Source.SHA256, sr.Row.Index)]; ok && sr.CandidateID == 0 {
+		if w, ok := judged[reports.WarningsKey(sr.Row.Source.SHA256, sr.Row.Index)]; ok && sr.CandidateID == 0 {
 			ir.Warnings = w
 		}
 		byImport[sr.ImportID] = append(byImport[sr.ImportID], ir)
@@ -128,7 +125,7 @@ func (s *Server) importList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	iv := importsViewOf(v.rep, v.Result, v.CanEdit)
+	iv := importsViewOf(v.rep, v.CanEdit)
 	page, _ := strconv.Atoi(c.QueryParam("page"))
 	iv.listPage(c.QueryParam("q"), page)
 	sec := importsListSection(iv)
@@ -147,27 +144,64 @@ func importsPageURL(id int64, query string, n int) string {
 // saysNothingImported tells whether an import's refusal already says so.
 func saysNothingImported(msg string) bool { return strings.Contains(msg, "Nothing was imported") }
 
-func importRowKey(sha string, idx int) string { return sha + "/" + strconv.Itoa(idx) }
-
-// rowWarningSummary counts the warnings of an import's rows by code:
-// "3 row warnings: few-requests ×2, errors ×1".
+// rowWarningSummary counts an import's row warnings: "3 row warnings",
+// "no row warnings"; rowWarningLines says them.
 func rowWarningSummary(rows []importRow) string {
-	counts := map[string]int{}
 	total := 0
 	for _, r := range rows {
-		for _, w := range r.Warnings {
-			counts[w.Code]++
-			total++
-		}
+		total += len(r.Warnings)
 	}
 	if total == 0 {
 		return "no row warnings"
 	}
-	parts := make([]string, 0, len(counts))
-	for _, code := range sortedKeys(counts) {
-		parts = append(parts, fmt.Sprintf("%s ×%d", code, counts[code]))
+	return plural(total, "row warning", "row warnings")
+}
+
+// warningLine is one kind of warning of an import's rows, in a sentence
+// (planner.WarningSentence) with the rows it concerns.
+type warningLine struct {
+	Code string
+	Text string
+}
+
+// rowWarningLines are an import's row warnings in sentences, one per
+// code in the order first seen, so they are read without unfolding the
+// rows: the sentence with how many rows say it ("(5 rows)"), or, where
+// the rows' values differ, the first row's with how many more are alike.
+func rowWarningLines(rows []importRow) []warningLine {
+	type group struct {
+		code, first string
+		firstRow    int
+		rows        int
+		same        bool
 	}
-	return plural(total, "row warning", "row warnings") + ": " + strings.Join(parts, ", ")
+	var order []*group
+	by := map[string]*group{}
+	for _, r := range rows {
+		for _, w := range r.Warnings {
+			text := planner.WarningSentence(w)
+			g := by[w.Code]
+			if g == nil {
+				g = &group{code: w.Code, first: text, firstRow: r.Row.Index, same: true}
+				by[w.Code] = g
+				order = append(order, g)
+			}
+			g.rows++
+			g.same = g.same && text == g.first
+		}
+	}
+	out := make([]warningLine, 0, len(order))
+	for _, g := range order {
+		text := g.first
+		switch {
+		case g.rows > 1 && g.same:
+			text += fmt.Sprintf(" (%d rows)", g.rows)
+		case g.rows > 1:
+			text = fmt.Sprintf("Row %d: %s (%d more %s alike)", g.firstRow, text, g.rows-1, plural(g.rows-1, "row", "rows"))
+		}
+		out = append(out, warningLine{Code: g.code, Text: text})
+	}
+	return out
 }
 
 // loadText names a row's load as the tool set it: "concurrency 4",

@@ -70,7 +70,7 @@ func viewOf(rep *reports.Report, u *store.User) reportView {
 		v.Locked = v.CanEdit || v.CanEditCosts
 		v.CanEdit, v.CanEditCosts = false, false
 	}
-	v.Imports = importsViewOf(rep, v.Result, v.CanEdit)
+	v.Imports = importsViewOf(rep, v.CanEdit)
 	v.Imports.fold()
 	return v
 }

@@ -62,6 +62,7 @@ func (s *Server) routes(e *echo.Echo) {
 	g.GET("/reports/:id/contract/edit", s.contractEdit, requireRole(lead, admin))
 	g.POST("/reports/:id/contract", s.contractSave, requireRole(lead, admin))
 	g.POST("/reports/:id/freeze", s.contractFreeze, requireRole(lead, admin))
+	g.POST("/reports/:id/contract/rows", s.planRowsAmend, requireRole(lead, admin))
 
 	// Results: imports, matrix rows
 	g.GET("/reports/:id/imports", s.importList, anyone)

@@ -91,7 +91,7 @@ func sectionList() []reportSection {
 			View: func(v reportView) templ.Component { return contractSection(v) }},
 		{Name: "imports", Step: "results", Title: "Imported results", Also: []string{"import-", "upload-"},
 			View: func(v reportView) templ.Component { return importsSection(v.Imports) }},
-		{Name: "matrix", Step: "results", Title: "Concurrency matrix", Also: []string{"row-", "matrix-"}, RefreshOwn: true,
+		{Name: "matrix", Step: "results", Title: "Concurrency matrix", Also: []string{"row-", "matrix-", "observed-", "plan-amend"}, RefreshOwn: true,
 			View: func(v reportView) templ.Component { return matrixSection(v, sectionForm{}, false) },
 			Refresh: func(v reportView, own string) templ.Component {
 				if own == "imports" { // the rows changed: their forms too

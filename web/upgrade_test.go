@@ -135,6 +135,9 @@ var changedOnPurpose = []struct{ path, why string }{
 	{`\.envelope\.first_failure(_reason)?$`, "rows off the contract (too few requests, too short, another model or workload) no longer count toward the envelope"},
 	{`\.admission\.(queue_size|max_queue_age_s|retry_after_s|reasons|settings\.gateway_notes)$`, "the queue fits the TTFT bound's wait budget and Retry-After follows the drain rate (docs/method.md, \"Admission inside the objective\")"},
 	{`\.capacity\.per_box_rate$`, "capacity per box holds the objective with random arrivals, not at the closed-loop ceiling (docs/method.md, \"Queues in the busy hour\")"},
+	{`\.quotes\[\d+\]\.(per_request|segments\[\d+\]\.slope)\.exact$`, "a share r of attempts retried until they succeed costs 1 / (1 - r) attempts, not 1 + r, and the price per request is rounded to 6 significant figures (docs/method.md, \"Retries\", \"Rounding\"); a quote without retries and with a price of 6 figures or fewer does not move"},
+	{`\.scenarios\[\d+\]\.options\[[1-9]\d*\]\.(monthly_cost|cost_per_1000|gross|net)\.exact$`, "an API option's cost follows its price per request (retries as 1 / (1 - r), docs/method.md \"Retries\")"},
+	{`\.crossovers\[\d+\]\.(v_api\.exact|n_rounded|n_exact|n)$`, "the crossover follows the quote's price per request (retries as 1 / (1 - r), docs/method.md \"Retries\")"},
 	{`\.scenarios\[\d+\]\.(boxes_needed|exceeds_plan|options\[0\]\.(boxes|monthly_cost\.exact|cost_per_1000\.exact|gross\.exact|net\.exact))$`, "boxes are sized with random arrivals, so a scenario may need more (docs/method.md, \"Queues in the busy hour\")"},
 }
 

@@ -70,6 +70,7 @@ func runEnvelope(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.SetOutput(stderr)
 	objText := fs.String("objective", "", "the service objective (see the syntax above); required")
 	headroom := fs.String("headroom", "", "free device memory observed at peak during the run, e.g. 12%, applied to every row (result files do not carry it; needed when the objective has headroom>=)")
+	deviceGiB := fs.Float64("device-memory", 0, "the device's memory in GiB (e.g. 80): a row whose file records its peak memory gets its headroom as 1 - peak / device memory, as in a report")
 	require := fs.Float64("require", 0, "fail with exit status 3 when the demonstrated ceiling is below this load")
 	confidence := fs.String("confidence", "95%", "the confidence level of the bounds each verdict states from per-request records")
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
@@ -116,6 +117,13 @@ func runEnvelope(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			}
 			rows = append(rows, r)
 		}
+	}
+
+	if *deviceGiB < 0 {
+		return fmt.Errorf("envelope: --device-memory %g: a device's memory is a positive number of GiB", *deviceGiB)
+	}
+	if *deviceGiB > 0 {
+		rows = planner.ResolveRows(rows, nil, deviceGiB)
 	}
 
 	conf, err := parseConfidence(*confidence)
@@ -191,7 +199,7 @@ func writeEnvelopeText(w io.Writer, rep envelopeReport) error {
 	}
 	for _, rr := range rep.Rows {
 		for _, wn := range rr.Warnings {
-			fmt.Fprintf(w, "warning: load %s: %s: %s\n", fmtFloat(rr.Load), wn.Code, wn.Message)
+			fmt.Fprintf(w, "warning: load %s: %s [%s]\n", fmtFloat(rr.Load), planner.WarningSentence(wn), wn.Code)
 		}
 	}
 	fmt.Fprintln(w, "\nconfidence:")

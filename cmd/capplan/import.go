@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
+	"capplan/planner"
 	"capplan/web/reports"
 	"capplan/web/store"
 )
@@ -74,16 +76,26 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("import: %w; nothing was imported", err)
 	}
+	// The rows' warnings as the report judges them: the file's own and
+	// the checks against the contract.
+	judged := map[string][]planner.Warning{}
+	if rep, err := reports.New(st, "", time.Now).Load(ctx, r.ID); err == nil {
+		judged = rep.RowWarnings()
+	}
 	rows := 0
 	for i, im := range ims {
 		rows += im.Rows
 		fmt.Fprintf(stdout, "%s: import #%d, %s %s, %d rows, sha256 %s\n", im.FileName, im.ID, im.Format, im.FormatVersion, im.Rows, im.SHA256)
 		for _, w := range files[i].Warnings {
-			fmt.Fprintf(stdout, "  warning [%s] %s\n", w.Code, w.Message)
+			fmt.Fprintf(stdout, "  warning: %s [%s]\n", planner.WarningSentence(w), w.Code)
 		}
 		for _, row := range files[i].Rows {
-			for _, w := range row.Warnings {
-				fmt.Fprintf(stdout, "  row %d: warning [%s] %s\n", row.Index, w.Code, w.Message)
+			ws, ok := judged[reports.WarningsKey(im.SHA256, row.Index)]
+			if !ok || im.CandidateID != 0 {
+				ws = row.Warnings
+			}
+			for _, w := range ws {
+				fmt.Fprintf(stdout, "  row %d: warning: %s [%s]\n", row.Index, planner.WarningSentence(w), w.Code)
 			}
 		}
 	}

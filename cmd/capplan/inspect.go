@@ -242,11 +242,11 @@ func writeInspectText(w io.Writer, files []*importers.File) error {
 			return err
 		}
 		for _, x := range f.Warnings {
-			fmt.Fprintf(w, "  file: [%s] %s\n", x.Code, x.Message)
+			fmt.Fprintf(w, "  file: %s [%s]\n", planner.WarningSentence(x), x.Code)
 		}
 		for _, r := range f.Rows {
 			for _, x := range r.Warnings {
-				fmt.Fprintf(w, "  row %d: [%s] %s\n", r.Index, x.Code, x.Message)
+				fmt.Fprintf(w, "  row %d: %s [%s]\n", r.Index, planner.WarningSentence(x), x.Code)
 			}
 		}
 	}

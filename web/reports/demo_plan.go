@@ -66,6 +66,7 @@ func seedDemoPlan(ctx context.Context, st *store.Store, dataDir string, reportID
 		PurchasePrice:       fig("32000", "EUR", "server invoice 2026-118", 40),
 		DepreciationMonths:  36,
 		PowerWatts:          fig("650", "W", "BMC average over the test window", 9),
+		PowerIdleWatts:      fig("120", "W", "BMC with the model loaded and no requests", 9),
 		PowerPricePerKWh:    fig("0.24", "EUR/kWh", "facility contract 2026", 60),
 		PUE:                 fig("1.4", "ratio", "facility contract 2026", 60),
 		Facilities:          fig("120", "EUR/month", "rack share, facility contract", 60),

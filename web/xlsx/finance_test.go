@@ -99,8 +99,27 @@ func TestFinanceSheetCachedValues(t *testing.T) {
 		t.Fatalf("API monthly low %s, expected %s; want 1404 and 2350.08", low, exp)
 	}
 	f := openBook(t, writeBook(t, r))
-	if fm := formula(t, f, cell{shScenarios, 10, 3}); !strings.Contains(fm, "SUMPRODUCT") || !strings.Contains(fm, "Quote1_Minimum_Monthly") {
-		t.Errorf("the API's monthly cost does not walk the bands and the minimum: %s", fm)
+	// A tiered quote's scenario cost is the piece that holds the demand
+	// (its rounded slope, docs/method.md "Rounding"); each piece's cost
+	// where it starts walks the bands and the minimum.
+	if fm := formula(t, f, cell{shScenarios, 10, 3}); !strings.Contains(fm, "Quote1_Piece_Intercept") || !strings.Contains(fm, "Quote1_Piece_Slope") {
+		t.Errorf("the API's monthly cost does not read its pieces: %s", fm)
+	}
+	found := false
+	for _, dn := range f.GetDefinedName() {
+		if dn.Name != "Quote1_Piece_From" {
+			continue
+		}
+		found = true
+		first, _, _ := strings.Cut(dn.RefersTo, ":")
+		c := parseRef(t, first)
+		c.col = 4 // cost at the piece's start
+		if fm := formula(t, f, c); !strings.Contains(fm, "SUMPRODUCT") || !strings.Contains(fm, "Quote1_Minimum_Monthly") {
+			t.Errorf("a piece's cost at its start does not walk the bands and the minimum: %s", fm)
+		}
+	}
+	if !found {
+		t.Error("no named range Quote1_Piece_From")
 	}
 	for _, n := range []string{"Quote1_Tier1_From_M", "Quote1_Tier1_Price_Input_Per_M", "Quote1_Tier1_Price_Output_Per_M", "Quote1_Minimum_Monthly",
 		"SH_Commit_Term_Months", "SH_Commit_Monthly", "SH_Commit_Upfront", "SH_Hosting_Tax_Factor"} {

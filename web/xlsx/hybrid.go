@@ -142,7 +142,7 @@ func (b *book) hybridBlock(s *sheet, i int, sr planner.ScenarioResult, compared 
 			if o.Overflow > 0 {
 				cached = money(planner.NewMoney(qc.MonthlyAt(o.Overflow)))
 			}
-			return fx(b.st.money, fmt.Sprintf("IF(%s<=0,0,%s)", ov, quoteAt(quotePrefix(qi), ov)), cached)
+			return fx(b.st.money, fmt.Sprintf("IF(%s<=0,0,%s)", ov, quoteCostAt(quotePrefix(qi), ov, b.r.Inputs.Quotes[qi])), cached)
 		})
 	}
 	firstQ, lastQ := row(hyQuotes), row(hyQuotes+quoteRows-1)

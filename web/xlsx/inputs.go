@@ -183,6 +183,7 @@ func (b *book) costsSheet() {
 	row := s.next()
 	s.add("Power draw used (W), "+res.SelfHosted.PowerWattsSource, fx(b.st.num, watts, opt(res.SelfHosted.PowerWatts)))
 	b.name("Power_Watts_Used", s, 2, row)
+	b.powerByUse(s)
 	formulas := b.selfHostedFormulas()
 	first := s.next()
 	for _, l := range res.SelfHosted.Lines {
@@ -213,6 +214,9 @@ func (b *book) costsSheet() {
 	if b.shTaxed("per_request") {
 		vl += "*" + shTaxFactor("per_request")
 	}
+	// With power by use, the busy time's energy joins V_local and the sum
+	// is rounded as the planner rounds a computed per-request price.
+	vl = fmt.Sprintf(`IF(AND(Power_By_Use,SH_Power_Price_Per_kWh<>""),%s,%s)`, roundSig(vl+"+"+b.energyPerRequest()), vl)
 	s.add("Variable cost per request (V_local)", fx(b.st.perReq, vl, money(res.SelfHosted.PerRequest)))
 	b.name("V_Local", s, 2, row)
 	for _, n := range res.SelfHosted.Notes {
@@ -245,11 +249,15 @@ func (b *book) costsSheet() {
 		}
 		one := decimal.NewFromInt(1)
 		hit := decimalOr(q.CacheHitShare, decimal.Zero)
-		perRow("Input tokens priced per request (x tokenizer, x retries)", b.st.num,
-			fmt.Sprintf(`%[1]sInput_Tokens*IF(%[1]sToken_Multiplier="",1,%[1]sToken_Multiplier)*(1+N(%[1]sRetry_Rate))`, p),
+		// Attempts a success: a share r of attempts fails and is retried
+		// until it succeeds (planner.Attempts).
+		perRow("Attempts per successful request, 1 / (1 - retry rate)", b.st.num,
+			fmt.Sprintf(`1/(1-N(%[1]sRetry_Rate))`, p), planner.Attempts(decimalOr(q.RetryRate, decimal.Zero)).InexactFloat64(), "Attempts")
+		perRow("Input tokens priced per request (x tokenizer, x attempts)", b.st.num,
+			fmt.Sprintf(`%[1]sInput_Tokens*IF(%[1]sToken_Multiplier="",1,%[1]sToken_Multiplier)*%[1]sAttempts`, p),
 			qc.PricedInputTokens.InexactFloat64(), "Priced_Input_Tokens")
-		perRow("Output tokens priced per request (x tokenizer, + reasoning, x retries)", b.st.num,
-			fmt.Sprintf(`(%[1]sOutput_Tokens*IF(%[1]sToken_Multiplier="",1,%[1]sToken_Multiplier)+N(%[1]sReasoning_Tokens))*(1+N(%[1]sRetry_Rate))`, p),
+		perRow("Output tokens priced per request (x tokenizer, + reasoning, x attempts)", b.st.num,
+			fmt.Sprintf(`(%[1]sOutput_Tokens*IF(%[1]sToken_Multiplier="",1,%[1]sToken_Multiplier)+N(%[1]sReasoning_Tokens))*%[1]sAttempts`, p),
 			qc.PricedOutputTokens.InexactFloat64(), "Priced_Output_Tokens")
 		perRow("Uncached input tokens per request (priced through the volume bands)", b.st.num,
 			fmt.Sprintf(`%[1]sPriced_Input_Tokens*(1-N(%[1]sCache_Hit_Share))`, p),
@@ -261,18 +269,20 @@ func (b *book) costsSheet() {
 		batch := one.Sub(decimalOr(q.BatchDiscount, decimal.Zero).Mul(decimalOr(q.BatchShare, decimal.Zero)))
 		perRow("Share of token charges paid (1 - batch discount x batch share)", b.st.num,
 			fmt.Sprintf(`1-N(%[1]sBatch_Discount)*N(%[1]sBatch_Share)`, p), batch.InexactFloat64(), "Batch_Factor")
-		retry := one.Add(decimalOr(q.RetryRate, decimal.Zero))
-		perRow("Price per request paid (x retries)", b.inCur(b.st.perReq, q.Currency),
-			fmt.Sprintf(`N(%[1]sPrice_Per_Request)*(1+N(%[1]sRetry_Rate))`, p),
-			decimalOr(q.PerRequestPrice, decimal.Zero).Mul(retry).InexactFloat64(), "Request_Fee")
+		attempts := planner.Attempts(decimalOr(q.RetryRate, decimal.Zero))
+		perRow("Price per request paid (x attempts)", b.inCur(b.st.perReq, q.Currency),
+			fmt.Sprintf(`N(%[1]sPrice_Per_Request)*%[1]sAttempts`, p),
+			decimalOr(q.PerRequestPrice, decimal.Zero).Mul(attempts).InexactFloat64(), "Request_Fee")
 		b.bandTable(s, q, p)
 
 		// V_api in the first volume band: batch share discounted, cached
 		// input at its price, the per-request price paid again on retries,
 		// tax counted on the report's basis, converted at the quote's rate.
 		row = s.next()
-		per := fmt.Sprintf(`(%[1]sBatch_Factor*(%[1]sUncached_Input_Tokens*N(%[1]sPrice_Input_Per_M)/1000000+%[1]sCached_Input_Cost`+
-			`+%[1]sPriced_Output_Tokens*N(%[1]sPrice_Output_Per_M)/1000000)+%[1]sRequest_Fee)*%[1]sTax_Factor*%[1]sRate`, p)
+		// Rounded as the planner rounds a computed per-request price
+		// (planner.RoundPerRequest).
+		per := roundSig(fmt.Sprintf(`(%[1]sBatch_Factor*(%[1]sUncached_Input_Tokens*N(%[1]sPrice_Input_Per_M)/1000000+%[1]sCached_Input_Cost`+
+			`+%[1]sPriced_Output_Tokens*N(%[1]sPrice_Output_Per_M)/1000000)+%[1]sRequest_Fee)*%[1]sTax_Factor*%[1]sRate`, p))
 		s.add(excelize_bold(b, "Price per request in the first band (V_api)"), fx(b.st.perReq, per, money(qc.PerRequest)), nil,
 			v(b.st.wrap, "as computed on export: "+qc.PerRequestBasis), nil, nil, nil, b.name(p+"Per_Request", s, 2, row))
 		var taxed, untaxed []string
@@ -403,8 +413,8 @@ func (b *book) selfHostedFormulas() map[string]string {
 	f := map[string]string{
 		"equipment": fmt.Sprintf(`IF(SH_Equipment_Mode="%s",%s,IF(SH_Equipment_Mode="%s",%s,IF(SH_Equipment_Mode="%s",%s,%s)))`,
 			planner.EquipRent, rent, planner.EquipCommitted, committed, planner.EquipSpot, spot, purchase),
-		"power": `N(Power_Watts_Used)*IF(SH_Power_Hours_Per_Month="",730,SH_Power_Hours_Per_Month)/1000*` + m("SH_Power_Price_Per_kWh", sh.PowerPricePerKWh) +
-			`*IF(SH_PUE="",1,SH_PUE)`,
+		"power": `IF(Power_By_Use,N(Power_Idle_Watts_Used),N(Power_Watts_Used))*IF(SH_Power_Hours_Per_Month="",730,SH_Power_Hours_Per_Month)/1000*` +
+			m("SH_Power_Price_Per_kWh", sh.PowerPricePerKWh) + `*IF(SH_PUE="",1,SH_PUE)`,
 		"labour":   "N(SH_Labour_Hours_Per_Month)*" + m("SH_Labour_Rate", sh.LabourRate),
 		"downtime": m("SH_Downtime_Allowance", sh.DowntimeAllowance),
 	}
@@ -508,6 +518,8 @@ func (b *book) bandTable(s *sheet, q planner.Quote, p string) {
 // price change for the tokens beyond it), the usage is billed at least the
 // minimum commitment, the charges and the tax are added and the total is
 // converted at the quote's rate.
+// It is the exact cost through the bands, which the pieces table reads
+// where each piece starts; a scenario's cost is quoteCostAt.
 func quoteAt(p, d string) string {
 	band := func(tokens, step string) string {
 		x := fmt.Sprintf("%s*%s%s/1000000", d, p, tokens)
@@ -524,4 +536,31 @@ func decimalOr(f *planner.Figure, def decimal.Decimal) decimal.Decimal {
 		return def
 	}
 	return f.Amount
+}
+
+// roundSig is the workbook's form of planner.RoundPerRequest: x rounded
+// half away from zero to planner.PerRequestSignificant significant
+// figures, 0 staying 0.
+func roundSig(x string) string {
+	return fmt.Sprintf("IF((%[1]s)=0,0,ROUND(%[1]s,%[2]d-INT(LOG10(ABS(%[1]s)))))", x, planner.PerRequestSignificant-1)
+}
+
+// quoteCostAt is the formula of a quote's monthly cost at demand d as the
+// planner costs a scenario: a quote without volume bands or a minimum
+// commitment is one straight line, F_api + V_api x d, V_api rounded as the
+// planner rounds a per-request price; another is the piece of its cost
+// that holds d (the Crossover sheet's pieces table: each piece's exact
+// cost where it starts and its rounded slope), intercept + slope x d.
+func quoteCostAt(p, d string, q planner.Quote) string {
+	if linearQuote(q) {
+		return fmt.Sprintf("(%[1]sFixed+%[1]sPer_Request*%[2]s)", p, d)
+	}
+	k := fmt.Sprintf(`MAX(1,COUNTIF(%[1]sPiece_From,"<="&%[2]s))`, p, d)
+	return fmt.Sprintf("(INDEX(%[1]sPiece_Intercept,%[2]s)+INDEX(%[1]sPiece_Slope,%[2]s)*%[3]s)", p, k, d)
+}
+
+// linearQuote reports whether a quote's monthly cost is one straight line
+// whatever its figures: no volume bands and no minimum commitment.
+func linearQuote(q planner.Quote) bool {
+	return len(q.Tiers) == 0 && (q.MinimumMonthly == nil || !q.MinimumMonthly.Amount.IsPositive())
 }

@@ -78,7 +78,8 @@ func checkSheets(t *testing.T, data []byte, sheets map[string][][]string, res pl
 func TestLibreOfficeRecalculatesToThePlannersFigures(t *testing.T) {
 	cases := map[string]planner.Inputs{"worked": workedInputs(), "crossover": crossoverInputs(), "repeated": repeatedLoadInputs(),
 		"bands": bandsInputs(), "unreached": unreachedMinimumInputs(), "finance": financeInputs(), "halfcent": halfCentInputs(),
-		"weakceiling": weakCeilingInputs(), "weakstop": weakStopInputs(), "sweep": sweepInputs(), "speed": speedInputs(), "goodput": goodputInputs(), "soak": soakInputs()}
+		"weakceiling": weakCeilingInputs(), "weakstop": weakStopInputs(), "sweep": sweepInputs(), "speed": speedInputs(), "goodput": goodputInputs(), "soak": soakInputs(),
+		"poweruse": powerUseInputs(), "bandsretry": bandsRetryInputs()}
 	books, results := map[string][]byte{}, map[string]planner.Result{}
 	for name, in := range cases {
 		r := testReport(in)
@@ -120,12 +121,74 @@ func TestLibreOfficeRecalculatesToThePlannersFigures(t *testing.T) {
 	if segs := results["unreached"].Quotes[0].Segments; len(segs) != 1 || !segs[0].Slope.Exact.IsZero() {
 		t.Fatalf("unreached minimum: pieces %+v, want one flat", segs)
 	}
+	// Power by use and retries as 1 / (1 - r): the planner's rounded
+	// per-request prices (docs/method.md, "Power by use", "Rounding").
+	pu := results["poweruse"]
+	if !pu.SelfHosted.Power.ByUse || pu.SelfHosted.PerRequest.Exact.String() != "0.0100139" || pu.Quotes[0].PerRequest.Exact.String() != "0.0510204" {
+		t.Fatalf("poweruse: by use %v (%s), V_local %s, V_api %s", pu.SelfHosted.Power.ByUse, pu.SelfHosted.Power.Text, pu.SelfHosted.PerRequest.Exact, pu.Quotes[0].PerRequest.Exact)
+	}
 	for name, sheets := range recalcBooks(t, books) {
 		t.Run(name, func(t *testing.T) {
 			checkSheets(t, books[name], sheets, results[name])
 			checkCachedAgree(t, books[name], sheets)
+			if name != "poweruse" && name != "bandsretry" {
+				return
+			}
+			// The rounded prices recalculate to the planner's exactly,
+			// digit for digit.
+			f := openBook(t, books[name])
+			res := results[name]
+			// Each scenario's busy hours: its requests / 3 req/s / 3,600.
+			for _, sr := range res.Scenarios {
+				if name != "poweruse" {
+					break
+				}
+				want := float64(sr.Scenario.MonthlyRequests) / 3 / 3600
+				got := at(sheets, namedCell(t, f, "Scenario_"+titleCase(sr.Scenario.Name)+"_Busy_Hours"))
+				if sr.BusyHours == nil || math.Abs(*sr.BusyHours-want) > 1e-9 || !near(got, want, 1e-9) {
+					t.Errorf("%s busy hours: planner %v, LibreOffice %q, want %v", sr.Scenario.Name, sr.BusyHours, got, want)
+				}
+			}
+			for _, c := range []struct {
+				what, name string
+				want       decimal.Decimal
+			}{
+				{"V_local", "V_Local", res.SelfHosted.PerRequest.Exact},
+				{"energy a request", "Power_Energy_Per_Request", res.SelfHosted.Power.EnergyPerRequest.Exact},
+				{"V_api", "Quote1_Per_Request", res.Quotes[0].PerRequest.Exact},
+				{"crossing V_api", "Quote1_Crossing_Per_Request", res.Crossovers[0].VAPI.Exact},
+			} {
+				got, err := decimal.NewFromString(strings.TrimSpace(at(sheets, namedCell(t, f, c.name))))
+				if err != nil || !got.Equal(c.want) {
+					t.Errorf("%s: LibreOffice %s, the planner %s", c.what, got, c.want)
+				}
+			}
 		})
 	}
+}
+
+// powerUseInputs is the crossover example with its box measured at 600 W
+// and idle at 100 W, and 2 % of the API's attempts failing and retried:
+//
+//   - V_local: 0.01 typed + (600 - 100) W x 1 / 3 s (the ceiling's 3 req/s)
+//     / 3,600,000 x 0.30 = 0.01 + 0.0000138888... = 0.0100138888..., to 6
+//     significant figures 0.0100139;
+//   - V_api: (1,000 x 10 + 500 x 80) / 1M / 0.98 = 0.05 / 0.98 =
+//     0.0510204081..., 0.0510204.
+func powerUseInputs() planner.Inputs {
+	in := crossoverInputs()
+	fig := func(a, unit string) *planner.Figure { return planner.Fig(a, unit, "BMC", "2026-11-01") }
+	in.SelfHosted.PowerWatts, in.SelfHosted.PowerIdleWatts = fig("600", "W"), fig("100", "W")
+	in.Quotes[0].RetryRate = planner.Fig("0.02", "fraction", "status page", "2026-11-01")
+	return in
+}
+
+// bandsRetryInputs is the bands example with 3 % of attempts retried: the
+// slopes of its pieces are quotients, rounded to 6 significant figures.
+func bandsRetryInputs() planner.Inputs {
+	in := bandsInputs()
+	in.Quotes[0].RetryRate = planner.Fig("0.03", "fraction", "status page", "2026-11-01")
+	return in
 }
 
 // checkCachedAgree asserts that every formula cell of a workbook written

@@ -80,8 +80,8 @@ func (b *book) scenariosSheet() {
 		for o, oc := range sr.Options {
 			monthly := fmt.Sprintf("%s*SH_Fixed_Per_Box+V_Local*%s", paid, req)
 			if o > 0 {
-				p := quotePrefix(b.quoteIdx(oc.Option))
-				monthly = quoteAt(p, req)
+				i := b.quoteIdx(oc.Option)
+				monthly = quoteCostAt(quotePrefix(i), req, b.r.Inputs.Quotes[i])
 			}
 			mc, _ := optionCols(o)
 			cells = append(cells,
@@ -124,6 +124,29 @@ func (b *book) scenariosSheet() {
 	s.add("Busiest hour's share of the month used for sizing (expected scenario, else the first)", nil, fx(b.st.pct, shareF, shareV))
 	b.name("Sizing_Busy_Share", s, scShare, r)
 	b.sizingShare = shareV
+	b.busyTime(s)
+}
+
+// busyTime writes, when power is priced by use, each scenario's busy hours
+// (planner.BusyHours: its requests over the box's measured service) and
+// the utilisation of the boxes it pays, live (docs/method.md, "Power by
+// use").
+func (b *book) busyTime(s *sheet) {
+	res := b.r.Result
+	if !res.SelfHosted.Power.ByUse || len(res.Scenarios) == 0 {
+		return
+	}
+	s.add()
+	s.add(excelize_bold(b, "Power by use: the boxes' busy time (requests / measured service / 3,600) and utilisation (busy hours / (boxes paid x powered hours))"))
+	b.headers(s, "Scenario", "Busy hours a month", "Utilisation of the boxes paid")
+	for i, sr := range res.Scenarios {
+		row := b.scenarioRows[i]
+		busy := fmt.Sprintf(`IF(N(Power_Service_Rate)<=0,"",%s/Power_Service_Rate/3600)`, rel(scRequests, row))
+		r := s.next()
+		util := fmt.Sprintf(`IF(OR(%[1]s="",N(%[2]s)<=0),"",%[1]s/(%[2]s*IF(SH_Power_Hours_Per_Month="",730,SH_Power_Hours_Per_Month)))`, rel(2, r), rel(scBoxesPaid, row))
+		s.add(sr.Scenario.Name, fx(b.st.num, busy, opt(sr.BusyHours)), fx(b.st.pct, util, opt(sr.Utilisation)))
+		b.name(b.scenarioNames[i]+"_Busy_Hours", s, 2, r)
+	}
 }
 
 func intOrEmpty(p *int) any {

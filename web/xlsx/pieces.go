@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/shopspring/decimal"
+
 	"capplan/planner"
 )
 
@@ -37,7 +39,7 @@ func newQuoteCalc(q planner.Quote, qc planner.QuoteCost, basis string) quoteCalc
 		cached = f(q.InputPerMTokens)
 	}
 	c := quoteCalc{unc: in * (1 - hit), out: qc.PricedOutputTokens.InexactFloat64(), cachedCost: in * hit * cached / 1e6,
-		batch: 1 - f(q.BatchDiscount)*f(q.BatchShare), fee: f(q.PerRequestPrice) * (1 + f(q.RetryRate)), minimum: f(q.MinimumMonthly),
+		batch: 1 - f(q.BatchDiscount)*f(q.BatchShare), fee: f(q.PerRequestPrice) / (1 - f(q.RetryRate)), minimum: f(q.MinimumMonthly),
 		taxF: 1, rate: 1}
 	for _, fd := range planner.QuoteFields {
 		if fd.Charge && fd.Name == "integration_labour" {
@@ -225,6 +227,7 @@ func (b *book) piecesTable(s *sheet, p string, q planner.Quote, qc planner.Quote
 		} else {
 			pc.slope = (c.cost(pc.to) - pc.cost) / (pc.to - pc.from)
 		}
+		pc.slope = planner.RoundPerRequest(decimal.NewFromFloat(pc.slope)).InexactFloat64()
 		pc.icpt = pc.cost - pc.slope*pc.from
 		ps = append(ps, pc)
 	}
@@ -238,8 +241,10 @@ func (b *book) piecesTable(s *sheet, p string, q planner.Quote, qc planner.Quote
 		count := fmt.Sprintf("SUMPRODUCT(--(%s<=%s))", keyRange, F)
 		toF := fmt.Sprintf(`IF(%[1]s="","",IF(%[2]s>=%[3]d,%[4]s,SMALL(%[5]s,%[2]s+1)))`, F, count, nKeys, neverF, keyRange)
 		costF := fmt.Sprintf(`IF(%s="","",%s)`, F, quoteAt(p, F))
-		slopeF := fmt.Sprintf(`IF(%[1]s="","",IF(%[2]s>=%[3]s,(%[4]s-%[5]s)/1000000,(%[6]s-%[5]s)/(%[2]s-%[1]s)))`,
-			F, T, neverF, quoteAt(p, "("+F+"+1000000)"), D, quoteAt(p, T))
+		// The slope is a per-request price: rounded as the planner rounds
+		// one (planner.RoundPerRequest).
+		slopeF := fmt.Sprintf(`IF(%[1]s="","",%[2]s)`, F, roundSig(fmt.Sprintf(`IF(%[1]s>=%[2]s,(%[3]s-%[4]s)/1000000,(%[5]s-%[4]s)/(%[1]s-%[6]s))`,
+			T, neverF, quoteAt(p, "("+F+"+1000000)"), D, quoteAt(p, T), F)))
 		icptF := fmt.Sprintf(`IF(%[1]s="","",%[2]s-%[3]s*%[1]s)`, F, D, E)
 		flagF := fmt.Sprintf(`IF(%[1]s="",FALSE,IF(%[2]s>=%[3]s,OR(%[4]s>V_Local,%[5]s>SH_Fixed_Per_Box+V_Local*%[1]s),%[6]s+%[4]s*%[2]s>SH_Fixed_Per_Box+V_Local*%[2]s))`,
 			F, T, neverF, E, D, I)
@@ -260,6 +265,9 @@ func (b *book) piecesTable(s *sheet, p string, q planner.Quote, qc planner.Quote
 			fx(b.st.perReq, slopeF, slope), fx(b.st.money, icptF, icpt), fx(0, flagF, flag))
 	}
 	pLast := s.next() - 1
+	b.names[p+"Piece_From"] = s.rng(2, pFirst, pLast)
+	b.names[p+"Piece_Slope"] = s.rng(5, pFirst, pLast)
+	b.names[p+"Piece_Intercept"] = s.rng(6, pFirst, pLast)
 	if picked < 0 {
 		picked = len(ps) - 1
 	}

@@ -91,7 +91,22 @@ func (b *book) frontierRows(s *sheet) {
 		b.name(name, s, 2, row)
 	}
 	named("GPUs per box", b.st.num, fmt.Sprintf(`IF(N(SH_GPUs_Per_Box)>0,SH_GPUs_Per_Box,%s)`, planner.DisplayInput(f.GPUs)), f.GPUs, "Frontier_GPUs", "as computed on export: "+f.GPUsSource)
-	named("Equipment and power a month, per box", b.st.money, "N(SH_Line_Equipment)+N(SH_Line_Power)", money(f.EquipmentPower), "Frontier_Equipment_Power", "")
+	// With power by use the power line holds the idle watts; a GPU-hour at
+	// 100 % utilisation draws the measured watts every hour.
+	pu := b.r.Result.SelfHosted.Power
+	energy := 0.0
+	if pu.ByUse {
+		energy = money(pu.EnergyPerRequest)
+	}
+	named("Energy above idle a request moved out of V_local (power by use)", b.st.perReq, `IF(AND(Power_By_Use,N(Power_Energy_Per_Request)>0),Power_Energy_Per_Request,0)`,
+		energy, "Frontier_Energy_Per_Request", "")
+	busyPower := `N(Power_Watts_Used)*IF(SH_Power_Hours_Per_Month="",730,SH_Power_Hours_Per_Month)/1000*` +
+		b.shMoney("SH_Power_Price_Per_kWh", sh.PowerPricePerKWh) + `*IF(SH_PUE="",1,SH_PUE)`
+	if b.shTaxed("power") {
+		busyPower = "(" + busyPower + ")*" + shTaxFactor("power")
+	}
+	named("Equipment and power a month, per box (power at the measured watts every hour)", b.st.money,
+		fmt.Sprintf(`N(SH_Line_Equipment)+IF(Frontier_Energy_Per_Request>0,%s,N(SH_Line_Power))`, busyPower), money(f.EquipmentPower), "Frontier_Equipment_Power", "")
 	var price any = ""
 	if f.GPUHourPrice != nil {
 		price = money(*f.GPUHourPrice)
@@ -123,7 +138,8 @@ func (b *book) frontierRows(s *sheet) {
 			"out_of_objective": `Frontier_GPU_Hour_Price/(Capacity_Per_Box_Rate*Tokens_Per_Request/Frontier_GPUs*3600/1000000)`,
 			"utilisation":      perM(fmt.Sprintf(`IF(SH_GPU_Hour_Price="",Frontier_Equipment_Power,Frontier_GPU_Hour_Price*Frontier_GPUs*%d)*%s`, planner.HoursPerMonth, k)),
 			"equipment_power":  perM("Frontier_Equipment_Power*" + k),
-			"labour":           perM("(Frontier_Equipment_Power+N(SH_Line_Labour))*" + k),
+			"power_by_use":     perM(fmt.Sprintf("(N(SH_Line_Equipment)+N(SH_Line_Power))*%s+Frontier_Energy_Per_Request*%s", k, d)),
+			"labour":           perM(fmt.Sprintf("(N(SH_Line_Equipment)+N(SH_Line_Power)+N(SH_Line_Labour))*%s+Frontier_Energy_Per_Request*%s", k, d)),
 			"facilities_other": perM(fmt.Sprintf("(SH_Fixed_Per_Box-N(SH_Line_Downtime))*%s+V_Local*%s", k, d)),
 			"failures":         perM(monthly),
 		}
