@@ -54,7 +54,10 @@ func (b *book) contractSheet() {
 	kv("Stop rule", stopText(c))
 
 	s.add()
-	s.add(excelize_bold(b, "Objective in force"), v(b.st.wrap, res.ObjectiveText))
+	// The objective in words, its syntax as typed beside it
+	// (docs/method.md, "How figures are shown").
+	s.add(excelize_bold(b, "Objective in force"), v(b.st.wrap, res.Objective.Sentence()))
+	s.add("As typed on the contract", v(b.st.wrap, res.ObjectiveText))
 	o := res.Objective
 	named("Percentile", b.st.intIn, o.Percentile, "Objective_Percentile")
 	named("Minimum success rate", b.st.pctIn, o.MinSuccess, "Objective_Min_Success")
