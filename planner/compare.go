@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -84,6 +85,9 @@ type SideBySide struct {
 	// every subject: their cost per 1,000 moves with the demand as well as
 	// with the box.
 	DemandDiffers map[string]bool `json:"demand_differs"`
+	// Objective is the one objective every subject was judged against, in
+	// words; "" when they differ (then it is a difference).
+	Objective string `json:"objective"`
 }
 
 // Compare lays 2 to 4 subjects side by side, the deltas against the
@@ -133,6 +137,9 @@ func Compare(subjects []CompareSubject, ref int) (SideBySide, error) {
 		}
 	}
 	out.Differences = differences(subjects)
+	if !slices.ContainsFunc(out.Differences, func(d CompareDifference) bool { return d.What == "objective" }) {
+		out.Objective = subjects[0].Result.Objective.Sentence()
+	}
 	for _, name := range out.Scenarios {
 		if d, ok := demandDifference(subjects, name); ok {
 			out.DemandDiffers[name] = true
@@ -248,7 +255,15 @@ func differences(subjects []CompareSubject) []CompareDifference {
 	check("vLLM version", "", func(s CompareSubject) string { return orUnknown(s.Contract.VLLMVersion) })
 	check("device", "", func(s CompareSubject) string { return orUnknown(s.Contract.Device) })
 	check("model", "", func(s CompareSubject) string { return orUnknown(s.Contract.BaselineModel) })
-	check("objective", "rows were judged against different objectives", func(s CompareSubject) string { return s.Result.ObjectiveText })
+	// The objectives differ by their syntax (two wordings of one bound
+	// are one objective); each is shown as its sentence.
+	if i := slices.IndexFunc(subjects, func(s CompareSubject) bool { return s.Result.ObjectiveText != subjects[0].Result.ObjectiveText }); i > 0 {
+		vals := make([]string, len(subjects))
+		for i, s := range subjects {
+			vals[i] = s.Result.Objective.Sentence()
+		}
+		out = append(out, CompareDifference{What: "objective", Values: vals, Note: "rows were judged against different objectives"})
+	}
 	return out
 }
 

@@ -31,6 +31,9 @@ func (c Contract) Validate() error {
 	if c.Confidence != 0 && !(c.Confidence > 0.5 && c.Confidence < 1) {
 		es.add("confidence", fmt.Sprintf("the confidence of the verdicts must lie between 50 %% and 100 %% (95 %% is usual), got %s", fmtPct(c.Confidence)))
 	}
+	if t := c.RefusedTarget; t != nil && !(*t > 0 && *t < 1) {
+		es.add("refused_target", fmt.Sprintf("the share the sizing may refuse must lie above 0 %% and below 100 %% (0.1 %% is usual), got %s", fmtPct(*t)))
+	}
 	if c.SoakHours < 0 || math.IsNaN(c.SoakHours) {
 		es.add("soak_hours", "must be zero (no soak) or a positive number of hours")
 	}

@@ -42,6 +42,18 @@ type SelfHostedCosts struct {
 	SpotFallbackPerHour  *Figure `json:"spot_fallback_per_hour,omitempty"`
 	SpotExtraCapacity    *Figure `json:"spot_extra_capacity,omitempty"`
 
+	// Source and EvidenceDate are the section's: where its figures come
+	// from and their date, unless a figure gives its own. A form fills
+	// them into every figure typed without its own, so each figure keeps
+	// its evidence; these only remember what the form showed once.
+	Source       string `json:"source,omitempty"`
+	EvidenceDate string `json:"evidence_date,omitempty"`
+
+	// RentIncludesPower is "yes" when a rented box's rent (on demand,
+	// committed or spot) includes its power: the power line is then zero
+	// by choice, not "not typed"; "" or "no" when power is paid apart.
+	RentIncludesPower string `json:"rent_includes_power,omitempty"`
+
 	// PowerWatts is the typed average draw; the ceiling row's measured
 	// Observed.PowerWatts is used instead when the matrix has it.
 	PowerWatts *Figure `json:"power_watts"`
@@ -484,16 +496,24 @@ func selfHostedMonthly(s SelfHostedCosts, measuredWatts *float64, conv *converte
 		wattsKnown = false
 		out.PowerWattsSource = "unknown"
 	}
-	price := money("self_hosted.power_price_per_kwh", s.PowerPricePerKWh)
-	pue := orDefault(s.PUE, 1)
-	hours := orDefault(s.PowerHoursPerMonth, HoursPerMonth)
-	powerLine, powerArith, energy := pricePower(s, watts, wattsKnown, price, pue, hours, unitOf(s.PowerPricePerKWh, "per kWh"), p, &out)
-	idleEv := []Evidence(nil)
-	if out.Power.ByUse {
-		idleEv = ev("self_hosted.power_idle_watts", s.PowerIdleWatts)
+	var energy decimal.Decimal
+	if s.PowerInRent() {
+		// Paid with the rent: zero by choice, and said so; nothing by use.
+		out.Power.Text = "power included in the rent: no power cost of its own"
+		add("power", "Power (included in the rent)", decimal.Zero, true, "included in the rent: no power cost of its own")
+	} else {
+		price := money("self_hosted.power_price_per_kwh", s.PowerPricePerKWh)
+		pue := orDefault(s.PUE, 1)
+		hours := orDefault(s.PowerHoursPerMonth, HoursPerMonth)
+		powerLine, powerArith, e := pricePower(s, watts, wattsKnown, price, pue, hours, unitOf(s.PowerPricePerKWh, "per kWh"), p, &out)
+		energy = e
+		idleEv := []Evidence(nil)
+		if out.Power.ByUse {
+			idleEv = ev("self_hosted.power_idle_watts", s.PowerIdleWatts)
+		}
+		add("power", "Power", powerLine, wattsKnown && s.PowerPricePerKWh != nil, powerArith,
+			wattsEv, idleEv, ev("self_hosted.power_price_per_kwh", s.PowerPricePerKWh), ev("self_hosted.pue", s.PUE), ev("self_hosted.power_hours_per_month", s.PowerHoursPerMonth))
 	}
-	add("power", "Power", powerLine, wattsKnown && s.PowerPricePerKWh != nil, powerArith,
-		wattsEv, idleEv, ev("self_hosted.power_price_per_kwh", s.PowerPricePerKWh), ev("self_hosted.pue", s.PUE), ev("self_hosted.power_hours_per_month", s.PowerHoursPerMonth))
 
 	for _, c := range []struct {
 		cat, label string

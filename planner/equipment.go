@@ -105,7 +105,24 @@ func Annuity(price, residual, annual decimal.Decimal, n int) (decimal.Decimal, s
 		price, residual, r, n, r, r, n, DisplayShare(annual.InexactFloat64()))
 }
 
+// Rented reports whether the box is rented (on demand, committed or
+// spot) rather than bought.
+func (s SelfHostedCosts) Rented() bool {
+	switch s.EquipmentMode {
+	case EquipRent, EquipCommitted, EquipSpot:
+		return true
+	}
+	return false
+}
+
+// PowerInRent reports whether the power line is paid with the rent: a
+// rented box whose rent includes power.
+func (s SelfHostedCosts) PowerInRent() bool { return s.Rented() && s.RentIncludesPower == "yes" }
+
 func (s SelfHostedCosts) validateEquipment(es *FieldErrors, p string) {
+	if s.RentIncludesPower == "yes" && !s.Rented() {
+		es.add(p+".rent_includes_power", "only a rented box's rent can include its power: the equipment is bought (choose rent, committed or spot, or \"no\")")
+	}
 	switch s.EquipmentMode {
 	case "", EquipPurchase:
 		if s.PurchasePrice != nil && s.DepreciationMonths <= 0 {

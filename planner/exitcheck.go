@@ -160,7 +160,9 @@ func exitObjective(_ Inputs, r *Result) ExitItem {
 			m = append(m, "no latency bound")
 		}
 	}
-	return exitItem("objective", "Objective", "contract", m, r.ObjectiveText)
+	// Passing, the item states the objective in words ("How figures are
+	// shown"): its syntax stays on the contract.
+	return exitItem("objective", "Objective", "contract", m, r.Objective.Sentence())
 }
 
 // exitRowFigures fails while a counted row lacks a figure the objective

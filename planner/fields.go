@@ -209,6 +209,9 @@ var indexedGroups = map[string]indexedGroup{
 	"recommendation.gates":    {"Gate", gateFields},
 	"recommendation.gate":     {"Gate", gateFields},
 	"recommendation.triggers": {"Trigger", map[string]string{}},
+	"objective.bounds": {"Objective bound", map[string]string{
+		"figure": "what it limits", "percentile": "percentile", "bound": "limit", "unit": "unit",
+	}},
 	"exchange_rates": {"Exchange rate", map[string]string{
 		"currency": "currency", "rate": "rate", "rate.source": "source", "rate.evidence_date": "date",
 		"rate.unit": "unit", "rate.amount": "rate",
@@ -274,6 +277,7 @@ var bareLabels = map[string]string{
 	"workload": "Workload", "load_kind": "Load kind", "loads": "Load rows", "row_duration_s": "Per-row duration (s)",
 	"stop_after_errors": "Stop a row after this many errors", "stop_rule": "Stop rule", "objective": "Objective",
 	"admission_proposal": "Admission proposal", "rollback": "Rollback", "owners": "Owners",
+	"refused_target": "Share the sizing may refuse", "soak_hours": "Soak (hours)", "confidence": "Confidence of the verdicts",
 
 	"currency": "Currency", "as_of": "Report date", "stale_after_days": "Evidence is stale after (days)",
 	"token_basis": "Tokens priced for API quotes", "max_boxes": "Boxes the plan allows",

@@ -88,10 +88,32 @@ type Field struct {
 	// Sheet is the workbook's named range for the input cell (a quote's is
 	// prefixed "Quote1_", "Quote2_", ...).
 	Sheet string
+	// Modes are the equipment modes (EquipPurchase, ...) the field
+	// belongs to; a form shows it only under one of them. Empty: every
+	// mode.
+	Modes []string
+	// Power marks an input of the power line, which a rent that includes
+	// power makes moot.
+	Power bool
 	// OwnEvidence marks a figure that keeps its own source and evidence
 	// date in a form whose other figures share one (a ledger total beside
 	// the selling prices); both are required with it.
 	OwnEvidence bool
+}
+
+// rentedModes are the equipment modes that rent the box.
+var rentedModes = []string{EquipRent, EquipCommitted, EquipSpot}
+
+// ShownFor reports whether a form shows the field for an equipment mode
+// ("" is a purchase) and whether the rent includes power.
+func (f Field) ShownFor(mode string, powerInRent bool) bool {
+	if mode == "" {
+		mode = EquipPurchase
+	}
+	if f.Power && powerInRent {
+		return false
+	}
+	return len(f.Modes) == 0 || slices.Contains(f.Modes, mode)
 }
 
 // Key is the field's key in the forms and in FieldError.Field.
@@ -137,46 +159,49 @@ var SelfHostedFields = []InputField[SelfHostedCosts]{
 	{Field: Field{Name: "equipment_mode", Label: "Equipment (purchase, rent, committed or spot)", Kind: KindChoice,
 		Options: []string{EquipPurchase, EquipRent, EquipCommitted, EquipSpot}, Sheet: "SH_Equipment_Mode"},
 		Text: func(s *SelfHostedCosts) *string { return &s.EquipmentMode }},
-	{Field: Field{Name: "purchase_price", Label: "Equipment purchase price", Unit: "CUR", Kind: KindMoney, Help: "when bought: spread over the depreciation months", Sheet: "SH_Purchase_Price"},
+	{Field: Field{Name: "purchase_price", Label: "Equipment purchase price", Unit: "CUR", Kind: KindMoney, Help: "when bought: spread over the depreciation months", Modes: []string{EquipPurchase}, Sheet: "SH_Purchase_Price"},
 		Figure: func(s *SelfHostedCosts) **Figure { return &s.PurchasePrice }},
-	{Field: Field{Name: "depreciation_months", Label: "Depreciation (months)", Unit: "months", Kind: KindMonths, Sheet: "SH_Depreciation_Months"},
+	{Field: Field{Name: "depreciation_months", Label: "Depreciation (months)", Unit: "months", Kind: KindMonths, Modes: []string{EquipPurchase}, Sheet: "SH_Depreciation_Months"},
 		Int: func(s *SelfHostedCosts) *int { return &s.DepreciationMonths }},
-	{Field: Field{Name: "residual_value", Label: "Residual value", Unit: "CUR", Kind: KindMoney, Help: "when bought: worth at the end of depreciation", Sheet: "SH_Residual_Value"},
+	{Field: Field{Name: "residual_value", Label: "Residual value", Unit: "CUR", Kind: KindMoney, Help: "when bought: worth at the end of depreciation", Modes: []string{EquipPurchase}, Sheet: "SH_Residual_Value"},
 		Figure: func(s *SelfHostedCosts) **Figure { return &s.ResidualValue }},
 	{Field: Field{Name: "cost_of_capital", Label: "Cost of capital", Unit: "fraction/year", Kind: KindFraction, Help: "when bought: annual rate; typed makes depreciation an annuity",
-		Max: below(1, "an annual rate as a fraction below 1 (0.06 = 6 %%), got %s"), Sheet: "SH_Cost_Of_Capital"},
+		Max: below(1, "an annual rate as a fraction below 1 (0.06 = 6 %%), got %s"), Modes: []string{EquipPurchase}, Sheet: "SH_Cost_Of_Capital"},
 		Figure: func(s *SelfHostedCosts) **Figure { return &s.CostOfCapital }},
-	{Field: Field{Name: "rent_per_hour", Label: "Equipment rent per hour", Unit: "CUR/h", Kind: KindMoney, Help: "when rented", Sheet: "SH_Rent_Per_Hour"},
+	{Field: Field{Name: "rent_per_hour", Label: "Equipment rent per hour", Unit: "CUR/h", Kind: KindMoney, Help: "when rented", Modes: []string{EquipRent}, Sheet: "SH_Rent_Per_Hour"},
 		Figure: func(s *SelfHostedCosts) **Figure { return &s.RentPerHour }},
-	{Field: Field{Name: "rent_hours_per_month", Label: "Rented hours per month", Unit: "h/month", Kind: KindQuantity, Help: "blank means 730", Max: monthHours, Sheet: "SH_Rent_Hours_Per_Month"},
+	{Field: Field{Name: "rent_hours_per_month", Label: "Rented hours per month", Unit: "h/month", Kind: KindQuantity, Help: "blank means 730", Max: monthHours, Modes: []string{EquipRent, EquipSpot}, Sheet: "SH_Rent_Hours_Per_Month"},
 		Figure: func(s *SelfHostedCosts) **Figure { return &s.RentHoursPerMonth }},
-	{Field: Field{Name: "commit_term_months", Label: "Commitment term (months)", Unit: "months", Kind: KindMonths, Help: "committed rent", Sheet: "SH_Commit_Term_Months"},
+	{Field: Field{Name: "commit_term_months", Label: "Commitment term (months)", Unit: "months", Kind: KindMonths, Help: "committed rent", Modes: []string{EquipCommitted}, Sheet: "SH_Commit_Term_Months"},
 		Int: func(s *SelfHostedCosts) *int { return &s.CommitTermMonths }},
-	{Field: Field{Name: "commit_monthly", Label: "Committed rent per month", Unit: "CUR/month", Kind: KindMoney, Help: "committed rent", Sheet: "SH_Commit_Monthly"},
+	{Field: Field{Name: "commit_monthly", Label: "Committed rent per month", Unit: "CUR/month", Kind: KindMoney, Help: "committed rent", Modes: []string{EquipCommitted}, Sheet: "SH_Commit_Monthly"},
 		Figure: func(s *SelfHostedCosts) **Figure { return &s.CommitMonthly }},
-	{Field: Field{Name: "commit_upfront", Label: "Committed rent paid upfront", Unit: "CUR", Kind: KindMoney, Help: "committed rent: spread over the term", Sheet: "SH_Commit_Upfront"},
+	{Field: Field{Name: "commit_upfront", Label: "Committed rent paid upfront", Unit: "CUR", Kind: KindMoney, Help: "committed rent: spread over the term", Modes: []string{EquipCommitted}, Sheet: "SH_Commit_Upfront"},
 		Figure: func(s *SelfHostedCosts) **Figure { return &s.CommitUpfront }},
-	{Field: Field{Name: "spot_per_hour", Label: "Spot rent per hour", Unit: "CUR/h", Kind: KindMoney, Help: "spot rent", Sheet: "SH_Spot_Per_Hour"},
+	{Field: Field{Name: "spot_per_hour", Label: "Spot rent per hour", Unit: "CUR/h", Kind: KindMoney, Help: "spot rent", Modes: []string{EquipSpot}, Sheet: "SH_Spot_Per_Hour"},
 		Figure: func(s *SelfHostedCosts) **Figure { return &s.SpotPerHour }},
 	{Field: Field{Name: "spot_interrupted_share", Label: "Spot hours interrupted", Unit: "fraction", Kind: KindFraction, Help: "spot rent: 0.1 = 10 % of hours",
-		Max: atMost(1, spotFraction), Sheet: "SH_Spot_Interrupted_Share"},
+		Max: atMost(1, spotFraction), Modes: []string{EquipSpot}, Sheet: "SH_Spot_Interrupted_Share"},
 		Figure: func(s *SelfHostedCosts) **Figure { return &s.SpotInterruptedShare }},
-	{Field: Field{Name: "spot_fallback_per_hour", Label: "Fallback rent per interrupted hour", Unit: "CUR/h", Kind: KindMoney, Help: "spot rent", Sheet: "SH_Spot_Fallback_Per_Hour"},
+	{Field: Field{Name: "spot_fallback_per_hour", Label: "Fallback rent per interrupted hour", Unit: "CUR/h", Kind: KindMoney, Help: "spot rent", Modes: []string{EquipSpot}, Sheet: "SH_Spot_Fallback_Per_Hour"},
 		Figure: func(s *SelfHostedCosts) **Figure { return &s.SpotFallbackPerHour }},
 	{Field: Field{Name: "spot_extra_capacity", Label: "Extra capacity held against interruptions", Unit: "fraction", Kind: KindFraction, Help: "spot rent: 0.2 = 20 % more",
-		Max: atMost(1, spotFraction), Sheet: "SH_Spot_Extra_Capacity"},
+		Max: atMost(1, spotFraction), Modes: []string{EquipSpot}, Sheet: "SH_Spot_Extra_Capacity"},
 		Figure: func(s *SelfHostedCosts) **Figure { return &s.SpotExtraCapacity }},
-	{Field: Field{Name: "power_watts", Label: "Power draw", Unit: "W", Kind: KindQuantity, Help: "used when the ceiling row has no measured watts", Sheet: "SH_Power_Watts"},
+	{Field: Field{Name: "rent_includes_power", Label: "Rent includes power", Kind: KindChoice, Options: []string{"no", "yes"},
+		Help: "yes: the rent pays the power, so the power line is zero by choice", Modes: rentedModes, Sheet: "SH_Rent_Includes_Power"},
+		Text: func(s *SelfHostedCosts) *string { return &s.RentIncludesPower }},
+	{Field: Field{Name: "power_watts", Label: "Power draw", Unit: "W", Kind: KindQuantity, Help: "used when the ceiling row has no measured watts", Power: true, Sheet: "SH_Power_Watts"},
 		Figure: func(s *SelfHostedCosts) **Figure { return &s.PowerWatts }},
 	{Field: Field{Name: "power_idle_watts", Label: "Idle power draw", Unit: "W", Kind: KindQuantity,
-		Help: "the box with the model loaded and no requests; known, power is priced by use: idle watts for idle time, measured watts for busy time", Sheet: "SH_Power_Idle_Watts"},
+		Help: "the box with the model loaded and no requests; known, power is priced by use: idle watts for idle time, measured watts for busy time", Power: true, Sheet: "SH_Power_Idle_Watts"},
 		Figure: func(s *SelfHostedCosts) **Figure { return &s.PowerIdleWatts }},
-	{Field: Field{Name: "power_price_per_kwh", Label: "Power price per kWh", Unit: "CUR/kWh", Kind: KindFineMoney, Sheet: "SH_Power_Price_Per_kWh"},
+	{Field: Field{Name: "power_price_per_kwh", Label: "Power price per kWh", Unit: "CUR/kWh", Kind: KindFineMoney, Power: true, Sheet: "SH_Power_Price_Per_kWh"},
 		Figure: func(s *SelfHostedCosts) **Figure { return &s.PowerPricePerKWh }},
 	{Field: Field{Name: "pue", Label: "PUE (power usage effectiveness)", Unit: "ratio", Kind: KindQuantity, Help: "at least 1; blank means 1",
-		Min: atLeast(1, "power usage effectiveness is at least 1, got %s"), Sheet: "SH_PUE"},
+		Min: atLeast(1, "power usage effectiveness is at least 1, got %s"), Power: true, Sheet: "SH_PUE"},
 		Figure: func(s *SelfHostedCosts) **Figure { return &s.PUE }},
-	{Field: Field{Name: "power_hours_per_month", Label: "Powered hours per month", Unit: "h/month", Kind: KindQuantity, Help: "blank means 730", Max: monthHours, Sheet: "SH_Power_Hours_Per_Month"},
+	{Field: Field{Name: "power_hours_per_month", Label: "Powered hours per month", Unit: "h/month", Kind: KindQuantity, Help: "blank means 730", Max: monthHours, Power: true, Sheet: "SH_Power_Hours_Per_Month"},
 		Figure: func(s *SelfHostedCosts) **Figure { return &s.PowerHoursPerMonth }},
 	{Field: Field{Name: "facilities", Label: "Facilities", Unit: "CUR/month", Kind: KindMoney, Sheet: "SH_Facilities"},
 		Figure: func(s *SelfHostedCosts) **Figure { return &s.Facilities }},
@@ -293,7 +318,9 @@ func init() {
 	for i := range QuoteFields {
 		QuoteFields[i].Group = "quote"
 	}
-	prefixGroups["self_hosted"] = map[string]string{}
+	prefixGroups["self_hosted"] = map[string]string{
+		"source": "source of every cost line (unless a line gives its own)", "evidence_date": "date of every cost line (unless a line gives its own)",
+	}
 	addLabels(prefixGroups["self_hosted"], SelfHostedFields)
 	addLabels(quoteFields, QuoteFields)
 }

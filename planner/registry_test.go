@@ -13,10 +13,11 @@ import (
 // field of SelfHostedCosts and every price or charge of a Quote has exactly
 // one registry entry, whose accessor reaches that field and whose name is
 // the field's JSON name (the key stored and used by the forms). Left out:
-// a quote's identity, catalogue and currency, and the inputs made of several values
-// (taxes, volume bands), which are not one field each.
+// a quote's identity, catalogue and currency, the self-hosted section's
+// source and date (each figure carries its own), and the inputs made of
+// several values (taxes, volume bands), which are not one field each.
 func TestRegistryCoversEveryInput(t *testing.T) {
-	checkCovers(t, SelfHostedFields, []string{"taxes"})
+	checkCovers(t, SelfHostedFields, []string{"taxes", "source", "evidence_date"})
 	checkCovers(t, QuoteFields, []string{"name", "provider", "model", "catalogue", "currency", "tiers", "tax"})
 }
 

@@ -293,3 +293,16 @@ func (m *ShowbackMeter) timeShare() []float64 {
 	}
 	return secs
 }
+
+// WidestGap is the tenant whose share the choice of meter moves most
+// (the largest tokens-against-time-share gap, either way); nil without
+// tenants. The page's folded showback names it in its one line.
+func (s Showback) WidestGap() *ShowbackGap {
+	var w *ShowbackGap
+	for i := range s.Gaps {
+		if w == nil || math.Abs(s.Gaps[i].TokensVsTimePP) > math.Abs(w.TokensVsTimePP) {
+			w = &s.Gaps[i]
+		}
+	}
+	return w
+}

@@ -156,3 +156,13 @@ func TestShowbackRefusals(t *testing.T) {
 		t.Errorf("empty showback = %+v", sb)
 	}
 }
+
+func TestShowbackWidestGap(t *testing.T) {
+	s := Showback{Gaps: []ShowbackGap{{Tenant: "a", TokensVsTimePP: 5}, {Tenant: "b", TokensVsTimePP: -12.5}, {Tenant: "c", TokensVsTimePP: 12}}}
+	if g := s.WidestGap(); g == nil || g.Tenant != "b" {
+		t.Errorf("widest gap = %+v, want b's -12.5 points", g)
+	}
+	if (Showback{}).WidestGap() != nil {
+		t.Error("a showback without tenants has a widest gap")
+	}
+}

@@ -139,6 +139,7 @@ func (s SelfHostedCosts) Validate() error {
 
 func (s SelfHostedCosts) validate(es *FieldErrors, p string) {
 	s.validateEquipment(es, p)
+	checkDate(es, p+".evidence_date", s.EvidenceDate, false)
 	for cat, t := range s.Taxes {
 		if !isTaxLine(cat) {
 			es.add(p+".taxes."+cat, fmt.Sprintf("no cost line %q to tax", cat))

@@ -600,6 +600,39 @@ document.addEventListener("htmx:afterRequest", function (e) {
   });
 })();
 
+// The self-hosted cost form shows the inputs of the chosen equipment mode
+// only, and no power inputs when the rent includes power. The server
+// renders the rows of the saved (or typed) choice; here a new choice
+// shows its rows at once. Hidden rows stay in the form and are saved as
+// they are. A row holding a refusal stays shown.
+(function () {
+  "use strict";
+  var rented = { rent: true, committed: true, spot: true };
+  function apply(form) {
+    var modeField = form.querySelector('[name="self_hosted.equipment_mode"]');
+    if (!modeField) return;
+    var mode = modeField.value || "purchase";
+    var power = form.querySelector('[name="self_hosted.rent_includes_power"]');
+    var inRent = !!rented[mode] && !!power && power.value === "yes";
+    var rows = form.querySelectorAll("[data-modes], [data-power]");
+    for (var i = 0; i < rows.length; i++) {
+      var el = rows[i];
+      var modes = el.getAttribute("data-modes");
+      var show = (!modes || modes.split(" ").indexOf(mode) >= 0) && !(el.hasAttribute("data-power") && inRent);
+      if (el.querySelector('[aria-invalid="true"]')) show = true;
+      el.hidden = !show;
+    }
+    var note = form.querySelector('[data-testid="power-in-rent"]');
+    if (note) note.hidden = !inRent;
+  }
+  document.addEventListener("change", function (e) {
+    var t = e.target;
+    if (!t || (t.name !== "self_hosted.equipment_mode" && t.name !== "self_hosted.rent_includes_power")) return;
+    var form = t.closest("form");
+    if (form) apply(form);
+  });
+})();
+
 // The matrix's columns: "Show all N columns" and "Show the objective's
 // columns only" are links (?cols=all) that work without this script; here
 // they switch the columns in place and put the choice in the address, so

@@ -30,6 +30,7 @@ var routeAccess = map[string]string{
 	"GET /login":                                 "* anon",
 	"POST /login":                                "* anon",
 	"POST /logout":                               "*",
+	"GET /glossary":                              "* anon",
 	"GET /":                                      "*",
 	"GET /reports":                               "*",
 	"GET /reports/new":                           "admin lead lead2",

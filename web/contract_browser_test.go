@@ -1,11 +1,14 @@
 package web
 
 import (
+	"net/url"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 
+	"capplan/planner"
 	"capplan/web/browsertest"
 )
 
@@ -32,19 +35,7 @@ func TestBrowserContractJourney(t *testing.T) {
 			chromedp.WaitVisible(css(`[data-testid="contract-form"]`)),
 		}},
 	}
-	fill := []chromedp.Action[chromedp.Void]{}
-	for name, vals := range contractValues(0) {
-		switch name {
-		case "version":
-			continue
-		case "objective.no_oom":
-			continue // checkbox, clicked below
-		case "workload.data", "workload.prompts", "load_kind":
-			fill = append(fill, chromedp.SetValue(css(`select[name="`+name+`"]`), vals[0]))
-		default:
-			fill = append(fill, chromedp.SetValue(css(`input[name="`+name+`"]`), vals[0]))
-		}
-	}
+	fill := contractFill(contractValues(0), nil)
 	fill = append(fill,
 		chromedp.Click(css(`input[name="objective.no_oom"]`)),
 		chromedp.Click(css(`[data-testid="save-contract"]`)),
@@ -67,7 +58,7 @@ func TestBrowserContractJourney(t *testing.T) {
 		{"amend without a reason is refused", []chromedp.Action[chromedp.Void]{
 			chromedp.Click(css(`[data-testid="edit-contract"]`)),
 			chromedp.WaitVisible(css(`textarea[name="reason"]`)),
-			chromedp.SetValue(css(`input[name="objective.e2e_max_s"]`), "20"),
+			setBound("e2e", "20"),
 			chromedp.Click(css(`[data-testid="save-contract"]`)),
 			browsertest.WaitText(`[data-testid="err-reason"]`, "required"),
 		}},
@@ -106,3 +97,52 @@ func browserLogout(app *testApp) []chromedp.Action[chromedp.Void] {
 
 // css is a CSS selector for chromedp actions.
 func css(s string) chromedp.CSS { return chromedp.CSS(s) }
+
+// contractFill fills the contract form with a contract's values as
+// contractValues names them: the objective's bounds go into the
+// builder's rows (first tokens and whole answers, chosen on a blank
+// form), the rest into their fields, the folded details opened first.
+// seen, when not nil, collects the names of the fields typed into.
+func contractFill(vals url.Values, seen map[string]bool) []chromedp.Action[chromedp.Void] {
+	out := []chromedp.Action[chromedp.Void]{
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid="contract-details"]').open = true`),
+	}
+	set := func(sel, name, v string) {
+		out = append(out, chromedp.SetValue(css(sel+`[name="`+name+`"]`), v))
+		if seen != nil {
+			seen[name] = true
+		}
+	}
+	names := make([]string, 0, len(vals))
+	for name := range vals {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		v := vals.Get(name)
+		switch name {
+		case "version", "objective.no_oom", "objective.percentile":
+			// the checkbox is clicked by the caller; the percentile is
+			// the builder's 95 already
+		case "objective.ttft_max_s":
+			set("input", planner.ObjectiveBoundKey(0, "bound"), v)
+		case "objective.e2e_max_s":
+			set("input", planner.ObjectiveBoundKey(1, "bound"), v)
+		case "workload.data", "workload.prompts", "load_kind":
+			set("select", name, v)
+		default:
+			set("input", name, v)
+		}
+	}
+	return out
+}
+
+// setBound types the limit of the objective builder's row that bounds
+// figure ("e2e", "ttft", ...).
+func setBound(figure, value string) chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](`(() => {
+		const f = document.querySelector('[data-testid="contract-form"]');
+		const sel = [...f.querySelectorAll('select[name$=".figure"]')].find(s => s.value === "` + figure + `");
+		f.querySelector('[name="' + sel.name.replace(/figure$/, "bound") + '"]').value = "` + value + `";
+	})()`)
+}

@@ -42,6 +42,7 @@ func contractForm(f url.Values) (planner.Contract, formErrors) {
 		StopAfterErrors:   integer("stop_after_errors"),
 		StopRule:          r.str("stop_rule"),
 		SoakHours:         float("soak_hours"),
+		RefusedTarget:     r.percent("refused_target"),
 		Confidence:        deref(r.percent("confidence")),
 		AdmissionProposal: r.str("admission_proposal"),
 		Rollback:          r.str("rollback"),
@@ -76,6 +77,27 @@ func contractForm(f url.Values) (planner.Contract, formErrors) {
 			c.Objective.TPOTMax, c.Objective.TPOTAsSpeed = &tpot, true
 		}
 	}
+	// The objective builder's rows, when the form has them: they write
+	// the objective's text, which the planner reads as any other.
+	if d, ok := objectiveDraftOf(f); ok {
+		for k := range r.errs {
+			if strings.HasPrefix(k, "objective.") {
+				delete(r.errs, k)
+			}
+		}
+		text, err := d.Build()
+		c.Objective = planner.Objective{}
+		switch {
+		case err != nil:
+			r.domain(err, nil)
+		case text != "":
+			o, err := planner.ParseObjective(text)
+			if err != nil {
+				r.refuse("objective", err.Error())
+			}
+			c.Objective = o
+		}
+	}
 	for _, part := range strings.FieldsFunc(r.str("loads"), func(r rune) bool { return r == ',' || r == ' ' || r == ';' }) {
 		v := r.number("loads", part, "numbers separated by commas, e.g. 1, 2, 4, 8, 10")
 		if v == nil {
@@ -85,22 +107,6 @@ func contractForm(f url.Values) (planner.Contract, formErrors) {
 	}
 	r.domain(c.Validate(), nil)
 	return c, r.errs
-}
-
-// tpotField and speedField are the TPOT bound as its form fields show it:
-// in the field it was typed in, the other left blank.
-func tpotField(o planner.Objective) string {
-	if o.TPOTAsSpeed {
-		return ""
-	}
-	return optNum(o.TPOTMax)
-}
-
-func speedField(o planner.Objective) string {
-	if !o.TPOTAsSpeed || o.TPOTMax == nil {
-		return ""
-	}
-	return planner.DisplayInput(planner.OutputSpeed(*o.TPOTMax))
 }
 
 // deref is *p, or the zero value for nil.

@@ -214,8 +214,8 @@ func seedRows(t testing.TB, st *store.Store, reportID, userID int64) {
 func TestRefusedContractKeepsWhatWasTyped(t *testing.T) {
 	app := newTestApp(t)
 	id, _ := app.store.CreateReport(context.Background(), app.users["lead"], "R")
-	form := contractValues(1)
-	form.Set("objective.percentile", "abc")
+	form := builderValues(1)
+	form.Set(planner.ObjectiveBoundKey(0, "percentile"), "abc")
 	form.Set("device_memory_gib", "eighty")
 	form.Set("loads", "10, 4, x")
 	_, body := do(t, app.client("lead"), "POST", fmt.Sprintf("%s/reports/%d/contract", app.srv.URL, id), form)

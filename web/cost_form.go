@@ -92,11 +92,42 @@ func readSelfHostedForm(f url.Values, currency string) (planner.SelfHostedCosts,
 		}
 		s.Taxes[l.Category] = &planner.Tax{Rate: rate, Recoverable: rec}
 	}
+	// One source and one date for the section: every figure typed without
+	// its own takes them, so each figure keeps its evidence.
+	s.Source = r.str("self_hosted.source")
+	s.EvidenceDate = r.str("self_hosted.evidence_date")
+	for _, fig := range selfHostedFigures(&s) {
+		if fig.Source == "" {
+			fig.Source = s.Source
+		}
+		if fig.EvidenceDate == "" {
+			fig.EvidenceDate = s.EvidenceDate
+		}
+	}
 	r.domainIn(s.Validate())
 	return s, r.errs
 }
 
-// selfHostedValues is the self-hosted form filled from stored inputs.
+// selfHostedFigures are the typed figures of the self-hosted costs: the
+// registry's and the tax rates.
+func selfHostedFigures(s *planner.SelfHostedCosts) []*planner.Figure {
+	var out []*planner.Figure
+	for _, fd := range planner.SelfHostedFields {
+		if fd.Figure != nil && *fd.Figure(s) != nil {
+			out = append(out, *fd.Figure(s))
+		}
+	}
+	for _, l := range planner.TaxLines {
+		if t := s.Taxes[l.Category]; t != nil && t.Rate != nil {
+			out = append(out, t.Rate)
+		}
+	}
+	return out
+}
+
+// selfHostedValues is the self-hosted form filled from stored inputs. A
+// figure whose source or date is the section's shows it blank (it takes
+// the section's), so a line shows only what it overrides.
 func selfHostedValues(v url.Values, s planner.SelfHostedCosts) {
 	fieldValues(v, &s, planner.SelfHostedFields)
 	for cat, t := range s.Taxes {
@@ -106,6 +137,19 @@ func selfHostedValues(v url.Values, s planner.SelfHostedCosts) {
 		putFigure(v, "self_hosted.taxes."+cat+".rate", t.Rate)
 		if t.Recoverable {
 			v.Set("self_hosted.taxes."+cat+".recoverable", "on")
+		}
+	}
+	v.Set("self_hosted.source", s.Source)
+	v.Set("self_hosted.evidence_date", s.EvidenceDate)
+	for key := range v {
+		if !strings.HasPrefix(key, "self_hosted.") {
+			continue
+		}
+		switch {
+		case s.Source != "" && strings.HasSuffix(key, ".source") && key != "self_hosted.source" && v.Get(key) == s.Source:
+			v.Set(key, "")
+		case s.EvidenceDate != "" && strings.HasSuffix(key, ".evidence_date") && key != "self_hosted.evidence_date" && v.Get(key) == s.EvidenceDate:
+			v.Set(key, "")
 		}
 	}
 }

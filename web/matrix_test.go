@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -138,9 +139,12 @@ func TestMatrixShowsVerdictsEnvelopeAndAdmission(t *testing.T) {
 		t.Error("a reviewer sees the observed-figures forms")
 	}
 	env := sectionOf(body, "envelope")
+	// The envelope's sentence links the field's words to the glossary.
+	if words := regexp.MustCompile(`<[^>]*>`).ReplaceAllString(env, ""); !strings.Contains(words, "demonstrated ceiling: 8 concurrent streams") {
+		t.Error("envelope lacks demonstrated ceiling: 8 concurrent streams")
+	}
 	for _, want := range []string{
 		`data-testid="ceiling">Demonstrated ceiling: 8<`,
-		"demonstrated ceiling: 8 concurrent streams",
 		`data-testid="max-in-flight"><strong>8</strong>`,
 		"--max-num-seqs 8",
 		`&#34;max_in_flight&#34;: 8`,

@@ -36,6 +36,7 @@ func (s *Server) routes(e *echo.Echo) {
 	g.GET("/login", s.loginForm)
 	g.POST("/login", s.login)
 	g.POST("/logout", s.logout, anyone)
+	g.GET("/glossary", s.glossaryShow)
 
 	// Reports
 	g.GET("/", func(c echo.Context) error { return c.Redirect(http.StatusSeeOther, "/reports") }, anyone)

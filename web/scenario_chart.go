@@ -1,6 +1,8 @@
 package web
 
 import (
+	"fmt"
+
 	"github.com/a-h/templ"
 
 	"capplan/planner"
@@ -67,4 +69,30 @@ func formulaText(x planner.Crossover) string {
 		return x.FormulaRounded
 	}
 	return x.Formula
+}
+
+// queuedScenarios names the scenarios whose busy hour was simulated.
+func queuedScenarios(r planner.Result) []string {
+	var out []string
+	for _, s := range r.Scenarios {
+		if s.Queue != nil {
+			out = append(out, s.Scenario.Name)
+		}
+	}
+	return out
+}
+
+// tokenCostsSummary is the rest of the folded token costs' line: the
+// frontier-comparable figure and the all-in one of the scenario the page
+// leads with, "" when there is no frontier figure.
+func tokenCostsSummary(r planner.Result) string {
+	f := r.Frontier
+	if f.PerMTokens == nil {
+		return ""
+	}
+	out := fmt.Sprintf(": frontier-comparable %s %s", moneyText(*f.PerMTokens), r.Currency)
+	if g := f.Shown(); g != nil {
+		out += fmt.Sprintf(", all-in self-hosted %s %s (%s)", moneyText(g.AllIn), r.Currency, g.Scenario)
+	}
+	return out
 }

@@ -193,9 +193,11 @@ func TestContractOutputSpeed(t *testing.T) {
 	if !strings.Contains(page, "speed_p95&gt;=20tok/s") {
 		t.Error("the objective's text lacks the speed term")
 	}
-	// The edit form shows the speed where it was typed, the TPOT blank.
+	// The edit form's objective builder shows the speed as it was typed:
+	// a row "95 % of answers stream to each user at least 20 tok/s".
 	_, edit := do(t, lead, http.MethodGet, base+"/contract/edit", nil)
-	if !regexpFind(`name="objective.min_speed_tok_s"[^>]*value="20"`, edit) || regexpFind(`name="objective.tpot_max_s"[^>]*value="[^"]`, edit) {
+	if !regexpFind(`<option value="speed" selected>`, edit) || !regexpFind(`name="objective.bounds\[\d\].bound" value="20"`, edit) ||
+		!regexpFind(`<option value="tok/s" selected>`, edit) || regexpFind(`<option value="tpot" selected>`, edit) {
 		t.Error("the edit form does not show the speed as typed")
 	}
 }

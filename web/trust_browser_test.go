@@ -146,8 +146,8 @@ func TestBrowserTrustJourney(t *testing.T) {
 		)},
 		{"an amendment without a reason is refused, the focus on the reason", []chromedp.Action[chromedp.Void]{
 			chromedp.Click(css(`[data-testid="edit-contract"]`)),
-			chromedp.WaitVisible(css(`[data-testid="contract-form"] input[name="objective.e2e_max_s"]`)),
-			chromedp.SetValue(css(`[data-testid="contract-form"] input[name="objective.e2e_max_s"]`), "20"),
+			chromedp.WaitVisible(css(`[data-testid="objective-builder"]`)),
+			setBound("e2e", "20"),
 			chromedp.Click(css(`[data-testid="save-contract"]`)),
 			browsertest.WaitText(`[data-testid="form-errors"]`, "Please fix"),
 			waitTrue("the focus on the reason, the field to fix", `document.activeElement && document.activeElement.name === "reason"`),

@@ -193,7 +193,7 @@ func TestFinanceInputsRecalculate(t *testing.T) {
 // TestEquipmentModelsRecalculate writes the box paid for each way (spot
 // rent typed in USD with an interruption allowance, purchase as an annuity
 // at a 6 % cost of capital with a residual value, the straight line at
-// 0 %, on-demand rent), changes an input of each model in the workbook and
+// 0 %, on-demand rent, rent that includes power), changes an input of each model in the workbook and
 // checks LibreOffice's F_local, and every figure that follows from it,
 // against the planner's for the same inputs. One LibreOffice run converts
 // the four workbooks.
@@ -202,7 +202,7 @@ func TestEquipmentModelsRecalculate(t *testing.T) {
 	type model struct {
 		set    func(*planner.SelfHostedCosts)
 		name   string
-		val    float64
+		val    any
 		change func(*planner.SelfHostedCosts)
 	}
 	models := map[string]model{
@@ -221,6 +221,12 @@ func TestEquipmentModelsRecalculate(t *testing.T) {
 		"rent": {func(s *planner.SelfHostedCosts) {
 			s.EquipmentMode, s.RentPerHour, s.RentHoursPerMonth = planner.EquipRent, fig("3", "EUR/h"), fig("700", "h/month")
 		}, "SH_Rent_Per_Hour", 2.5, func(s *planner.SelfHostedCosts) { s.RentPerHour = fig("2.5", "EUR/h") }},
+		// Power paid apart, then "the rent includes power" chosen in the
+		// workbook: its power line drops to zero, as the page's does.
+		"rent-with-power": {func(s *planner.SelfHostedCosts) {
+			s.EquipmentMode, s.RentPerHour, s.RentIncludesPower = planner.EquipRent, fig("3", "EUR/h"), "no"
+			s.PowerWatts = fig("700", "W")
+		}, "SH_Rent_Includes_Power", "yes", func(s *planner.SelfHostedCosts) { s.RentIncludesPower = "yes" }},
 	}
 	books := map[string][]byte{}
 	wants := map[string]planner.Result{}

@@ -54,7 +54,10 @@ func (b *book) contractSheet() {
 	kv("Stop rule", stopText(c))
 
 	s.add()
-	s.add(excelize_bold(b, "Objective in force"), v(b.st.wrap, res.ObjectiveText))
+	// The objective in words, its syntax as typed beside it
+	// (docs/method.md, "How figures are shown").
+	s.add(excelize_bold(b, "Objective in force"), v(b.st.wrap, res.Objective.Sentence()))
+	s.add("As typed on the contract", v(b.st.wrap, res.ObjectiveText))
 	o := res.Objective
 	named("Percentile", b.st.intIn, o.Percentile, "Objective_Percentile")
 	named("Minimum success rate", b.st.pctIn, o.MinSuccess, "Objective_Min_Success")
@@ -410,8 +413,11 @@ func (b *book) selfHostedFormulas() map[string]string {
 	f := map[string]string{
 		"equipment": fmt.Sprintf(`IF(SH_Equipment_Mode="%s",%s,IF(SH_Equipment_Mode="%s",%s,IF(SH_Equipment_Mode="%s",%s,%s)))`,
 			planner.EquipRent, rent, planner.EquipCommitted, committed, planner.EquipSpot, spot, purchase),
-		"power": `IF(Power_By_Use,N(Power_Idle_Watts_Used),N(Power_Watts_Used))*IF(SH_Power_Hours_Per_Month="",730,SH_Power_Hours_Per_Month)/1000*` +
-			m("SH_Power_Price_Per_kWh", sh.PowerPricePerKWh) + `*IF(SH_PUE="",1,SH_PUE)`,
+		// Power: zero when a rented box's rent includes it; else by use
+		// (idle watts for every hour) or at the measured draw.
+		"power": `IF(` + powerInRent() + `,0,` +
+			`IF(Power_By_Use,N(Power_Idle_Watts_Used),N(Power_Watts_Used))*IF(SH_Power_Hours_Per_Month="",730,SH_Power_Hours_Per_Month)/1000*` +
+			m("SH_Power_Price_Per_kWh", sh.PowerPricePerKWh) + `*IF(SH_PUE="",1,SH_PUE))`,
 		"labour":   "N(SH_Labour_Hours_Per_Month)*" + m("SH_Labour_Rate", sh.LabourRate),
 		"downtime": m("SH_Downtime_Allowance", sh.DowntimeAllowance),
 	}
@@ -560,4 +566,12 @@ func quoteCostAt(p, d string, q planner.Quote) string {
 // whatever its figures: no volume bands and no minimum commitment.
 func linearQuote(q planner.Quote) bool {
 	return len(q.Tiers) == 0 && (q.MinimumMonthly == nil || !q.MinimumMonthly.Amount.IsPositive())
+}
+
+// powerInRent is the condition under which a rented box's rent pays its
+// power (planner.SelfHostedCosts.PowerInRent): the power line is zero and
+// nothing is priced by use.
+func powerInRent() string {
+	return fmt.Sprintf(`AND(SH_Rent_Includes_Power="yes",OR(SH_Equipment_Mode="%s",SH_Equipment_Mode="%s",SH_Equipment_Mode="%s"))`,
+		planner.EquipRent, planner.EquipCommitted, planner.EquipSpot)
 }

@@ -38,7 +38,7 @@ func (b *book) powerByUse(s *sheet) {
 	b.name("Power_Service_Rate", s, 2, row)
 	row = s.next()
 	s.add(excelize_bold(b, "Power priced by use (idle watts for idle time, measured watts for busy time)"),
-		fx(0, `AND(Power_Idle_Watts_Used<>"",N(Power_Watts_Used)>0,N(Power_Idle_Watts_Used)<=N(Power_Watts_Used),N(Power_Service_Rate)>0)`, pu.ByUse),
+		fx(0, `AND(NOT(`+powerInRent()+`),Power_Idle_Watts_Used<>"",N(Power_Watts_Used)>0,N(Power_Idle_Watts_Used)<=N(Power_Watts_Used),N(Power_Service_Rate)>0)`, pu.ByUse),
 		nil, v(b.st.wrap, "as computed on export: "+pu.Text))
 	b.name("Power_By_Use", s, 2, row)
 	row = s.next()
