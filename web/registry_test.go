@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -53,7 +54,7 @@ func TestRegistryFieldsInTheCostForm(t *testing.T) {
 			want[key] = registryAmount(f.Field, i)
 			want[key+".unit"] = "u" + f.Name
 			want[key+".source"] = "source of " + f.Name
-			want[key+".evidence_date"] = fmt.Sprintf("2026-01-%02d", i+1)
+			want[key+".evidence_date"] = time.Date(2026, 1, 1+i, 0, 0, 0, 0, time.UTC).Format("2006-01-02")
 		case f.Int != nil:
 			want[key] = fmt.Sprint(12 + i)
 		case f.Text != nil:
