@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/a-h/templ"
-
 	"capplan/planner"
 )
 
@@ -101,18 +99,6 @@ func (v contractEditView) detailsOpen() bool {
 		}
 	}
 	return false
-}
-
-// hinted adds the field's line of meaning to what describes the input.
-func hinted(attrs templ.Attributes, name string) templ.Attributes {
-	if planner.ContractHelp[name] == "" {
-		return attrs
-	}
-	out := templ.Attributes{"aria-describedby": name + "-hint"}
-	for k, v := range attrs {
-		out[k] = v
-	}
-	return out
 }
 
 // refusedTargetText is the share the sizing may refuse, "0.1 %" by
