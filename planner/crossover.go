@@ -173,7 +173,7 @@ func FindCrossover(self SelfHostedCost, q QuoteCost, capacity Capacity, share fl
 	x.FormulaRounded = fmt.Sprintf("N = (F_local - F_api) / (V_api - V_local) = (%s - %s) / (%s - %s)",
 		fl.StringFixed(2), fa.StringFixed(2), sigDigits(va, 4), sigDigits(vl, 4))
 	if !q.Linear() {
-		note := fmt.Sprintf(" (the piece of %s's tiered price from %s requests a month)", q.Name, DisplayCount(RoundRequests(seg.From)))
+		note := fmt.Sprintf(" (the piece of %s's tiered price from %s requests a month)", q.Name, DisplayCount(RoundRequests(seg.From, Wanted)))
 		x.Formula += note
 		x.FormulaRounded += note
 	}
@@ -190,11 +190,11 @@ func FindCrossover(self SelfHostedCost, q QuoteCost, capacity Capacity, share fl
 		x.Exists = true
 		n := num.Div(den)
 		x.N = &n
-		r, d := RoundRequests(n), PerDay(n)
+		r, d := RoundRequests(n, Wanted), PerDay(n)
 		x.NRounded, x.NPerDay = &r, &d
 		x.FormulaRounded = reproducingFormula(fl, fa, va, vl, r)
 		if !q.Linear() {
-			x.FormulaRounded += fmt.Sprintf(" (the piece of %s's tiered price from %s requests a month)", q.Name, DisplayCount(RoundRequests(seg.From)))
+			x.FormulaRounded += fmt.Sprintf(" (the piece of %s's tiered price from %s requests a month)", q.Name, DisplayCount(RoundRequests(seg.From, Wanted)))
 		}
 		x.Text = fmt.Sprintf("self-hosting breaks even with %s at %s requests a month (%s a day) and is cheaper above that", q.Name, groupDigits(r), groupDigits(d))
 	}
@@ -330,9 +330,9 @@ func steppedOver(fl decimal.Decimal, api []CostSegment, vl decimal.Decimal, st b
 		paid := st.paid(k)
 		// Within k boxes' demand, each straight piece of the API's price.
 		for _, seg := range api {
-			sLo, sHi := max(lo, RoundRequests(seg.From)), hi
+			sLo, sHi := max(lo, RoundRequests(seg.From, Wanted)), hi
 			if seg.To != nil {
-				sHi = min(hi, RoundRequests(*seg.To)-1)
+				sHi = min(hi, RoundRequests(*seg.To, Wanted)-1)
 			}
 			from, to, ok := cheaperWithin(fl, seg.Intercept.Exact, vl, seg.Slope.Exact, paid, sLo, sHi)
 			if !ok {
@@ -609,7 +609,7 @@ func reproducingFormula(fl, fa, va, vl decimal.Decimal, want int64) string {
 			break
 		}
 		n = decimal.RequireFromString(a).Sub(decimal.RequireFromString(b)).Div(den)
-		if RoundRequests(n) == want && quotientText(n) == quotientText(exact) {
+		if RoundRequests(n, Wanted) == want && quotientText(n) == quotientText(exact) {
 			break
 		}
 	}

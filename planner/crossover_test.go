@@ -145,7 +145,7 @@ func TestCrossoverFormulaReproducesN(t *testing.T) {
 		if !x.Exists || x.NRounded == nil {
 			t.Fatalf("%s: no crossover", tc.fixed)
 		}
-		want := RoundRequests(*x.N)
+		want := RoundRequests(*x.N, Wanted)
 		if tc.wantN != 0 && want != tc.wantN {
 			t.Errorf("%s: N rounded = %d, want %d", tc.fixed, want, tc.wantN)
 		}
@@ -157,7 +157,7 @@ func TestCrossoverFormulaReproducesN(t *testing.T) {
 			t.Fatalf("%s: formula %q", tc.fixed, x.FormulaRounded)
 		}
 		n := d(m[1]).Sub(d(m[2])).Div(d(m[3]).Sub(d(m[4])))
-		if got := RoundRequests(n); got != want || m[6] != DisplayCount(want) {
+		if got := RoundRequests(n, Wanted); got != want || m[6] != DisplayCount(want) {
 			t.Errorf("%s: the shown formula %q gives %d, ends %s; N is %d", tc.fixed, x.FormulaRounded, got, m[6], want)
 		}
 		// The quotient shown is the shown figures' and the exact N's alike.

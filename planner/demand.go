@@ -232,7 +232,7 @@ func (m *DemandMeter) Result(admission *int, source string) Demand {
 	mean := float64(sum) / float64(len(full))
 	busiestMean /= float64(len(full))
 	// Demand rounds up (docs/method.md, "Rounding").
-	month := func(perDay float64) int64 { return RoundDemand(perDay * daysPerMonth) }
+	month := func(perDay float64) int64 { return RoundRequests(RequestsOf(perDay*daysPerMonth), Wanted) }
 	// Shares of the day's requests (BusyDayShare), as traffic graphs show
 	// them.
 	share := func(hour, perDay float64) float64 {

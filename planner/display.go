@@ -19,7 +19,7 @@ import (
 //     decimals, trailing zeros dropped, never rounded to 0 % or 100 % unless
 //     exactly so: 0.14 %, 50.9 %, 62 %, 99.99 %.
 //   - Request counts that come from a division (the crossover, break-even
-//     demand): rounded up to a whole request (RoundRequests), the same
+//     demand): rounded up to a whole request (RoundRequests, Wanted), the same
 //     number in the sentence, the box and the workbook.
 //   - Every other measured or derived figure (rates, latencies, tokens per
 //     joule, watts, the busy-hour rate): DisplayNumber, the decimals its
@@ -161,12 +161,33 @@ func DisplayInput(v float64) string {
 	return DisplayInputDecimal(decimal.NewFromFloat(v))
 }
 
-// RoundRequests is the one rounding rule for a request count that comes
-// out of a division: up to the next whole request (at 75,000.2 requests
-// the 75,001st is the first that pays).
-func RoundRequests(n decimal.Decimal) int64 {
+// RequestSide is which way RoundRequests rounds a count of requests.
+type RequestSide bool
+
+const (
+	// Wanted is a count demand wants (an overflow sent to an API, a
+	// crossover's N, a break-even demand): it rounds up, at 75,000.2
+	// requests the 75,001st is the first that pays.
+	Wanted RequestSide = false
+	// Served is a count a box serves: it rounds down, a box cannot serve
+	// part of a request more.
+	Served RequestSide = true
+)
+
+// RoundRequests is the one rounding rule for a count of requests that
+// comes out of arithmetic (docs/method.md, "Rounding"): what is wanted
+// rounds up to a whole request, what is served rounds down.
+func RoundRequests(n decimal.Decimal, side RequestSide) int64 {
+	if side == Served {
+		return n.Floor().IntPart()
+	}
 	return n.Ceil().IntPart()
 }
+
+// RequestsOf is a count of requests computed in floating point, for
+// RoundRequests: its noise (12 x 365 / 12 = 365.00000000000006) is cut at
+// the sixth decimal, so it neither adds a request nor drops one.
+func RequestsOf(v float64) decimal.Decimal { return decimal.NewFromFloat(v).Round(6) }
 
 // PerRequestSignificant is the significant figures a per-request price
 // the planner computes keeps (RoundPerRequest).
@@ -200,7 +221,7 @@ var DaysPerMonth = decimal.NewFromInt(365).Div(decimal.NewFromInt(12))
 
 // PerDay is a monthly request count as a daily one, rounded up.
 func PerDay(monthly decimal.Decimal) int64 {
-	return RoundRequests(monthly.Div(DaysPerMonth))
+	return RoundRequests(monthly.Div(DaysPerMonth), Wanted)
 }
 
 // groupFixed puts thousands separators into a fixed-point decimal string:

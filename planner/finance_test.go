@@ -474,7 +474,7 @@ func TestDisplay(t *testing.T) {
 		}
 	}
 	// One rule for N: up to the whole request.
-	if RoundRequests(dec("11029048.3")) != 11029049 || RoundRequests(dec("75000")) != 75000 {
+	if RoundRequests(dec("11029048.3"), Wanted) != 11029049 || RoundRequests(dec("75000"), Wanted) != 75000 {
 		t.Error("RoundRequests")
 	}
 	b, _ := json.Marshal(NewMoney(dec("0.0057800001")))

@@ -112,16 +112,8 @@ func Overflow(monthly int64, hours []float64, rate float64) int64 {
 			over += (r - rate) * 3600
 		}
 	}
-	return min(monthly, RoundDemand(over*daysPerMonth))
+	return min(monthly, RoundRequests(RequestsOf(over*daysPerMonth), Wanted))
 }
-
-// RoundDemand rounds a count of requests wanted up to a whole request;
-// RoundCapacity rounds a count a box serves down. One rule everywhere:
-// capacity down, demand up (docs/method.md, "Rounding").
-func RoundDemand(v float64) int64 { return int64(math.Ceil(v - 1e-6)) }
-
-// RoundCapacity rounds requests served down to a whole request.
-func RoundCapacity(v float64) int64 { return int64(math.Floor(v + 1e-6)) }
 
 // BuildHybrid costs owning n = 0 ... maxOwn boxes and sending the
 // overflow to the cheapest quote at that overflow. nil without quotes or

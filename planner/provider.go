@@ -187,7 +187,7 @@ func providerMonthly(p ProviderInputs, self SelfHostedCost, capacity Capacity, i
 	}
 	perHour := capRate.Mul(decimal.NewFromInt(3600))
 	reqCap := perHour.Mul(hours)
-	nCap := RoundDown(reqCap)
+	nCap := RoundRequests(reqCap, Served)
 	v.RequestsAtCapacity = &nCap
 	revHour, revMonth := NewMoney(perReq.Mul(perHour)), NewMoney(perReq.Mul(reqCap))
 	v.RevenueAtCapacityHourly, v.RevenueAtCapacityMonthly = &revHour, &revMonth
@@ -198,7 +198,7 @@ func providerMonthly(p ProviderInputs, self SelfHostedCost, capacity Capacity, i
 	if contribution.IsPositive() {
 		be := fl.Div(contribution)
 		v.BreakEvenUtilisation = F(be.InexactFloat64())
-		m := RoundRequests(be.Mul(reqCap))
+		m := RoundRequests(be.Mul(reqCap), Wanted)
 		d := PerDay(be.Mul(reqCap))
 		v.BreakEvenMonthly, v.BreakEvenDaily = &m, &d
 	} else {
@@ -281,10 +281,6 @@ func providerText(v ProviderView) string {
 	}
 	return b.String() + "."
 }
-
-// RoundDown is a request count that must not be overstated (what a box
-// serves), rounded down to whole requests.
-func RoundDown(n decimal.Decimal) int64 { return n.Floor().IntPart() }
 
 func figOr(f *Figure, def float64) float64 {
 	if f == nil {

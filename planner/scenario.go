@@ -142,7 +142,7 @@ func CostScenario(s Scenario, capacity Capacity, self SelfHostedCost, quotes []Q
 		if !q.Linear() {
 			seg := segmentAt(q.segments(), d)
 			basis = fmt.Sprintf("%s + %d requests x %s (the piece of the tiered price from %s requests a month)",
-				DisplayInputDecimal(seg.Intercept.Exact), s.MonthlyRequests, DisplayInputDecimal(seg.Slope.Exact), DisplayCount(RoundRequests(seg.From)))
+				DisplayInputDecimal(seg.Intercept.Exact), s.MonthlyRequests, DisplayInputDecimal(seg.Slope.Exact), DisplayCount(RoundRequests(seg.From, Wanted)))
 		}
 		o := option(q.Name, "api", c, s.MonthlyRequests, 0, basis, nil)
 		o.Original = q.originalAt(s.MonthlyRequests)

@@ -259,7 +259,7 @@ func BuildFrontier(costs SelfHostedCosts, device string, self SelfHostedCost, ca
 			fmt.Sprintf("the same GPU-hour over the in-objective requests only: %s of %s successful req/s", DisplayInput(inObj), DisplayInput(rate)))
 		step("utilisation", "utilisation (demand below capacity)", run(basis.Mul(k)),
 			fmt.Sprintf("%s %s paid for %s in-objective requests a month, where at capacity they serve %s", fmtNum(float64(o.Boxes)), plural(o.Boxes, "box", "boxes"), DisplayCount(d),
-				DisplayCount(RoundDown(decimal.NewFromFloat(inObj*3600*HoursPerMonth).Mul(k))))) // capacity rounds down
+				DisplayCount(RoundRequests(decimal.NewFromFloat(inObj*3600*HoursPerMonth).Mul(k), Served))))
 		cum := basis.Mul(k)
 		if f.PriceTyped {
 			cum = ep.Mul(k)

@@ -81,7 +81,7 @@ func TestDemoCostHalfPresentation(t *testing.T) {
 	if m == nil || !strings.HasSuffix(m[2], "= (2283.3225 - 250.00) / (0.00391837 - 0.0000505027) = 525,696.03, rounded up to 525,697") || !strings.Contains(m[1], "0.00391837") {
 		t.Errorf("crossover formula = %q", m)
 	}
-	if got, want := testid(page, "crossover-n"), planner.DisplayCount(planner.RoundRequests(n)); got != want || want != "525,697" {
+	if got, want := testid(page, "crossover-n"), planner.DisplayCount(planner.RoundRequests(n, planner.Wanted)); got != want || want != "525,697" {
 		t.Errorf("crossover N box = %q, want the formula's %s", got, want)
 	}
 	// The expected month's busy time on its 3 boxes: 845,000 requests /

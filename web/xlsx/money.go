@@ -334,7 +334,7 @@ func (b *book) summarySheet() {
 	for _, x := range res.Crossovers {
 		i := b.quoteIdx(x.Quote)
 		// N rounded up to a whole request, as the page shows it
-		// (planner.RoundRequests, the one rule for counts from a division).
+		// (planner.RoundRequests, the one rule for counts of requests).
 		var n any = ""
 		if x.NRounded != nil {
 			n = *x.NRounded
