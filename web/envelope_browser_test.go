@@ -65,7 +65,7 @@ func TestBrowserEnvelopeJourney(t *testing.T) {
 			browsertest.WaitText(`[data-testid="matrix-row-3"] [data-testid="verdict"]`, "pass"),
 			browsertest.WaitText(`[data-testid="ceiling"]`, "Demonstrated ceiling: 8"),
 			browsertest.WaitText(`[data-testid="max-in-flight"]`, "8"),
-			browsertest.WaitText(`[data-testid="vllm-flags"]`, "--max-num-seqs 8"),
+			browsertest.WaitText(`[data-testid="admission-settings"] summary`, "--max-num-seqs 8"),
 			chromedp.WaitVisible(css(`#envelope .chart canvas`)),
 		}},
 		observed("5", "Demonstrated ceiling: 4"),
