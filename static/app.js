@@ -669,3 +669,38 @@ document.addEventListener("htmx:afterRequest", function (e) {
   });
   document.addEventListener("htmx:load", function (e) { apply(e.target); });
 })();
+
+// Folds on paper and in the print view. The print view
+// (/reports/:id/print) is the whole report for a reviewer, so every fold
+// that holds reading matter is open there, in the page and in any part
+// swapped into it; a fold holding a form (or the placeholder that fetches
+// one) stays as it is. Printing any page opens the same folds for the
+// paper and closes them again afterwards.
+(function () {
+  "use strict";
+  function readable(d) {
+    return !d.open && !d.querySelector("form, .lazy-part");
+  }
+  function openFolds(root) {
+    var opened = [];
+    var all = [];
+    if (root.matches && root.matches("details")) all.push(root);
+    if (root.querySelectorAll) root.querySelectorAll("details").forEach(function (d) { all.push(d); });
+    all.forEach(function (d) {
+      if (readable(d)) {
+        d.open = true;
+        opened.push(d);
+      }
+    });
+    return opened;
+  }
+  document.addEventListener("htmx:load", function (e) {
+    if (document.querySelector(".print-step")) openFolds(e.target);
+  });
+  var forPaper = [];
+  window.addEventListener("beforeprint", function () { forPaper = openFolds(document.body); });
+  window.addEventListener("afterprint", function () {
+    forPaper.forEach(function (d) { d.open = false; });
+    forPaper = [];
+  });
+})();

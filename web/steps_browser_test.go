@@ -94,6 +94,19 @@ func TestBrowserReportSteps(t *testing.T) {
 			t.Errorf("print view: section #%s found %d times, want once (%v)", s.Name, n, err)
 		}
 	}
+	// The print view's folds of reading matter are open (app.js), so the
+	// reviewer's page carries what the step pages fold; folds holding a
+	// form stay closed.
+	const foldsShut = `[...document.querySelectorAll('details:not([open])')].filter(d => !d.querySelector('form, .lazy-part')).length`
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](foldsShut+` === 0`,
+		chromedp.WithPollingInterval(50*time.Millisecond),
+		chromedp.WithPollingTimeout(browsertest.WaitTimeout))); err != nil {
+		n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](foldsShut))
+		t.Errorf("print view: %d folds of reading matter left closed (%v)", n, err)
+	}
+	if ok, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`[...document.querySelectorAll('#envelope details')].some(d => d.open && /Why these figures/.test(d.textContent))`)); !ok {
+		t.Errorf("print view: the admission limit's reasons are folded away")
+	}
 	t.Logf("print view: %d px tall", height())
 
 	// Old one-page links land on their step at the anchor.
