@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -241,4 +242,27 @@ func groupFixed(s string) string {
 		return "-" + whole
 	}
 	return whole
+}
+
+// ByteSize formats a size for people: 2 GiB, 300 MiB, 12 KiB, 900 bytes.
+func ByteSize(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return Plural(int(n), "byte", "bytes")
+}
+
+// Plural counts n things: "1 row", "3 rows".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -614,3 +614,12 @@ func exitPlan(_ Inputs, r *Result) ExitItem {
 
 // PlanRefusal says why a plan is not approvable.
 const PlanRefusal = "a plan: the report holds only reference rows (the public frontier), which are never evidence; import the load test's result files of your own box before it can be approved"
+
+// ReferenceGroup is what a reference row is listed and removed by: its
+// file, or for a typed row its source.
+func ReferenceGroup(rr ReferenceRow) string {
+	if rr.File != "" {
+		return rr.File
+	}
+	return "typed: " + rr.Source
+}

@@ -11,6 +11,7 @@ import (
 	"capplan/planner"
 	"capplan/web/reports"
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
 // apiImport is one stored import as the API reports it.
@@ -80,7 +81,7 @@ func (s *Server) apiResults(c echo.Context) error {
 			return err
 		}
 		if dup != nil {
-			msg += " (" + sectionURL(r.ID, fmt.Sprintf("import-%d", dup.ID)) + ")"
+			msg += " (" + view.SectionURL(r.ID, fmt.Sprintf("import-%d", dup.ID)) + ")"
 		}
 		return echo.NewHTTPError(status, nothingImported(msg))
 	}

@@ -10,6 +10,7 @@ import (
 
 	"capplan/planner"
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
 // candidateForm reads a candidate and its regression gate record. The gate
@@ -75,7 +76,7 @@ func (s *Server) candidateSave(c echo.Context, cid int64) error {
 	next := candidateForm(fr)
 	key, action := "new", "candidate "+next.Name+" added"
 	if cid != 0 {
-		key, action = itoa64(cid), "candidate "+next.Name+" edited"
+		key, action = view.Itoa64(cid), "candidate "+next.Name+" edited"
 	}
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "candidates", Key: key, Form: form, Errs: fr.errs, Prev: prev, Next: next, Changed: cid == 0, HistoryKey: "candidate",
@@ -102,7 +103,7 @@ func (s *Server) candidateRemove(c echo.Context) error {
 		return err
 	}
 	return s.saveSection(c, r, sectionSave{
-		Anchor: "candidates", Key: itoa64(cid), Prev: cur.Candidate, Changed: true, HistoryKey: "candidate",
+		Anchor: "candidates", Key: view.Itoa64(cid), Prev: cur.Candidate, Changed: true, HistoryKey: "candidate",
 		Edit: s.edit(c, r, "candidate "+cur.Name+" removed", "candidates"),
 		Save: func(ctx context.Context, e store.Edit) error {
 			return s.store.RemoveCandidate(ctx, e, cid)
@@ -125,139 +126,8 @@ func (s *Server) candidate(c echo.Context, reportID, cid int64) (store.Candidate
 }
 
 // candidatesFor is the candidates section with a form state.
-func candidatesFor(v reportView, f sectionForm) templ.Component {
-	return candidatesSection(v, f, false)
-}
-
-// candidateResult is the comparison entry of a stored candidate.
-func (v reportView) candidateResult(name string) *planner.CandidateResult {
-	for i, cr := range v.Result.Candidates.Candidates {
-		if cr.Name == name {
-			return &v.Result.Candidates.Candidates[i]
-		}
-	}
-	return nil
-}
-
-// comparedCandidates are the gate-passing candidates, side by side.
-func comparedCandidates(cmp planner.Comparison) []planner.CandidateResult {
-	var out []planner.CandidateResult
-	for _, cr := range cmp.Candidates {
-		if cr.Compared {
-			out = append(out, cr)
-		}
-	}
-	return out
-}
-
-// gateText is a gate record in words.
-func gateText(g *planner.RegressionGate) string {
-	if g == nil {
-		return "no gate recorded"
-	}
-	outcome := "failed"
-	if g.Pass {
-		outcome = "passed"
-	}
-	return sprintf("%s %s (%d cases, %s)", outcome, g.Gate, g.Cases, g.Date)
-}
-
-// gatePassField is the gate's outcome for the form's select.
-func gatePassField(g *planner.RegressionGate) string {
-	switch {
-	case g == nil:
-		return ""
-	case g.Pass:
-		return "pass"
-	}
-	return "fail"
-}
-
-func gateCasesField(g *planner.RegressionGate) string {
-	if g == nil || g.Cases == 0 {
-		return ""
-	}
-	return itoa(g.Cases)
-}
-
-func gateField(g *planner.RegressionGate, name string) string {
-	if g == nil {
-		return ""
-	}
-	if name == "date" {
-		return g.Date
-	}
-	return g.Gate
-}
-
-// candidateAction is where a candidate form posts: the list for a new one.
-func candidateAction(reportID int64, key string) string {
-	if key == "new" {
-		return sprintf("/reports/%d/candidates", reportID)
-	}
-	return sprintf("/reports/%d/candidates/%s", reportID, key)
-}
-
-// envelopeClass colours an envelope by its state.
-func envelopeClass(e planner.Envelope) string {
-	switch e.State {
-	case planner.EnvelopeCeiling:
-		return "pass"
-	case planner.EnvelopeLowerBound:
-		return "warn"
-	}
-	return "fail"
-}
-
-// idRow is a judged row with its stored id.
-type idRow struct {
-	ID int64
-	RR planner.RowResult
-}
-
-// candidateRows are the judged rows imported into the candidate itself
-// (a baseline judged on the report's matrix has none).
-func (v reportView) candidateRows(cd store.Candidate) []idRow {
-	cr := v.candidateResult(cd.Name)
-	if cr == nil {
-		return nil
-	}
-	var out []idRow
-	for _, rr := range cr.Matrix {
-		if id := v.rowIDIn(rr, cd.ID); id != 0 {
-			out = append(out, idRow{ID: id, RR: rr})
-		}
-	}
-	return out
-}
-
-// openAny reports whether the form of one of rows is to be shown open.
-func (f sectionForm) openAny(rows []idRow) bool {
-	for _, r := range rows {
-		if f.open(itoa64(r.ID)) {
-			return true
-		}
-	}
-	return false
-}
-
-// envelopeWord names an envelope's state for a badge.
-func envelopeWord(e planner.Envelope) string {
-	switch e.State {
-	case planner.EnvelopeCeiling:
-		return "ceiling"
-	case planner.EnvelopeLowerBound:
-		return "lower bound"
-	}
-	return "no envelope"
-}
-
-// candidateUpload is the outcome of an upload into a candidate, shown in
-// its card: what was added, or why nothing was.
-type candidateUpload struct {
-	CandidateID int64
-	OK, Err     string
-	Dup         *store.Import
+func candidatesFor(v view.Report, f view.SectionForm) templ.Component {
+	return view.CandidatesSection(v, f, false)
 }
 
 // candidateImport takes result files for one candidate's own matrix, all
@@ -290,7 +160,7 @@ func (s *Server) candidateImport(c echo.Context) error {
 		}
 		ims, err = batch.Commit(c.Request().Context(), s.store, store.Edit{ReportID: r.ID, BaseVersion: version, UserID: currentUser(c).ID})
 	}
-	out := &candidateUpload{CandidateID: cid}
+	out := &view.CandidateUpload{CandidateID: cid}
 	status := http.StatusCreated
 	if err != nil {
 		drainUpload(c.Request())
@@ -305,14 +175,14 @@ func (s *Server) candidateImport(c echo.Context) error {
 		out.OK = importedSummary(ims)
 	}
 	if !isPartial(c.Request()) && err == nil {
-		return redirectFlash(c, sectionURL(r.ID, fmt.Sprintf("candidate-%d", cid)), out.OK)
+		return redirectFlash(c, view.SectionURL(r.ID, fmt.Sprintf("candidate-%d", cid)), out.OK)
 	}
 	v, lerr := s.loadReport(c)
 	if lerr != nil {
 		return lerr
 	}
 	if err == nil {
-		return s.answerChange(c, status, v, "candidates", candidatesBody(v, sectionForm{}, out))
+		return s.answerChange(c, status, v, "candidates", view.CandidatesBody(v, view.SectionForm{}, out))
 	}
-	return s.render(c, status, layout(s.page(c, v.R.Title), sectionPage(v, candidatesUploaded(v, out))), candidatesBody(v, sectionForm{}, out))
+	return s.render(c, status, layout(s.page(c, v.R.Title), view.SectionPage(v, view.CandidatesUploaded(v, out))), view.CandidatesBody(v, view.SectionForm{}, out))
 }

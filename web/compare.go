@@ -14,39 +14,9 @@ import (
 
 	"capplan/planner"
 	"capplan/web/store"
+	"capplan/web/view"
 	"capplan/web/xlsx"
 )
-
-// compareView is the comparison page: the picks, what can be picked, and
-// the side-by-side figures.
-type compareView struct {
-	Picks []string
-	// Ref is the pick the deltas are against, the user's choice (the
-	// first pick when none was made).
-	Ref     string
-	Choices []compareChoice
-	Result  *planner.SideBySide
-	Err     string
-	Query   string
-}
-
-// refQuery is the comparison's address with key as its reference.
-func (v compareView) refQuery(key string) string {
-	return url.Values{"s": v.Picks, "ref": {key}}.Encode()
-}
-
-// compareChoice is one report or candidate that can be compared.
-type compareChoice struct {
-	Key, Label string
-}
-
-// subjectKey names a report ("12") or a candidate of it ("12.c3").
-func subjectKey(reportID, candidateID int64) string {
-	if candidateID == 0 {
-		return strconv.FormatInt(reportID, 10)
-	}
-	return fmt.Sprintf("%d.c%d", reportID, candidateID)
-}
 
 // compareShow is GET /compare?s=KEY&s=KEY...: a shareable comparison of 2 to
 // 4 reports or candidates.
@@ -59,7 +29,7 @@ func (s *Server) compareShow(c echo.Context) error {
 	if v.Err != "" {
 		status = http.StatusUnprocessableEntity
 	}
-	return s.render(c, status, layout(s.page(c, "Comparison"), comparePage(v)), comparePage(v))
+	return s.render(c, status, layout(s.page(c, "Comparison"), view.ComparePage(v)), view.ComparePage(v))
 }
 
 // compareXLSX is the comparison as a workbook sheet.
@@ -83,15 +53,15 @@ func (s *Server) compareXLSX(c echo.Context) error {
 }
 
 // comparison reads the picks and computes them.
-func (s *Server) comparison(c echo.Context) (compareView, error) {
+func (s *Server) comparison(c echo.Context) (view.CompareView, error) {
 	ctx := c.Request().Context()
-	v := compareView{Picks: c.QueryParams()["s"], Ref: c.QueryParam("ref")}
+	v := view.CompareView{Picks: c.QueryParams()["s"], Ref: c.QueryParam("ref")}
 	reports, err := s.store.Reports(ctx)
 	if err != nil {
 		return v, err
 	}
 	for _, r := range reports {
-		v.Choices = append(v.Choices, compareChoice{subjectKey(r.ID, 0), r.Title})
+		v.Choices = append(v.Choices, view.CompareChoice{Key: view.SubjectKey(r.ID, 0), Label: r.Title})
 		cands, err := s.store.Candidates(ctx, r.ID)
 		if err != nil {
 			return v, err
@@ -100,7 +70,7 @@ func (s *Server) comparison(c echo.Context) (compareView, error) {
 			if cd.Candidate.Baseline {
 				continue
 			}
-			v.Choices = append(v.Choices, compareChoice{subjectKey(r.ID, cd.ID), r.Title + ": candidate " + cd.Candidate.Name})
+			v.Choices = append(v.Choices, view.CompareChoice{Key: view.SubjectKey(r.ID, cd.ID), Label: r.Title + ": candidate " + cd.Candidate.Name})
 		}
 	}
 	if len(v.Picks) == 0 {
@@ -196,22 +166,4 @@ func (s *Server) compareSubject(c echo.Context, key string) (planner.CompareSubj
 		name = r.Title + ": " + cd.Name
 	}
 	return planner.CompareSubject{Name: name, Contract: in.Contract, Result: planner.Compute(in)}, "", nil
-}
-
-// signedPct is a fraction as a signed percentage: 0.25 -> "+25 %".
-func signedPct(d float64) string { return fmt.Sprintf("%+.0f %%", d*100) }
-
-// compareCandidatesQuery picks the report and up to three of its
-// non-baseline candidates; "" when it has none.
-func compareCandidatesQuery(v reportView) string {
-	q := url.Values{"s": {subjectKey(v.R.ID, 0)}}
-	for _, cd := range v.Candidates {
-		if !cd.Candidate.Baseline && len(q["s"]) < planner.CompareMax {
-			q.Add("s", subjectKey(v.R.ID, cd.ID))
-		}
-	}
-	if len(q["s"]) < planner.CompareMin {
-		return ""
-	}
-	return q.Encode()
 }

@@ -10,6 +10,7 @@ import (
 
 	"capplan/planner"
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
 func (s *Server) contractEdit(c echo.Context) error {
@@ -17,8 +18,8 @@ func (s *Server) contractEdit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := contractEditView{R: r, C: r.Contract}
-	return s.render(c, http.StatusOK, layout(s.page(c, r.Title+" · contract"), contractEditPage(s.page(c, ""), v)), contractEditForm(v))
+	v := view.ContractEditView{R: r, C: r.Contract}
+	return s.render(c, http.StatusOK, layout(s.page(c, r.Title+" · contract"), view.ContractEditPage(v)), view.ContractEditForm(v))
 }
 
 func (s *Server) contractSave(c echo.Context) error {
@@ -58,23 +59,23 @@ func (s *Server) contractSave(c echo.Context) error {
 		action = "contract amended: " + reason
 	}
 	onPage := form.Get("on_page") != ""
-	view := func(v reportView, f sectionForm) contractEditView {
-		return contractEditView{R: v.R, C: next, sectionForm: f, Reason: reason, OnPage: onPage}
+	editView := func(v view.Report, f view.SectionForm) view.ContractEditView {
+		return view.ContractEditView{R: v.R, C: next, SectionForm: f, Reason: reason, OnPage: onPage}
 	}
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "contract", Form: form, Errs: errs, Prev: r.Contract, Next: next,
 		Edit: s.edit(c, r, action, "contract"),
 		Save: func(ctx context.Context, e store.Edit) error { return s.store.SaveContract(ctx, e, next, amend) },
 		// The contract is edited on a page of its own.
-		Again: func(v reportView, f sectionForm) templ.Component { return contractEditForm(view(v, f)) },
-		Page:  func(v reportView, f sectionForm) templ.Component { return contractEditPage(s.page(c, ""), view(v, f)) },
+		Again: func(v view.Report, f view.SectionForm) templ.Component { return view.ContractEditForm(editView(v, f)) },
+		Page:  func(v view.Report, f view.SectionForm) templ.Component { return view.ContractEditPage(editView(v, f)) },
 		// Saved in place on the report: the contract, and everything judged
 		// against it out of band. Saved from the form's own page: a
 		// redirect to the report (post, redirect, get).
-		Swap: func(v reportView) (templ.Component, bool) {
-			return contractSectionWithHistory(v), !onPage
+		Swap: func(v view.Report) (templ.Component, bool) {
+			return view.ContractSectionWithHistory(v), !onPage
 		},
-		ReplaceURL: stepURL(r.ID, "contract"),
+		ReplaceURL: view.StepURL(r.ID, "contract"),
 	})
 }
 
@@ -97,5 +98,5 @@ func (s *Server) contractFreeze(c echo.Context) error {
 	if err := s.store.Freeze(c.Request().Context(), e); err != nil {
 		return err
 	}
-	return redirectFlash(c, sectionURL(r.ID, "contract"), "Contract frozen.")
+	return redirectFlash(c, view.SectionURL(r.ID, "contract"), "Contract frozen.")
 }

@@ -5,11 +5,12 @@ import (
 	"strings"
 
 	"capplan/planner"
+	"capplan/web/view"
 )
 
 // contractForm reads the contract form. Numbers that do not parse are
 // reported by field; the domain rules are then checked by planner.
-func contractForm(f url.Values) (planner.Contract, formErrors) {
+func contractForm(f url.Values) (planner.Contract, view.FormErrors) {
 	r := newFormReader(f)
 	float := func(name string) float64 { return deref(r.float(name)) }
 	integer := func(name string) int { return deref(r.integer(name)) }
@@ -79,7 +80,7 @@ func contractForm(f url.Values) (planner.Contract, formErrors) {
 	}
 	// The objective builder's rows, when the form has them: they write
 	// the objective's text, which the planner reads as any other.
-	if d, ok := objectiveDraftOf(f); ok {
+	if d, ok := view.ObjectiveDraftOf(f); ok {
 		for k := range r.errs {
 			if strings.HasPrefix(k, "objective.") {
 				delete(r.errs, k)
@@ -120,15 +121,6 @@ func deref[T any](p *T) T {
 
 // isDate reports whether s is a YYYY-MM-DD date.
 func isDate(s string) bool {
-	_, err := parseDate(s)
+	_, err := view.ParseDate(s)
 	return err == nil
-}
-
-// val is what a field shows: as the user typed it when the form comes back
-// refused, else the stored value.
-func (v contractEditView) val(name, stored string) string {
-	if v.Form != nil {
-		return v.Form.Get(name)
-	}
-	return stored
 }

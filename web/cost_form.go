@@ -2,13 +2,11 @@ package web
 
 import (
 	"net/url"
-	"strconv"
 	"strings"
-
-	"github.com/a-h/templ"
 
 	"capplan/planner"
 	"capplan/web/reports"
+	"capplan/web/view"
 )
 
 // readFields reads a record's registry fields from a form: a Figure from
@@ -20,7 +18,7 @@ func readFields[T any](r *formReader, rec *T, fields []planner.InputField[T], cu
 		key := fd.Key()
 		switch {
 		case fd.Figure != nil:
-			*fd.Figure(rec) = r.figure(key, unitFor(fd.Unit, currency))
+			*fd.Figure(rec) = r.figure(key, view.UnitFor(fd.Unit, currency))
 		case fd.Int != nil:
 			want := wantWhole
 			if fd.Kind == planner.KindMonths {
@@ -33,47 +31,9 @@ func readFields[T any](r *formReader, rec *T, fields []planner.InputField[T], cu
 	}
 }
 
-// fieldValues fills a form's values from a record's registry fields (the
-// reverse of readFields).
-func fieldValues[T any](v url.Values, rec *T, fields []planner.InputField[T]) {
-	for _, fd := range fields {
-		key := fd.Key()
-		switch {
-		case fd.Figure != nil:
-			putFigure(v, key, *fd.Figure(rec))
-		case fd.Int != nil:
-			if n := *fd.Int(rec); n != 0 {
-				v.Set(key, strconv.Itoa(n))
-			}
-		case fd.Text != nil:
-			v.Set(key, *fd.Text(rec))
-		}
-	}
-}
-
-// figureAttrs are a Figure amount input's attributes.
-var figureAttrs = templ.Attributes{"inputmode": "decimal"}
-
-// unitFor fills the report's currency into a spec's unit.
-func unitFor(unit, currency string) string {
-	return strings.ReplaceAll(unit, "CUR", currency)
-}
-
-// putFigure writes a Figure into form values under field (the reverse of
-// formReader.figure).
-func putFigure(v url.Values, field string, fig *planner.Figure) {
-	if fig == nil {
-		return
-	}
-	v.Set(field, fig.Amount.String())
-	v.Set(field+".unit", fig.Unit)
-	v.Set(field+".source", fig.Source)
-	v.Set(field+".evidence_date", fig.EvidenceDate)
-}
-
 // readSelfHostedForm reads the self-hosted cost form and checks it with the
 // planner's rules; errors are keyed by the planner's field names.
-func readSelfHostedForm(f url.Values, currency string) (planner.SelfHostedCosts, formErrors) {
+func readSelfHostedForm(f url.Values, currency string) (planner.SelfHostedCosts, view.FormErrors) {
 	r := newFormReader(f)
 	var s planner.SelfHostedCosts
 	readFields(r, &s, planner.SelfHostedFields, currency)
@@ -125,37 +85,8 @@ func selfHostedFigures(s *planner.SelfHostedCosts) []*planner.Figure {
 	return out
 }
 
-// selfHostedValues is the self-hosted form filled from stored inputs. A
-// figure whose source or date is the section's shows it blank (it takes
-// the section's), so a line shows only what it overrides.
-func selfHostedValues(v url.Values, s planner.SelfHostedCosts) {
-	fieldValues(v, &s, planner.SelfHostedFields)
-	for cat, t := range s.Taxes {
-		if t == nil {
-			continue
-		}
-		putFigure(v, "self_hosted.taxes."+cat+".rate", t.Rate)
-		if t.Recoverable {
-			v.Set("self_hosted.taxes."+cat+".recoverable", "on")
-		}
-	}
-	v.Set("self_hosted.source", s.Source)
-	v.Set("self_hosted.evidence_date", s.EvidenceDate)
-	for key := range v {
-		if !strings.HasPrefix(key, "self_hosted.") {
-			continue
-		}
-		switch {
-		case s.Source != "" && strings.HasSuffix(key, ".source") && key != "self_hosted.source" && v.Get(key) == s.Source:
-			v.Set(key, "")
-		case s.EvidenceDate != "" && strings.HasSuffix(key, ".evidence_date") && key != "self_hosted.evidence_date" && v.Get(key) == s.EvidenceDate:
-			v.Set(key, "")
-		}
-	}
-}
-
 // settingsForm reads the report settings form.
-func settingsForm(f url.Values) (reports.Settings, formErrors) {
+func settingsForm(f url.Values) (reports.Settings, view.FormErrors) {
 	r := newFormReader(f)
 	s := reports.Settings{
 		Currency:       strings.ToUpper(r.str("currency")),
@@ -172,33 +103,8 @@ func settingsForm(f url.Values) (reports.Settings, formErrors) {
 	in := planner.Inputs{Currency: s.Currency, TokenBasis: s.TokenBasis, MaxBoxes: s.MaxBoxes, StaleAfterDays: s.StaleAfterDays,
 		ExchangeRates: s.ExchangeRates, TaxBasis: s.TaxBasis}
 	r.domainIn(in.Validate(), "currency", "token_basis", "max_boxes", "stale_after_days", "exchange_rates", "tax_basis")
-	if s.Currency != "" && !isCurrencyCode(s.Currency) {
+	if s.Currency != "" && !view.IsCurrencyCode(s.Currency) {
 		r.errs["currency"] = refusal(wantCurrency, s.Currency)
 	}
 	return s, r.errs
-}
-
-func isCurrencyCode(s string) bool {
-	if len(s) != 3 {
-		return false
-	}
-	for _, r := range s {
-		if r < 'A' || r > 'Z' {
-			return false
-		}
-	}
-	return true
-}
-
-func settingsValues(v url.Values, in planner.Inputs) {
-	v.Set("currency", in.Currency)
-	v.Set("token_basis", in.TokenBasis)
-	if in.MaxBoxes != 0 {
-		v.Set("max_boxes", strconv.Itoa(in.MaxBoxes))
-	}
-	if in.StaleAfterDays != 0 {
-		v.Set("stale_after_days", strconv.Itoa(in.StaleAfterDays))
-	}
-	v.Set("tax_basis", in.TaxBasis)
-	ratesValues(v, in.ExchangeRates)
 }

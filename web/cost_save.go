@@ -1,15 +1,16 @@
 package web
 
 import (
-	"capplan/planner"
 	"context"
 	"fmt"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"capplan/planner"
 	"capplan/web/reports"
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
 // costReport reads the :id report and refuses users who may not edit its
@@ -40,8 +41,8 @@ func canEditCosts(r store.Report, u *store.User) bool {
 
 // costsSwap is what a saved cost change swaps: the costs (the pipeline
 // adds the sections computed from them).
-func costsSwap(v reportView) templ.Component {
-	return costsSection(v, moneyForm{}, false)
+func costsSwap(v view.Report) templ.Component {
+	return view.CostsSection(v, view.MoneyForm{}, false)
 }
 
 // costSettingsSave saves the report's money settings: currency, token
@@ -153,6 +154,6 @@ func (s *Server) quoteDetach(c echo.Context) error {
 }
 
 // costsAgain is the costs section with its forms as typed.
-func costsAgain(v reportView, f sectionForm) templ.Component {
-	return costsSection(v, f.money(), false)
+func costsAgain(v view.Report, f view.SectionForm) templ.Component {
+	return view.CostsSection(v, f.Money(), false)
 }

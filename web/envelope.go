@@ -8,6 +8,7 @@ import (
 
 	"capplan/planner"
 	"capplan/web/reports"
+	"capplan/web/view"
 )
 
 // admissionForm reads the lead's admission choices; an empty field keeps
@@ -53,4 +54,6 @@ func (s *Server) admissionSave(c echo.Context) error {
 }
 
 // envelopeFor is the envelope section with a form state.
-func envelopeFor(v reportView, f sectionForm) templ.Component { return envelopeSection(v, f, false) }
+func envelopeFor(v view.Report, f view.SectionForm) templ.Component {
+	return view.EnvelopeSection(v, f, false)
+}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"capplan/planner"
+	"capplan/web/view"
 )
 
 func TestAdmissionOverrideNeedsAReason(t *testing.T) {
@@ -72,7 +73,7 @@ func TestStaleAdmissionSaveIsAConflict(t *testing.T) {
 // and dropped ("HTTP 429 with Retry-After s").
 func TestAdmissionOverloadAnswerKeepsItsSeconds(t *testing.T) {
 	var b strings.Builder
-	if err := admissionPanel(planner.Admission{OverloadStatus: 429, RetryAfterS: 3}).Render(context.Background(), &b); err != nil {
+	if err := view.AdmissionPanel(planner.Admission{OverloadStatus: 429, RetryAfterS: 3}).Render(context.Background(), &b); err != nil {
 		t.Fatal(err)
 	}
 	html := b.String()

@@ -15,6 +15,7 @@ import (
 	"capplan/static"
 	"capplan/web/reports"
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
 // forbiddenFor refuses user u an action that only the given roles may
@@ -142,9 +143,9 @@ func (s *Server) answerError(c echo.Context, status int, msg string) error {
 	}
 	page := errorPage(status, msg)
 	if id, ok := s.reportOfPath(c); ok {
-		page = reportErrorPage(status, msg, id)
+		page = view.ReportErrorPage(status, msg, id)
 	}
-	return s.render(c, status, layout(s.page(c, statusText(status)), page), errorBox(msg))
+	return s.render(c, status, layout(s.page(c, view.StatusText(status)), page), view.ErrorBox(msg))
 }
 
 // favicon answers /favicon.ico, which browsers and other clients ask for
@@ -192,15 +193,15 @@ func errorStatus(err error) (int, string) {
 		return status, "Not found."
 	case kind == reports.KindForbidden:
 		if err != reports.ErrForbidden { // a refusal that says who may
-			return status, strings.TrimSuffix(capitalize(err.Error()), ".") + "."
+			return status, strings.TrimSuffix(view.Capitalize(err.Error()), ".") + "."
 		}
 		return status, "You do not have permission to do this."
 	case errors.As(err, &ce):
-		return status, capitalize(ce.Error()) + ". Reload the page to see the changes."
+		return status, view.Capitalize(ce.Error()) + ". Reload the page to see the changes."
 	case errors.As(err, &ro):
-		return status, capitalize(ro.Error()) + "."
+		return status, view.Capitalize(ro.Error()) + "."
 	}
-	return status, capitalize(err.Error())
+	return status, view.Capitalize(err.Error())
 }
 
 // reportOfPath is the report a request under /reports/:id/… is about, when

@@ -17,6 +17,7 @@ import (
 	"capplan/planner"
 	"capplan/web/reports"
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
 // Report sections holding operations evidence, each a planner input type.
@@ -155,7 +156,7 @@ func (s *Server) evidenceSave(c echo.Context) error {
 		}
 		return nil
 	})
-	errs := formErrors{}
+	errs := view.FormErrors{}
 	if err != nil {
 		drainUpload(c.Request())
 		var ie *importers.Error
@@ -203,7 +204,7 @@ func importTelemetry(up evidenceUpload, file io.Reader, opt importers.EvidenceOp
 	}
 	var windows []planner.Window
 	typed := strings.TrimSpace(up.fields.Get("start"))
-	if typed == "" && rowsCarryStarts(res) {
+	if typed == "" && view.RowsCarryStarts(res) {
 		// Each row's window from its own file's start time.
 		w, err := fileWindows(res)
 		if err != nil {
@@ -256,17 +257,6 @@ func importTelemetry(up evidenceUpload, file io.Reader, opt importers.EvidenceOp
 		summary += "; " + w
 	}
 	return t, summary, nil
-}
-
-// rowsCarryStarts is true when every matrix row's file recorded when its
-// measured window began (planner.Row.StartedAt).
-func rowsCarryStarts(res planner.Result) bool {
-	for _, m := range res.Matrix {
-		if m.Row.StartedAt == nil {
-			return false
-		}
-	}
-	return len(res.Matrix) > 0
 }
 
 // fileWindows is each matrix row's window from its file's start time and
@@ -363,4 +353,6 @@ func (s *Server) demandAccept(c echo.Context) error {
 }
 
 // evidenceFor is the evidence section with a form state.
-func evidenceFor(v reportView, f sectionForm) templ.Component { return evidenceSection(v, f) }
+func evidenceFor(v view.Report, f view.SectionForm) templ.Component {
+	return view.EvidenceSection(v, f)
+}

@@ -12,6 +12,7 @@ import (
 
 	"capplan/planner"
 	"capplan/web/reports"
+	"capplan/web/view"
 )
 
 // Finance prices a USD quote with volume bands and tax on a EUR report:
@@ -158,7 +159,7 @@ func TestFinanceMixedCurrencyQuoteAndProviderView(t *testing.T) {
 		t.Fatal(err)
 	}
 	costs := url.Values{}
-	selfHostedValues(costs, sh)
+	view.SelfHostedValues(costs, sh)
 	costs.Set("self_hosted.taxes.hosting.rate", "0.2")
 	costs.Set("self_hosted.taxes.hosting.recoverable", "on")
 	costs.Set("self_hosted.taxes.hosting.rate.source", "VAT law")

@@ -2,24 +2,24 @@ package web
 
 import (
 	"net/url"
-	"strconv"
 
 	"github.com/labstack/echo/v4"
 
 	"capplan/planner"
 	"capplan/web/reports"
+	"capplan/web/view"
 )
 
 // fleetSave saves the fleet section (docs/method.md, "Fleets and the
 // reserve"): the report's editors and finance may. A blank topology
 // removes the fleet, and the report sizes one box at a time again.
 func (s *Server) fleetSave(c echo.Context) error {
-	return saveCostSection(s, c, reports.SecFleet, "fleet", "fleet changed", readFleetForm, fleetSection)
+	return saveCostSection(s, c, reports.SecFleet, "fleet", "fleet changed", readFleetForm, view.FleetSection)
 }
 
 // readFleetForm reads the fleet form; planner checks what the numbers
 // mean (a scaling factor above 0, a reserve of 0 or more).
-func readFleetForm(f url.Values) (*planner.FleetInputs, formErrors) {
+func readFleetForm(f url.Values) (*planner.FleetInputs, view.FormErrors) {
 	r := newFormReader(f)
 	get := func(name string) string { return r.str("fleet." + name) }
 	if get("topology") == "" {
@@ -39,36 +39,4 @@ func readFleetForm(f url.Values) (*planner.FleetInputs, formErrors) {
 		r.domainIn(es, "fleet")
 	}
 	return fl, r.errs
-}
-
-// fleetStored is the fleet form filled from stored inputs.
-func fleetStored(fl *planner.FleetInputs) url.Values {
-	v := url.Values{}
-	if fl == nil {
-		return v
-	}
-	set := func(name, val string) {
-		if val != "" && val != "0" {
-			v.Set("fleet."+name, val)
-		}
-	}
-	optF := func(p *float64) string {
-		if p == nil {
-			return ""
-		}
-		return planner.DisplayInput(*p)
-	}
-	set("topology", fl.Topology)
-	set("replicas_per_box", strconv.Itoa(fl.ReplicasPerBox))
-	set("tp_degree", strconv.Itoa(fl.TPDegree))
-	set("scaling", optF(fl.Scaling))
-	set("scaling_replicas", strconv.Itoa(fl.ScalingReplicas))
-	set("scaling_source", fl.ScalingSource)
-	set("scaling_date", fl.ScalingDate)
-	if fl.Reserve != nil {
-		v.Set("fleet.reserve", strconv.Itoa(*fl.Reserve))
-	}
-	set("box_availability", optF(fl.BoxAvailability))
-	set("availability_target", optF(fl.AvailabilityTarget))
-	return v
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"capplan/planner"
+	"capplan/web/view"
 )
 
 // formReader is the one way a posted form is read. Each getter returns the
@@ -18,13 +19,13 @@ import (
 // under its name, worded one way (refusal: what the field must be, then
 // what was typed), and reads as absent. The planner's refusals of the
 // values read are added by domain. What a form shows after a refusal is a
-// sectionForm.
+// view.SectionForm.
 type formReader struct {
 	f    url.Values
-	errs formErrors
+	errs view.FormErrors
 }
 
-func newFormReader(f url.Values) *formReader { return &formReader{f: f, errs: formErrors{}} }
+func newFormReader(f url.Values) *formReader { return &formReader{f: f, errs: view.FormErrors{}} }
 
 // refusal is how every field that does not parse is refused: "must be a
 // whole number; got "1.5"".
@@ -41,7 +42,7 @@ const (
 
 // refuse notes msg for the field name, unless the field was refused
 // already (the first refusal of a field is the one shown).
-func (r *formReader) refuse(name, msg string) { r.errs.refuse(name, msg) }
+func (r *formReader) refuse(name, msg string) { r.errs.Refuse(name, msg) }
 
 // failed reports whether the field name was refused.
 func (r *formReader) failed(name string) bool {
@@ -148,14 +149,14 @@ func (r *formReader) date(name string) string {
 // domain adds the planner's refusals of a value, renaming each field with
 // rename (nil keeps the name; a field renamed "" is not this form's and is
 // left out); a field that already failed to parse keeps that message, and
-// an error that names no field is the form's own (formWide).
+// an error that names no field is the form's own (view.FormWide).
 func (r *formReader) domain(err error, rename func(string) string) {
 	if err == nil {
 		return
 	}
 	var fes planner.FieldErrors
 	if !errors.As(err, &fes) {
-		r.refuse(formWide, err.Error())
+		r.refuse(view.FormWide, err.Error())
 		return
 	}
 	for _, fe := range fes {
@@ -178,13 +179,13 @@ func (r *formReader) domainIn(err error, prefixes ...string) {
 // mergeFieldErrors adds the planner's field errors to errs (a parse error
 // already there wins). With prefixes, only fields equal to one of them or
 // below it are kept.
-func mergeFieldErrors(errs formErrors, err error, prefixes ...string) {
+func mergeFieldErrors(errs view.FormErrors, err error, prefixes ...string) {
 	if err == nil {
 		return
 	}
 	var fes planner.FieldErrors
 	if !errors.As(err, &fes) {
-		errs.refuse(formWide, err.Error())
+		errs.Refuse(view.FormWide, err.Error())
 		return
 	}
 	for _, fe := range fes {
@@ -195,7 +196,7 @@ func mergeFieldErrors(errs formErrors, err error, prefixes ...string) {
 			}
 		}
 		if keep {
-			errs.refuse(fe.Field, fe.Message)
+			errs.Refuse(fe.Field, fe.Message)
 		}
 	}
 }

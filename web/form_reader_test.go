@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"regexp"
 	"testing"
+
+	"capplan/web/view"
 )
 
 // Every form is read by formReader, so a field that does not parse is
@@ -13,10 +15,10 @@ func TestEveryFormRefusesUnparsedFieldsInOneWording(t *testing.T) {
 	oneWording := regexp.MustCompile(`^must be .+; got ".*"$`)
 	type refused struct {
 		form, field string
-		errs        formErrors
+		errs        view.FormErrors
 	}
 	var cases []refused
-	add := func(form, field string, errs formErrors) { cases = append(cases, refused{form, field, errs}) }
+	add := func(form, field string, errs view.FormErrors) { cases = append(cases, refused{form, field, errs}) }
 
 	_, errs := contractForm(url.Values{"workload.prompt_tokens": {"1.5"}, "objective.e2e_max_s": {"abc"}, "test_date": {"28.11.2026"},
 		"loads": {"1, x"}, "objective.min_success": {"most"}})

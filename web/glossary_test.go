@@ -40,7 +40,7 @@ func TestStepPagesLinkTermsOnFirstUse(t *testing.T) {
 	demo := demoReport(t, app)
 	link := regexp.MustCompile(`<a href="/glossary#([a-z0-9-]+)" class="term" data-term="([a-z0-9-]+)"`)
 	linked := map[string]bool{}
-	for _, st := range append(reportSteps, reportStep{Name: printStep}) {
+	for _, st := range append(view.Steps, view.StepDef{Name: view.PrintStep}) {
 		u := fmt.Sprintf("%s/reports/%d%s", app.srv.URL, demo.ID, pathOfStep(st.Name))
 		res, body := do(t, app.client("lead"), http.MethodGet, u, nil)
 		if res.StatusCode != http.StatusOK {

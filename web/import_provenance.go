@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+
+	"capplan/web/view"
 )
 
 // rowProvenance shows where each figure of one imported row was read: the
@@ -33,7 +35,7 @@ func (s *Server) rowProvenance(c echo.Context) error {
 			if from := c.QueryParam("from"); from == "matrix" || from == "candidates" {
 				p.Back = from
 			}
-			return s.render(c, http.StatusOK, layout(s.page(c, r.Title+" · sources"), provenancePage(p)), provenanceTable(p))
+			return s.render(c, http.StatusOK, layout(s.page(c, r.Title+" · sources"), view.ProvenancePage(p)), view.ProvenanceTable(p))
 		}
 	}
 	return echo.NewHTTPError(http.StatusNotFound, "No such row in this report (its import may have been removed).")

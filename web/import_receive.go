@@ -13,6 +13,7 @@ import (
 
 	"capplan/web/reports"
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
 // newBatch starts an import batch with the server's data folder and limit.
@@ -116,9 +117,9 @@ func importFailure(err error) (status int, msg string, dup *store.Import) {
 		first := dupErr.First
 		return status, err.Error(), &first
 	case errors.As(err, &conflict):
-		return status, capitalize(conflict.Error()) + ". Reload the page to see the changes.", nil
+		return status, view.Capitalize(conflict.Error()) + ". Reload the page to see the changes.", nil
 	case errors.As(err, &readOnly): // the upload form's answer to an approved report, as its other refusals
-		return http.StatusConflict, capitalize(readOnly.Error()) + ".", nil
+		return http.StatusConflict, view.Capitalize(readOnly.Error()) + ".", nil
 	case errors.As(err, &input):
 		return status, input.Msg, nil
 	}
@@ -131,5 +132,5 @@ func importedSummary(ims []store.Import) string {
 	for _, im := range ims {
 		rows += im.Rows
 	}
-	return fmt.Sprintf("Added %s from %s.", plural(rows, "row", "rows"), plural(len(ims), "file", "files"))
+	return fmt.Sprintf("Added %s from %s.", view.Plural(rows, "row", "rows"), view.Plural(len(ims), "file", "files"))
 }

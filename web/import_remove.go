@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"capplan/web/reports"
+	"capplan/web/view"
 )
 
 // importRemove takes an import's rows out of the report; the record and
@@ -30,11 +31,11 @@ func (s *Server) importRemove(c echo.Context) error {
 		return err
 	}
 	if !isPartial(c.Request()) {
-		return redirect(c, sectionURL(r.ID, "imports"))
+		return redirect(c, view.SectionURL(r.ID, "imports"))
 	}
 	v, err := s.loadReport(c)
 	if err != nil {
 		return err
 	}
-	return s.answerChange(c, http.StatusOK, v, "imports", importsSwap(v))
+	return s.answerChange(c, http.StatusOK, v, "imports", view.ImportsSwap(v))
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
 // importUpload takes one or many result files from the browser's upload
@@ -33,24 +34,24 @@ func (s *Server) importUpload(c echo.Context) error {
 		if status >= 500 {
 			return err
 		}
-		return s.renderImports(c, status, &importOutcome{Err: msg, Dup: dup})
+		return s.renderImports(c, status, &view.ImportOutcome{Err: msg, Dup: dup})
 	}
 	if !isPartial(c.Request()) {
-		return redirectFlash(c, sectionURL(r.ID, "imports"), importedSummary(ims))
+		return redirectFlash(c, view.SectionURL(r.ID, "imports"), importedSummary(ims))
 	}
-	return s.renderImports(c, http.StatusCreated, &importOutcome{OK: importedSummary(ims)})
+	return s.renderImports(c, http.StatusCreated, &view.ImportOutcome{OK: importedSummary(ims)})
 }
 
 // renderImports shows the imports section with an outcome box: its inside
 // for the upload script, else the whole report page.
-func (s *Server) renderImports(c echo.Context, status int, out *importOutcome) error {
+func (s *Server) renderImports(c echo.Context, status int, out *view.ImportOutcome) error {
 	v, err := s.loadReport(c)
 	if err != nil {
 		return err
 	}
 	v.Imports.Outcome = out
 	if out != nil && out.Err == "" && isPartial(c.Request()) {
-		return s.answerChange(c, status, v, "imports", importsChanged(v))
+		return s.answerChange(c, status, v, "imports", view.ImportsChanged(v))
 	}
-	return s.render(c, status, layout(s.page(c, v.R.Title), stepComponent(v, "results")), importsBody(v.Imports))
+	return s.render(c, status, layout(s.page(c, v.R.Title), stepComponent(v, "results")), view.ImportsBody(v.Imports))
 }

@@ -13,6 +13,7 @@ import (
 
 	"capplan/web/browsertest"
 	"capplan/web/demogen/guidellmgen"
+	"capplan/web/view"
 )
 
 // A role journey is a list of steps, each a few actions in the browser
@@ -325,7 +326,7 @@ func TestBrowserRoleJourneys(t *testing.T) {
 		}, after: func(ctx context.Context, t *testing.T) {
 			typed["title"] = true
 			t.Logf("the lead reached the three answers typing %d fields and choosing %d (%s; chosen: %s)",
-				len(typed), len(chosen), strings.Join(sortedKeys(typed), ", "), strings.Join(sortedKeys(chosen), ", "))
+				len(typed), len(chosen), strings.Join(view.SortedKeys(typed), ", "), strings.Join(view.SortedKeys(chosen), ", "))
 			if len(typed) > 40 {
 				t.Errorf("the lead typed %d fields to reach the three answers, want at most 40", len(typed))
 			}

@@ -2,38 +2,29 @@ package web
 
 import (
 	"net/http"
-	"net/url"
-	"strconv"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
-)
 
-// partPath is where lazyPart fetches the body of a closed part.
-func partPath(reportID int64, name, key string) string {
-	p := "/reports/" + strconv.FormatInt(reportID, 10) + "/part/" + name
-	if key != "" {
-		p += "?key=" + url.QueryEscape(key)
-	}
-	return p
-}
+	"capplan/web/view"
+)
 
 // lazyPartDef is one part of the report page that is fetched when first
 // opened: who may see it, and its body for a key (false when the key
 // names nothing there is).
 type lazyPartDef struct {
-	may  func(v reportView) error
-	body func(v reportView, key string) (templ.Component, bool)
+	may  func(v view.Report) error
+	body func(v view.Report, key string) (templ.Component, bool)
 }
 
-func mayEdit(v reportView) error {
+func mayEdit(v view.Report) error {
 	if v.CanEdit {
 		return nil
 	}
 	return errNotEditor
 }
 
-func mayEditCosts(v reportView) error {
+func mayEditCosts(v view.Report) error {
 	if v.CanEditCosts {
 		return nil
 	}
@@ -62,11 +53,11 @@ func (s *Server) reportPart(c echo.Context) error {
 	if !ok {
 		return echo.NewHTTPError(http.StatusNotFound, "Not found: the report has no such row or candidate (it may have been removed).")
 	}
-	return s.render(c, http.StatusOK, layout(s.page(c, v.R.Title), sectionPage(v, body)), body)
+	return s.render(c, http.StatusOK, layout(s.page(c, v.R.Title), view.SectionPage(v, body)), body)
 }
 
 // lockedState names why a locked report's forms are closed.
-func lockedState(v reportView) string {
+func lockedState(v view.Report) string {
 	if v.Review.Approved() {
 		return "approved"
 	}

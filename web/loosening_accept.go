@@ -8,18 +8,8 @@ import (
 
 	"capplan/planner"
 	"capplan/web/reports"
+	"capplan/web/view"
 )
-
-// looseningUnaccepted reports whether the objective was loosened after
-// results and no reviewer has accepted the objective in force.
-func looseningUnaccepted(res planner.Result) bool {
-	for _, it := range res.ExitCheck {
-		if it.ID == "objective_loosened" {
-			return !it.Pass
-		}
-	}
-	return false
-}
 
 // reportAcceptLoosening records a reviewer's written acceptance of the
 // loosened objective in force (reviewers, admins). It names the objective
@@ -34,7 +24,7 @@ func (s *Server) reportAcceptLoosening(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f := sectionForm{Key: "accept-loosening", Form: fr.f}
+	f := view.SectionForm{Key: "accept-loosening", Form: fr.f}
 	if v.Review.Approved() {
 		return s.reviewRefused(c, f, s.svc.ReadOnly(c.Request().Context(), v.R.ID))
 	}
@@ -48,7 +38,7 @@ func (s *Server) reportAcceptLoosening(c echo.Context) error {
 		why = "Write why the looser objective is acceptable: the acceptance is kept in the history."
 	}
 	if why != "" {
-		return s.showReview(c, http.StatusUnprocessableEntity, refusedForm(f.Key, f.Form, why))
+		return s.showReview(c, http.StatusUnprocessableEntity, view.RefusedForm(f.Key, f.Form, why))
 	}
 	u := currentUser(c)
 	a := planner.LooseningAcceptance{Objective: v.Result.ObjectiveText, By: u.Display(), At: s.cfg.Now().UTC().Format("2006-01-02"), Text: text}
@@ -59,28 +49,6 @@ func (s *Server) reportAcceptLoosening(c echo.Context) error {
 		return s.reviewRefused(c, f, err)
 	}
 	return reviewDone(c, v.R.ID, "Loosened objective accepted in writing.")
-}
-
-// amendedChange is the change of one term ("workload", "objective") made
-// after results, as the planner words it, or "".
-func amendedChange(amended []string, field string) string {
-	for _, a := range amended {
-		if strings.HasPrefix(a, field+":") {
-			return a
-		}
-	}
-	return ""
-}
-
-// amendmentUnaccepted reports whether the workload or objective was
-// amended after results and no reviewer has accepted the terms in force.
-func amendmentUnaccepted(res planner.Result) bool {
-	for _, it := range res.ExitCheck {
-		if it.ID == "amended_after_results" {
-			return !it.Pass
-		}
-	}
-	return false
 }
 
 // reportAcceptAmendment records a reviewer's written acceptance of the
@@ -97,7 +65,7 @@ func (s *Server) reportAcceptAmendment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f := sectionForm{Key: "accept-amendment", Form: fr.f}
+	f := view.SectionForm{Key: "accept-amendment", Form: fr.f}
 	if v.Review.Approved() {
 		return s.reviewRefused(c, f, s.svc.ReadOnly(c.Request().Context(), v.R.ID))
 	}
@@ -111,7 +79,7 @@ func (s *Server) reportAcceptAmendment(c echo.Context) error {
 		why = "Write why the amended contract is acceptable: the acceptance is kept in the history."
 	}
 	if why != "" {
-		return s.showReview(c, http.StatusUnprocessableEntity, refusedForm(f.Key, f.Form, why))
+		return s.showReview(c, http.StatusUnprocessableEntity, view.RefusedForm(f.Key, f.Form, why))
 	}
 	u := currentUser(c)
 	a := planner.AmendmentAcceptance{Terms: v.Result.AmendedTerms, By: u.Display(), At: s.cfg.Now().UTC().Format("2006-01-02"), Text: text}

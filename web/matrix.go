@@ -11,44 +11,8 @@ import (
 
 	"capplan/planner"
 	"capplan/web/store"
+	"capplan/web/view"
 )
-
-// rowIDIn is the stored id of a judged row of the report's matrix (cid 0)
-// or of candidate cid's (found among the imports attached to it by the
-// file's sha256 and the row's position in it), 0 when it has none.
-func (v reportView) rowIDIn(rr planner.RowResult, cid int64) int64 {
-	for _, im := range v.Imports.Imports {
-		if im.SHA256 != rr.Source.SHA256 || im.CandidateID != cid {
-			continue
-		}
-		for _, ir := range im.Table {
-			if ir.Row.Index == rr.Row.Index {
-				return ir.ID
-			}
-		}
-	}
-	return 0
-}
-
-// judgedRow finds the stored row rid among the judged rows: the report's
-// matrix, or the matrix of the candidate it was imported into (cid).
-func (v reportView) judgedRow(rid int64) (rr planner.RowResult, cid int64, ok bool) {
-	for _, rr := range v.Result.Matrix {
-		if v.rowIDIn(rr, 0) == rid {
-			return rr, 0, true
-		}
-	}
-	for _, cd := range v.Candidates {
-		if cr := v.candidateResult(cd.Name); cr != nil {
-			for _, rr := range cr.Matrix {
-				if v.rowIDIn(rr, cd.ID) == rid {
-					return rr, cd.ID, true
-				}
-			}
-		}
-	}
-	return planner.RowResult{}, 0, false
-}
 
 // observedForm reads the typed-in figures of one row; headroom is typed
 // as a percentage.
@@ -72,7 +36,7 @@ func observedForm(r *formReader) planner.Observed {
 // rowObserved saves what the lead typed in about one row, of the report's
 // matrix or of a candidate's. Verdicts, the envelope and the admission
 // limit change with it; an htmx request gets the row's form back and the
-// judged parts of the page out of band (rowSavedSwap), so what is typed
+// judged parts of the page out of band (view.RowSavedSwap), so what is typed
 // in other rows' forms stays.
 func (s *Server) rowObserved(c echo.Context) error {
 	r, err := s.editableReport(c)
@@ -103,7 +67,7 @@ func (s *Server) rowObserved(c echo.Context) error {
 	}
 	fr := newFormReader(form)
 	o := observedForm(fr)
-	key := itoa64(rid)
+	key := view.Itoa64(rid)
 	load := "row " + key
 	if l, ok := prev.Row.LoadValue(); ok {
 		load = "load " + strconv.FormatFloat(l, 'f', -1, 64)
@@ -119,22 +83,22 @@ func (s *Server) rowObserved(c echo.Context) error {
 		Save: func(ctx context.Context, e store.Edit) error { return s.store.SetObserved(ctx, e, rid, o) },
 		// A refused or stale row: the section the row is in, for htmx the
 		// row's form alone.
-		Again: func(v reportView, f sectionForm) templ.Component {
+		Again: func(v view.Report, f view.SectionForm) templ.Component {
 			if cid != 0 {
-				return candidatesSection(v, f, false)
+				return view.CandidatesSection(v, f, false)
 			}
-			return matrixSection(v, f, false)
+			return view.MatrixSection(v, f, false)
 		},
-		Partial: func(v reportView, f sectionForm) (templ.Component, bool) {
-			rr, _, ok := v.judgedRow(rid)
-			return observedRowForm(v, f, rr, key), ok
+		Partial: func(v view.Report, f view.SectionForm) (templ.Component, bool) {
+			rr, _, ok := v.JudgedRow(rid)
+			return view.ObservedRowForm(v, f, rr, key), ok
 		},
 		// Saved: the row's form, the judged parts out of band; other rows'
 		// forms keep what is typed in them. A row in no matrix shown
 		// reloads the page.
-		Swap: func(v reportView) (templ.Component, bool) {
-			rr, _, ok := v.judgedRow(rid)
-			return rowSavedSwap(v, rr, key), ok
+		Swap: func(v view.Report) (templ.Component, bool) {
+			rr, _, ok := v.JudgedRow(rid)
+			return view.RowSavedSwap(v, rr, key), ok
 		},
 	})
 }
@@ -146,12 +110,4 @@ func rowAnchor(cid int64) string {
 		return "matrix"
 	}
 	return fmt.Sprintf("candidate-%d", cid)
-}
-
-// backAnchor is the section the sources page of a row links back to.
-func backAnchor(cid int64) string {
-	if cid == 0 {
-		return "matrix"
-	}
-	return "candidates"
 }

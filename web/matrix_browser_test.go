@@ -13,6 +13,7 @@ import (
 
 	"capplan/web/browsertest"
 	"capplan/web/reports"
+	"capplan/web/view"
 )
 
 // matrixSizeJS measures the matrix as shown: the table's width and height,
@@ -88,8 +89,8 @@ func TestBrowserMatrixReadable(t *testing.T) {
 	}
 	results := fmt.Sprintf("%s/reports/%d/results", app.srv.URL, demo.ID)
 	v := demoView(t, app, demo.ID)
-	all := len(matrixColumns(v))
-	few := objectiveColumnCount(v)
+	all := len(view.MatrixColumns(v))
+	few := view.ObjectiveColumnCount(v)
 	eval := func(what, js string) []string {
 		t.Helper()
 		out, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](js, chromedp.EvalAwaitPromise))
@@ -241,7 +242,7 @@ func matrixShot(ctx context.Context, t *testing.T, name string) {
 
 // demoView is the view of report id as its page shows it, to count the
 // matrix's columns.
-func demoView(t testing.TB, app *testApp, id int64) reportView {
+func demoView(t testing.TB, app *testApp, id int64) view.Report {
 	t.Helper()
 	rep, err := reports.New(app.store, "", time.Now).Load(context.Background(), id)
 	if err != nil {

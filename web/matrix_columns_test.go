@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"capplan/planner"
+	"capplan/web/view"
 )
 
 // The matrix shows by default the load, the verdict, the figures the
@@ -13,37 +14,37 @@ import (
 // marked "more"; a candidate's compact matrix marks none.
 func TestMatrixObjectiveColumns(t *testing.T) {
 	two := 2.0
-	var v reportView
+	var v view.Report
 	v.Result.Objective = planner.Objective{Percentile: 95, MinSuccess: 0.99, TTFTMax: &two}
 	for col, want := range map[string]string{
 		"load": "", "verdict": "", "success": "", "rate": "", "ttft": "",
 		"e2e": "more", "headroom": "more", "oom": "more", "incomplete": "more", "errors": "more",
 		"memory": "more", "power": "more", "sources": "more",
 	} {
-		if got := matrixCol(v, false, col); got != want {
+		if got := view.MatrixCol(v, false, col); got != want {
 			t.Errorf("objective ttft only: column %s has class %q, want %q", col, got, want)
 		}
-		if got := matrixCol(v, true, col); got != "" {
+		if got := view.MatrixCol(v, true, col); got != "" {
 			t.Errorf("compact matrix: column %s has class %q, want none", col, got)
 		}
 	}
-	if got := objectiveColumnCount(v); got != 5 {
+	if got := view.ObjectiveColumnCount(v); got != 5 {
 		t.Errorf("objective ttft only: %d columns by default, want 5 (load, verdict, success, ttft, rate)", got)
 	}
 	// With headroom and no_oom, those stand too; with no objective yet,
 	// TTFT and end-to-end do.
 	v.Result.Objective.MinHeadroom, v.Result.Objective.NoOOM = &two, true
-	if matrixCol(v, false, "headroom") != "" || matrixCol(v, false, "oom") != "" {
+	if view.MatrixCol(v, false, "headroom") != "" || view.MatrixCol(v, false, "oom") != "" {
 		t.Error("the objective's headroom and OOM columns are not shown by default")
 	}
 	v.Result.Objective = planner.Objective{}
-	if matrixCol(v, false, "ttft") != "" || matrixCol(v, false, "e2e") != "" || matrixCol(v, false, "headroom") != "more" {
+	if view.MatrixCol(v, false, "ttft") != "" || view.MatrixCol(v, false, "e2e") != "" || view.MatrixCol(v, false, "headroom") != "more" {
 		t.Error("with no objective the matrix does not show TTFT and end-to-end alone")
 	}
 }
 
 func TestMatrixURL(t *testing.T) {
-	var v reportView
+	var v view.Report
 	v.R.ID = 7
 	for _, c := range []struct {
 		print, rows, cols bool
@@ -55,19 +56,19 @@ func TestMatrixURL(t *testing.T) {
 		{true, true, false, "/reports/7/print?rows=all#matrix"},
 	} {
 		v.Print = c.print
-		if got := matrixURL(v, c.rows, c.cols); got != c.want {
-			t.Errorf("matrixURL(print %t, rows %t, cols %t) = %s, want %s", c.print, c.rows, c.cols, got, c.want)
+		if got := view.MatrixURL(v, c.rows, c.cols); got != c.want {
+			t.Errorf("view.MatrixURL(print %t, rows %t, cols %t) = %s, want %s", c.print, c.rows, c.cols, got, c.want)
 		}
 	}
 	// "Show all rows" keeps the columns asked for.
 	v.Print, v.AllCols = false, true
-	if got := matrixAllRowsURL(v); got != "/reports/7/results?cols=all&rows=all#matrix" {
+	if got := view.MatrixAllRowsURL(v); got != "/reports/7/results?cols=all&rows=all#matrix" {
 		t.Errorf("show all rows with every column: %s", got)
 	}
 	// A save made from a page showing every column refreshes the matrix
 	// with every column.
 	v.AllCols = false
-	v.pageOf("http://localhost/reports/7/results?cols=all")
+	v.PageOf("http://localhost/reports/7/results?cols=all")
 	if !v.AllCols || v.Step != "results" {
 		t.Errorf("pageOf(results?cols=all): step %q, all columns %t", v.Step, v.AllCols)
 	}
@@ -76,7 +77,7 @@ func TestMatrixURL(t *testing.T) {
 // Without JS the choice is a link: the page without ?cols=all marks the
 // other columns "more" and links to every column; with it, the wrap shows
 // every column and links back. Every column is in the page either way, as
-// many as matrixColumns names.
+// many as view.MatrixColumns names.
 func TestMatrixColumnsByLink(t *testing.T) {
 	app := newTestApp(t)
 	id, _ := seedMatrix(t, app)
@@ -87,17 +88,17 @@ func TestMatrixColumnsByLink(t *testing.T) {
 	_, page := do(t, lead, "GET", base, nil)
 	m := sectionOf(page, "matrix")
 	head := cutBetween(m, `data-testid="matrix-table"`, "</thead>")
-	if n, want := strings.Count(head, "<th ")+strings.Count(head, "<th>"), len(matrixColumns(v)); n != want {
-		t.Errorf("the matrix has %d columns, matrixColumns names %d", n, want)
+	if n, want := strings.Count(head, "<th ")+strings.Count(head, "<th>"), len(view.MatrixColumns(v)); n != want {
+		t.Errorf("the matrix has %d columns, view.MatrixColumns names %d", n, want)
 	}
 	more := strings.Count(head, `more"`) + strings.Count(head, `more `)
-	if want := len(matrixColumns(v)) - objectiveColumnCount(v); more != want {
+	if want := len(view.MatrixColumns(v)) - view.ObjectiveColumnCount(v); more != want {
 		t.Errorf("%d columns are shown on demand, want %d", more, want)
 	}
 	if !strings.Contains(m, `class="matrix-wrap"`) {
 		t.Error("the matrix shows every column without being asked")
 	}
-	link := fmt.Sprintf(`href="/reports/%d/results?cols=all#matrix" data-matrix-cols="all" data-testid="matrix-show-all-columns">Show all %d columns</a>`, id, len(matrixColumns(v)))
+	link := fmt.Sprintf(`href="/reports/%d/results?cols=all#matrix" data-matrix-cols="all" data-testid="matrix-show-all-columns">Show all %d columns</a>`, id, len(view.MatrixColumns(v)))
 	if !strings.Contains(m, link) {
 		t.Errorf("no link to every column: want %s", link)
 	}

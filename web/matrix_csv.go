@@ -10,6 +10,7 @@ import (
 
 	"capplan/planner"
 	"capplan/web/reports"
+	"capplan/web/view"
 )
 
 // reportMatrixCSV downloads the judged matrix as CSV: one line per row with its
@@ -32,7 +33,7 @@ func (s *Server) reportMatrixCSV(c echo.Context) error {
 // headroom) are written as fractions, times in seconds.
 func writeMatrixCSV(buf *bytes.Buffer, res planner.Result) error {
 	var rows [][]string
-	p := pNum(res.Objective.Percentile)
+	p := view.PNum(res.Objective.Percentile)
 	head := []string{"load_kind", "load", "achieved_concurrency", "achieved_rate", "attempted", "successful", "errored", "incomplete",
 		"success_rate", "duration_s", "request_rate", "output_token_rate",
 		"ttft_p50_s", "ttft_p95_s", "ttft_p99_s", "e2e_p50_s", "e2e_p95_s", "e2e_p99_s", "tpot_" + p + "_s", "itl_" + p + "_s",

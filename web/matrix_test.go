@@ -12,6 +12,7 @@ import (
 
 	"capplan/planner"
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
 // matrixRows are concurrency rows 1, 2, 4, 8, 10 of 60 s and 600 requests
@@ -368,8 +369,8 @@ func TestMatrixJudgedColumnsFirstAndLabels(t *testing.T) {
 
 func TestCodeWords(t *testing.T) {
 	for in, want := range map[string]string{"planned-row-missing": "planned row missing", "load-kind-mismatch": "load kind mismatch", "errors": "errors"} {
-		if got := codeWords(in); got != want {
-			t.Errorf("codeWords(%q) = %q, want %q", in, got, want)
+		if got := view.CodeWords(in); got != want {
+			t.Errorf("view.CodeWords(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

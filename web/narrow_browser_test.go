@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"capplan/web/browsertest"
+	"capplan/web/view"
 )
 
 // brokenWordsJS lists the words of 4 to 14 letters in the compare tables
@@ -93,7 +94,7 @@ func TestBrowserResidencyTableByKeyboard(t *testing.T) {
 		{"name", "code", "model", "qwen-2.5-coder-14b-instruct", "residency", "switched", "memory_budget_gib", "30", "cold_start_s", "45", "owner", "Developer tools"},
 	} {
 		for j := 0; j+1 < len(vals); j += 2 {
-			f.Set(routeField(i, vals[j]), vals[j+1])
+			f.Set(view.RouteField(i, vals[j]), vals[j+1])
 		}
 	}
 	if res, body := do(t, app.client("lead"), "POST", fmt.Sprintf("%s/reports/%d/residency", app.srv.URL, id), f); res.StatusCode >= 400 {
@@ -102,7 +103,7 @@ func TestBrowserResidencyTableByKeyboard(t *testing.T) {
 	ctx := browsertest.New(t)
 	steps := append(browserLogin(app, app.users["reviewer"].Email),
 		chromedp.EmulateViewport(375, 800),
-		chromedp.Navigate(app.srv.URL+sectionURL(id, "residency")),
+		chromedp.Navigate(app.srv.URL+view.SectionURL(id, "residency")),
 		chromedp.WaitVisible(css(`#residency table[data-testid="routes"]`)),
 	)
 	if err := chromedp.Do(ctx, steps...); err != nil {
@@ -135,7 +136,7 @@ func TestBrowserQuoteRequestAnswersInPlace(t *testing.T) {
 	id, _ := seedMatrix(t, app)
 	ctx := browsertest.New(t)
 	steps := append(browserLogin(app, app.users["lead"].Email),
-		chromedp.Navigate(app.srv.URL+sectionURL(id, "costs")),
+		chromedp.Navigate(app.srv.URL+view.SectionURL(id, "costs")),
 		chromedp.WaitVisible(css(`[data-testid="quote-request-form"] > summary`)),
 		chromedp.Click(css(`[data-testid="quote-request-form"] > summary`)),
 		chromedp.SendKeys(css(`[data-testid="quote-request-text"]`), "Please price Example AI's 8B model in the EU"),

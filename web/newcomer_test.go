@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"capplan/web/view"
 )
 
 // A newcomer's first pages say what they are: the login page what
@@ -32,8 +34,8 @@ func TestNewcomerWords(t *testing.T) {
 		t.Error(`the error page's heading is the protocol's "Conflict"`)
 	}
 	for code, want := range map[int]string{409: "Not done: the report has changed or is locked", 422: "Not accepted", 403: "Not allowed"} {
-		if got := statusText(code); got != want {
-			t.Errorf("statusText(%d) = %q, want %q", code, got, want)
+		if got := view.StatusText(code); got != want {
+			t.Errorf("view.StatusText(%d) = %q, want %q", code, got, want)
 		}
 	}
 }

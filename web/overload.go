@@ -6,14 +6,8 @@ import (
 
 	"capplan/planner"
 	"capplan/web/reports"
+	"capplan/web/view"
 )
-
-// overloadOutcomes are the choices of what came back above the limit.
-var overloadOutcomes = []struct{ Value, Label string }{
-	{planner.OverloadRejected429, "refused with HTTP 429"},
-	{planner.OverloadBoundedQueue, "queued within the maximum queue age"},
-	{planner.OverloadOther, "something else (timeouts, 5xx, OOM, ...)"},
-}
 
 // overloadForm reads the overload test record.
 func overloadForm(r *formReader) planner.OverloadTest {
@@ -60,22 +54,6 @@ func (s *Server) overloadSave(c echo.Context) error {
 }
 
 // overloadFor is the overload section with a form state.
-func overloadFor(v reportView, f sectionForm) templ.Component { return overloadSection(v, f, false) }
-
-// overloadTest is the recorded test, or an empty one for the form.
-func overloadTest(in planner.Inputs) planner.OverloadTest {
-	if in.Overload == nil {
-		return planner.OverloadTest{}
-	}
-	return *in.Overload
-}
-
-// outcomeLabel names an overload outcome for people.
-func outcomeLabel(v string) string {
-	for _, o := range overloadOutcomes {
-		if o.Value == v {
-			return o.Label
-		}
-	}
-	return dash(v)
+func overloadFor(v view.Report, f view.SectionForm) templ.Component {
+	return view.OverloadSection(v, f, false)
 }

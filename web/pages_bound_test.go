@@ -14,6 +14,7 @@ import (
 	"capplan/web/demogen/pricegen"
 	"capplan/web/reports"
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
 // seedManyImports makes a frozen report with n imports, one generated
@@ -69,7 +70,7 @@ func TestPagesBounded(t *testing.T) {
 		return body
 	}
 	page := get(fmt.Sprintf("/reports/%d/results", id))
-	if n := strings.Count(page, `data-testid="import"`); n != importsShown || !strings.Contains(page, `data-testid="imports-folded"`) {
+	if n := strings.Count(page, `data-testid="import"`); n != view.ImportsShown || !strings.Contains(page, `data-testid="imports-folded"`) {
 		t.Errorf("the report page shows %d imports", n)
 	}
 	ids := regexp.MustCompile(`<article id="import-(\d+)"`).FindAllStringSubmatch(page, -1)
@@ -95,7 +96,7 @@ func TestPagesBounded(t *testing.T) {
 		t.Fatalf("catalogue: %d %s", res.StatusCode, between(body, "<main", "</main>"))
 	}
 	lib := get("/quotes")
-	if n := strings.Count(lib, `<tr id="quote-`); n != quotesPerPage || !strings.Contains(lib, `data-testid="quote-pager"`) {
+	if n := strings.Count(lib, `<tr id="quote-`); n != view.QuotesPerPage || !strings.Contains(lib, `data-testid="quote-pager"`) {
 		t.Errorf("/quotes lists %d quotes", n)
 	}
 	last := get("/quotes?page=15")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -12,31 +11,11 @@ import (
 
 	"capplan/planner"
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
-// planKept are the planned loads without the missing ones: the rows that
-// were run, as the plan amendment's form fills them in.
-func planKept(planned, missing []float64) []float64 {
-	var out []float64
-	for _, l := range planned {
-		if !slices.Contains(missing, l) {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-// planMissingText asks for the missing rows: "Run the missing row (16)
-// and import its file".
-func planMissingText(missing []float64) string {
-	if len(missing) == 1 {
-		return "Run the missing row (" + joinLoads(missing) + ") and import its file"
-	}
-	return "Run the missing rows (" + joinLoads(missing) + ") and import their files"
-}
-
 // planRowsAmend amends a frozen contract's rows from the form beside the
-// rows no file has (planAmendForm): the loads replace the planned ones,
+// rows no file has (view.PlanAmendForm): the loads replace the planned ones,
 // with a reason, by the contract's rule (planner.Amend), recorded as the
 // contract editor records an amendment.
 func (s *Server) planRowsAmend(c echo.Context) error {
@@ -82,10 +61,10 @@ func (s *Server) planRowsAmend(c echo.Context) error {
 		fr.refuse("loads", "these are the planned rows: nothing to amend (change them, or run the missing rows)")
 	}
 	return s.saveSection(c, r, sectionSave{
-		Anchor: "matrix", Key: planAmendKey, Form: fr.f, Errs: fr.errs, Prev: r.Contract, Next: next,
+		Anchor: "matrix", Key: view.PlanAmendKey, Form: fr.f, Errs: fr.errs, Prev: r.Contract, Next: next,
 		Edit:  s.edit(c, r, "contract amended: "+reason, "contract"),
 		Save:  func(ctx context.Context, e store.Edit) error { return s.store.SaveContract(ctx, e, next, amend) },
-		Again: func(v reportView, f sectionForm) templ.Component { return planAmendForm(v, f) },
+		Again: func(v view.Report, f view.SectionForm) templ.Component { return view.PlanAmendForm(v, f) },
 		// The whole results step changes with the plan.
 		Redirect: true,
 		Flash:    fmt.Sprintf("Plan amended: the rows are now %s %s. The amendment and its reason are on the contract.", next.LoadKind, planner.FormatLoads(next.Loads)),

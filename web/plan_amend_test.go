@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
 // seedPlannedRowMissing is seedMatrix with a contract that also plans load
@@ -86,7 +87,7 @@ func TestPlanAmendedInPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := joinLoads(r.Contract.Loads); got != "1, 2, 4, 8, 10" || !r.Frozen() {
+	if got := view.JoinLoads(r.Contract.Loads); got != "1, 2, 4, 8, 10" || !r.Frozen() {
 		t.Errorf("contract loads %q, frozen %t", got, r.Frozen())
 	}
 	am, err := app.store.Amendments(context.Background(), id)

@@ -6,11 +6,12 @@ import (
 
 	"capplan/planner"
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
-// quoteForm reads the quote form. The quote's source and evidence date are
+// view.QuoteForm reads the quote form. The quote's source and evidence date are
 // those of every price in it; the planner checks the amounts.
-func readQuoteForm(f url.Values) (store.Quote, formErrors) {
+func readQuoteForm(f url.Values) (store.Quote, view.FormErrors) {
 	r := newFormReader(f)
 	q := store.Quote{
 		Q:            planner.Quote{Name: r.str("quote.name"), Provider: r.str("quote.provider"), Model: r.str("quote.model")},
@@ -22,7 +23,7 @@ func readQuoteForm(f url.Values) (store.Quote, formErrors) {
 	}
 	if q.Currency == "" {
 		r.refuse("currency", "required, e.g. EUR")
-	} else if !isCurrencyCode(q.Currency) {
+	} else if !view.IsCurrencyCode(q.Currency) {
 		r.refuse("currency", refusal(wantCurrency, q.Currency))
 	}
 	if q.Source == "" {
@@ -41,7 +42,7 @@ func readQuoteForm(f url.Values) (store.Quote, formErrors) {
 	// A price's unit naming another currency than the quote's is refused.
 	r.domainIn(q.Q.CheckUnitCurrencies(q.Currency))
 	if err := q.Q.Validate(); err != nil {
-		fe := formErrors{}
+		fe := view.FormErrors{}
 		mergeFieldErrors(fe, err)
 		for k, msg := range fe {
 			if !strings.HasSuffix(k, ".evidence_date") { // the quote's own date, refused above
@@ -70,25 +71,4 @@ func quoteValues(q store.Quote) url.Values {
 	}
 	quoteTiersAndTaxValues(v, q.Q)
 	return v
-}
-
-// figureAmount shows a Figure's amount, "—" when not typed.
-func figureAmount(f *planner.Figure) string {
-	if f == nil {
-		return "—"
-	}
-	return groupDigits(f.Amount.String())
-}
-
-// quoteUnit is a quote price's unit for its label: in the typed currency
-// when that is a currency code ("EUR/1M tokens"), else without one ("per
-// 1M tokens") rather than a dash or whatever was typed.
-func quoteUnit(unit, typed string) string {
-	if cur := strings.ToUpper(strings.TrimSpace(typed)); isCurrencyCode(cur) {
-		return unitFor(unit, cur)
-	}
-	if rest, ok := strings.CutPrefix(unit, "CUR/"); ok {
-		return "per " + rest
-	}
-	return unitFor(unit, "")
 }

@@ -5,24 +5,15 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"capplan/importers"
-	"capplan/planner"
 	"capplan/web/reports"
 	"capplan/web/store"
+	"capplan/web/view"
 )
-
-// quoteImportView is one catalogue import as its page shows it.
-type quoteImportView struct {
-	Imp store.QuoteImport
-	// AddedShown bounds the new models listed by name.
-	AddedShown int
-	Flash      string
-}
 
 // addedShown bounds the new models a page lists by name (a first import
 // adds thousands).
@@ -61,9 +52,9 @@ func (s *Server) quoteImport(c echo.Context) error {
 	if ie != nil {
 		msg = ie.Msg // the field is the form's
 	}
-	v := quotesView{Quotes: qs, CanEdit: true, Today: s.cfg.Now(), ImportErrs: formErrors{field: nothingImported(capitalize(msg))}}
-	v.pageQuotes("", 1)
-	return s.render(c, http.StatusUnprocessableEntity, layout(s.page(c, "API quotes"), quotesPage(v)), nil)
+	v := view.QuotesView{Quotes: qs, CanEdit: true, Today: s.cfg.Now(), ImportErrs: view.FormErrors{field: nothingImported(view.Capitalize(msg))}}
+	v.PageQuotes("", 1)
+	return s.render(c, http.StatusUnprocessableEntity, layout(s.page(c, "API quotes"), view.QuotesPage(v)), nil)
 }
 
 // quoteImportShow shows one catalogue import: GET /quotes/imports/:iid.
@@ -76,8 +67,8 @@ func (s *Server) quoteImportShow(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := quoteImportView{Imp: qi, AddedShown: addedShown, Flash: takeFlash(c)}
-	return s.render(c, http.StatusOK, layout(s.page(c, qi.Catalogue+" catalogue · API quotes"), quoteImportPage(v)), nil)
+	v := view.QuoteImportView{Imp: qi, AddedShown: addedShown, Flash: takeFlash(c)}
+	return s.render(c, http.StatusOK, layout(s.page(c, qi.Catalogue+" catalogue · API quotes"), view.QuoteImportPage(v)), nil)
 }
 
 // apiQuoteImport brings a price catalogue into the library with a
@@ -121,26 +112,6 @@ func (s *Server) apiQuoteImport(c echo.Context) error {
 	return c.JSON(http.StatusCreated, qi)
 }
 
-// moneyOrNone shows a catalogue price by the display rule, "none" when
-// the catalogue gave none.
-func moneyOrNone(m *planner.Money) string {
-	if m == nil {
-		return "none"
-	}
-	return planner.DisplayMoney(m.Exact)
-}
-
-// movePct is a move's change in per cent of the old price, signed.
-func movePct(m planner.PriceMove) string {
-	if m.Pct == nil {
-		return ""
-	}
-	if *m.Pct < 0 {
-		return "−" + planner.DisplayShare(-*m.Pct)
-	}
-	return "+" + planner.DisplayShare(*m.Pct)
-}
-
 // nothingImported is a refusal of an import ending with "Nothing was
 // imported.", said once.
 func nothingImported(msg string) string {
@@ -149,14 +120,4 @@ func nothingImported(msg string) string {
 		return msg + "."
 	}
 	return msg + ". Nothing was imported."
-}
-
-// importSkipped says what a catalogue import left out, in one line.
-func importSkipped(qi store.QuoteImport) string {
-	s := "Left out: " + plural(qi.BadPrices, "price", "prices") + " not a finite non-negative number, " +
-		plural(qi.Other, "model", "models") + " without input and output token prices"
-	if qi.OtherKeys > 0 {
-		s += "; top-level keys that are not models, skipped: " + strconv.Itoa(qi.OtherKeys)
-	}
-	return s
 }

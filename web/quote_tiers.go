@@ -1,17 +1,11 @@
 package web
 
 import (
-	"fmt"
 	"net/url"
 
 	"capplan/planner"
+	"capplan/web/view"
 )
-
-// tierSlots is how many volume bands the quote form offers.
-const tierSlots = 3
-
-// tierName is the form name of field of the quote form's i-th volume band.
-func tierName(i int, field string) string { return fmt.Sprintf("quote.tiers[%d].%s", i, field) }
 
 // readQuoteTiersAndTax reads the quote form's volume bands (a blank band is
 // skipped) and the invoice tax into q; prices are in the quote's currency
@@ -25,11 +19,11 @@ func readQuoteTiersAndTax(r *formReader, q *planner.Quote, currency, source, dat
 		return &planner.Figure{Amount: d, Unit: unit, Source: source, EvidenceDate: date}
 	}
 	q.Tiers = nil
-	for i := range tierSlots {
-		from, hasFrom := r.decimal(tierName(i, "from_m_tokens"))
+	for i := range view.TierSlots {
+		from, hasFrom := r.decimal(view.TierName(i, "from_m_tokens"))
 		t := planner.PriceTier{FromMTokens: from,
-			InputPerMTokens:  fig(tierName(i, "input_per_m_tokens"), currency+"/1M tokens"),
-			OutputPerMTokens: fig(tierName(i, "output_per_m_tokens"), currency+"/1M tokens")}
+			InputPerMTokens:  fig(view.TierName(i, "input_per_m_tokens"), currency+"/1M tokens"),
+			OutputPerMTokens: fig(view.TierName(i, "output_per_m_tokens"), currency+"/1M tokens")}
 		if !hasFrom && t.InputPerMTokens == nil && t.OutputPerMTokens == nil {
 			continue
 		}
@@ -46,12 +40,12 @@ func readQuoteTiersAndTax(r *formReader, q *planner.Quote, currency, source, dat
 // quoteTiersAndTaxValues fills the bands and the tax from a stored quote.
 func quoteTiersAndTaxValues(v url.Values, q planner.Quote) {
 	for i, t := range q.Tiers {
-		v.Set(tierName(i, "from_m_tokens"), t.FromMTokens.String())
+		v.Set(view.TierName(i, "from_m_tokens"), t.FromMTokens.String())
 		if t.InputPerMTokens != nil {
-			v.Set(tierName(i, "input_per_m_tokens"), t.InputPerMTokens.Amount.String())
+			v.Set(view.TierName(i, "input_per_m_tokens"), t.InputPerMTokens.Amount.String())
 		}
 		if t.OutputPerMTokens != nil {
-			v.Set(tierName(i, "output_per_m_tokens"), t.OutputPerMTokens.Amount.String())
+			v.Set(view.TierName(i, "output_per_m_tokens"), t.OutputPerMTokens.Amount.String())
 		}
 	}
 	if q.Tax != nil && q.Tax.Rate != nil {
@@ -60,11 +54,4 @@ func quoteTiersAndTaxValues(v url.Values, q planner.Quote) {
 			v.Set("quote.tax.recoverable", "on")
 		}
 	}
-}
-
-func recoverableText(ok bool) string {
-	if ok {
-		return "recoverable"
-	}
-	return "not recoverable"
 }

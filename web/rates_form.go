@@ -2,14 +2,11 @@ package web
 
 import (
 	"fmt"
-	"net/url"
 	"strings"
 
 	"capplan/planner"
+	"capplan/web/view"
 )
-
-// rateSlots is how many exchange rates the settings form offers.
-const rateSlots = 3
 
 // readRates reads the exchange rates of the settings form: rows
 // exchange_rates[i].currency, .rate, .rate.source and .rate.evidence_date;
@@ -17,7 +14,7 @@ const rateSlots = 3
 // validation marks the fields.
 func readRates(r *formReader, report string) []planner.ExchangeRate {
 	var out []planner.ExchangeRate
-	for i := 0; i < rateSlots; i++ {
+	for i := 0; i < view.RateSlots; i++ {
 		p := fmt.Sprintf("exchange_rates[%d]", i)
 		cur := strings.ToUpper(r.str(p + ".currency"))
 		if cur == "" && r.str(p+".rate") == "" && r.str(p+".rate.source") == "" && r.str(p+".rate.evidence_date") == "" {
@@ -34,33 +31,4 @@ func readRates(r *formReader, report string) []planner.ExchangeRate {
 		out = append(out, x)
 	}
 	return out
-}
-
-// ratesValues fills the rate rows from the stored rates.
-func ratesValues(v url.Values, rates []planner.ExchangeRate) {
-	for i, x := range rates {
-		p := fmt.Sprintf("exchange_rates[%d]", i)
-		v.Set(p+".currency", x.Currency)
-		if x.Rate != nil {
-			v.Set(p+".rate", x.Rate.Amount.String())
-			v.Set(p+".rate.source", x.Rate.Source)
-			v.Set(p+".rate.evidence_date", x.Rate.EvidenceDate)
-		}
-	}
-}
-
-// rateName is the form name of field of the settings form's i-th rate row.
-func rateName(i int, field string) string { return fmt.Sprintf("exchange_rates[%d].%s", i, field) }
-
-// hasTaxes reports whether any self-hosted line has a tax typed.
-func hasTaxes(s planner.SelfHostedCosts) bool { return len(s.Taxes) > 0 }
-
-// hasTaxErrors reports whether a per-line tax field was refused.
-func hasTaxErrors(errs formErrors) bool {
-	for k := range errs {
-		if strings.HasPrefix(k, "self_hosted.taxes.") {
-			return true
-		}
-	}
-	return false
 }

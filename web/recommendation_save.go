@@ -6,6 +6,7 @@ import (
 
 	"capplan/planner"
 	"capplan/web/reports"
+	"capplan/web/view"
 )
 
 // recommendationSave saves the recommendation (the report's editors). A
@@ -36,10 +37,10 @@ func (s *Server) recommendationSave(c echo.Context) error {
 	})
 }
 
-func recommendationAgain(v reportView, f sectionForm) templ.Component {
-	return recommendationSection(v, f.money(), false)
+func recommendationAgain(v view.Report, f view.SectionForm) templ.Component {
+	return view.RecommendationSection(v, f.Money(), false)
 }
 
-func recommendationSwap(v reportView) templ.Component {
-	return recommendationSection(v, moneyForm{}, false)
+func recommendationSwap(v view.Report) templ.Component {
+	return view.RecommendationSection(v, view.MoneyForm{}, false)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -16,6 +15,7 @@ import (
 	"capplan/planner"
 	"capplan/web/reports"
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
 // Reference rows (docs/method.md, "Reference rows"): the public frontier
@@ -53,7 +53,7 @@ func (s *Server) referenceSave(c echo.Context) error {
 	if len(imported) > 0 {
 		summary = strings.Join(imported, "; ") + " (public frontier, not evidence)"
 	}
-	errs := formErrors{}
+	errs := view.FormErrors{}
 	if err != nil {
 		drainUpload(c.Request())
 		var ie *importers.Error
@@ -130,7 +130,7 @@ func (s *Server) referenceRemove(c echo.Context) error {
 	if prev != nil && group != "" {
 		next = &planner.ReferenceInput{Rows: []planner.ReferenceRow{}}
 		for _, rr := range prev.Rows {
-			if reports.ReferenceGroup(rr) != group {
+			if planner.ReferenceGroup(rr) != group {
 				next.Rows = append(next.Rows, rr)
 			}
 		}
@@ -161,7 +161,7 @@ func referenceEdit(e store.Edit, prev, next *planner.ReferenceInput) store.Edit 
 }
 
 // readReferenceRow reads the typed reference row's form; planner checks it.
-func readReferenceRow(f url.Values) (planner.ReferenceRow, formErrors) {
+func readReferenceRow(f url.Values) (planner.ReferenceRow, view.FormErrors) {
 	r := newFormReader(f)
 	get := func(k string) string { return r.str("reference." + k) }
 	rr := planner.ReferenceRow{Format: "typed", Source: get("source"), Date: get("date"), GPU: get("gpu"), Model: get("model"),
@@ -173,53 +173,6 @@ func readReferenceRow(f url.Values) (planner.ReferenceRow, formErrors) {
 }
 
 // referenceFor is the reference section with a form state.
-func referenceFor(v reportView, f sectionForm) templ.Component { return referenceSection(v, f, false) }
-
-// ratioLoad names a ratio's row by its load.
-func ratioLoad(fr planner.FrontierRatio) string {
-	if fr.Load == nil {
-		return "row " + strconv.Itoa(fr.MatrixRow+1)
-	}
-	return fr.LoadText
-}
-
-// referenceOrder is the rows the section lists: matched first, at most
-// referenceShown.
-func referenceOrder(rf *planner.ReferenceResult) []int {
-	var out []int
-	for _, matched := range []bool{true, false} {
-		for i, m := range rf.Rows {
-			if m.Matched == matched && len(out) < referenceShown {
-				out = append(out, i)
-			}
-		}
-	}
-	return out
-}
-
-// referenceFileGroup is one file or typed source of reference rows.
-type referenceFileGroup struct {
-	Name string
-	Rows int
-}
-
-// referenceGroups lists the report's reference rows by file or source, in
-// the order they were added.
-func referenceGroups(in planner.Inputs) []referenceFileGroup {
-	var out []referenceFileGroup
-	if in.Reference == nil {
-		return out
-	}
-	at := map[string]int{}
-	for _, rr := range in.Reference.Rows {
-		g := reports.ReferenceGroup(rr)
-		i, ok := at[g]
-		if !ok {
-			i = len(out)
-			at[g] = i
-			out = append(out, referenceFileGroup{Name: g})
-		}
-		out[i].Rows++
-	}
-	return out
+func referenceFor(v view.Report, f view.SectionForm) templ.Component {
+	return view.ReferenceSection(v, f, false)
 }

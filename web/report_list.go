@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
 func (s *Server) reportList(c echo.Context) error {
@@ -32,11 +33,11 @@ func (s *Server) reportList(c echo.Context) error {
 	}
 	u := currentUser(c)
 	canCreate := u.Role == store.RoleLead || u.Role == store.RoleAdmin
-	return s.render(c, http.StatusOK, layout(s.page(c, "Reports"), reportListPage(reports, states, lines, canCreate)), nil)
+	return s.render(c, http.StatusOK, layout(s.page(c, "Reports"), view.ReportListPage(reports, states, lines, canCreate)), nil)
 }
 
 func (s *Server) reportNewForm(c echo.Context) error {
-	return s.render(c, http.StatusOK, layout(s.page(c, "New report"), reportNewPage(sectionForm{})), nil)
+	return s.render(c, http.StatusOK, layout(s.page(c, "New report"), view.ReportNewPage(view.SectionForm{})), nil)
 }
 
 func (s *Server) reportCreate(c echo.Context) error {
@@ -47,15 +48,15 @@ func (s *Server) reportCreate(c echo.Context) error {
 	title := fr.str("title")
 	if title == "" {
 		fr.refuse("title", "required: name the report, e.g. the service and the box")
-		f := sectionForm{Form: fr.f, Errs: fr.errs}
-		return s.render(c, http.StatusUnprocessableEntity, layout(s.page(c, "New report"), reportNewPage(f)), nil)
+		f := view.SectionForm{Form: fr.f, Errs: fr.errs}
+		return s.render(c, http.StatusUnprocessableEntity, layout(s.page(c, "New report"), view.ReportNewPage(f)), nil)
 	}
 	id, err := s.store.CreateReport(c.Request().Context(), *currentUser(c), title)
 	if err != nil {
 		return err
 	}
 	// A new report starts at its first step, the contract.
-	return redirect(c, stepURL(id, "contract"))
+	return redirect(c, view.StepURL(id, "contract"))
 }
 
 func (s *Server) reportRename(c echo.Context) error {

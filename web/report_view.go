@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"context"
-	"io"
 	"net/http"
 
 	"github.com/a-h/templ"
@@ -17,15 +16,15 @@ import (
 
 // loadReport reads the :id report whole (one read transaction, see
 // reports.Service.Load) and shapes it for the current user.
-func (s *Server) loadReport(c echo.Context) (reportView, error) {
+func (s *Server) loadReport(c echo.Context) (view.Report, error) {
 	id, err := idParam(c, "id")
 	if err != nil {
-		return reportView{}, err
+		return view.Report{}, err
 	}
 	gen := s.store.Generation()
 	rep, err := s.svc.Load(c.Request().Context(), id)
 	if err != nil {
-		return reportView{}, err
+		return view.Report{}, err
 	}
 	c.Set(loadedKey, loaded{gen: gen, rep: rep})
 	return viewOf(rep, currentUser(c)), nil
@@ -51,11 +50,11 @@ func (s *Server) loadedReport(c echo.Context) (*reports.Report, bool) {
 }
 
 // viewOf shapes a loaded report for user u: what they may do with it.
-func viewOf(rep *reports.Report, u *store.User) reportView {
-	v := reportView{R: rep.Report, In: rep.In, Result: rep.Result, CanEdit: rep.CanEdit(*u),
+func viewOf(rep *reports.Report, u *store.User) view.Report {
+	v := view.Report{R: rep.Report, In: rep.In, Result: rep.Result, CanEdit: rep.CanEdit(*u),
 		Amendments: rep.Amendments, History: rep.History, HistoryTotal: rep.HistoryTotal,
 		Quotes: rep.Quotes, QuoteLibrary: rep.Library,
-		Review: rep.Review, Comments: rep.Comments, Candidates: rep.Candidates, rep: rep}
+		Review: rep.Review, Comments: rep.Comments, Candidates: rep.Candidates, Derived: rep}
 	v.CanEditCosts = canEditCosts(v.R, u)
 	v.CanAddQuotes = canEditQuotes(u)
 	v.CanReview = u.Role == store.RoleReviewer || u.Role == store.RoleAdmin
@@ -70,7 +69,7 @@ func viewOf(rep *reports.Report, u *store.User) reportView {
 		v.CanEdit, v.CanEditCosts = false, false
 	}
 	v.Imports = importsViewOf(rep, v.CanEdit)
-	v.Imports.fold()
+	v.Imports.Fold()
 	return v
 }
 
@@ -116,7 +115,7 @@ func (s *Server) editableReport(c echo.Context) (store.Report, error) {
 // renders; one who has always sees their change (see ownWrites).
 func (s *Server) reportShow(c echo.Context) error { return s.showStep(c, "") }
 
-// reportStepShow is one step page of the report (see reportSteps).
+// reportStepShow is one step page of the report (see view.Steps).
 func (s *Server) reportStepShow(step string) echo.HandlerFunc {
 	return func(c echo.Context) error { return s.showStep(c, step) }
 }
@@ -129,14 +128,11 @@ func (s *Server) reportSectionShow(c echo.Context) error {
 		return err
 	}
 	name := c.Param("name")
-	if _, ok := sectionByName(name); !ok {
+	if _, ok := view.SectionByName(name); !ok {
 		return echo.NewHTTPError(http.StatusNotFound, "Not found: the report has no section "+name+".")
 	}
-	return c.Redirect(http.StatusSeeOther, sectionURL(id, name))
+	return c.Redirect(http.StatusSeeOther, view.SectionURL(id, name))
 }
-
-// printStep names the print view among the steps' addresses.
-const printStep = "print"
 
 // showStep answers the page of one step, the overview or the print view.
 func (s *Server) showStep(c echo.Context, step string) error {
@@ -175,26 +171,26 @@ func (s *Server) showStep(c echo.Context, step string) error {
 	return body.send(c, http.StatusOK, echo.MIMETextHTMLCharsetUTF8)
 }
 
-// stepComponent is the page of step for v (the print view for printStep).
-func stepComponent(v reportView, step string) templ.Component {
+// stepComponent is the page of step for v (the print view for view.PrintStep).
+func stepComponent(v view.Report, step string) templ.Component {
 	switch step {
 	case "":
-		return reportPage(v)
-	case printStep:
+		return view.ReportPage(v)
+	case view.PrintStep:
 		v.Print = true
-		return printPage(v)
+		return view.PrintPage(v)
 	}
-	st, _ := stepByName(step)
+	st, _ := view.StepByName(step)
 	v.Step = step
-	return stepPage(v, st)
+	return view.ReportStepPage(v, st)
 }
 
 // stepTitle is the browser title of a step page.
-func stepTitle(v reportView, step string) string {
-	if step == printStep {
+func stepTitle(v view.Report, step string) string {
+	if step == view.PrintStep {
 		return v.R.Title + " · whole report"
 	}
-	if st, ok := stepByName(step); ok && step != "" {
+	if st, ok := view.StepByName(step); ok && step != "" {
 		return v.R.Title + " · " + st.Title
 	}
 	return v.R.Title
@@ -213,45 +209,6 @@ func (s *Server) reportPageFresh(c echo.Context, step string) error {
 	return s.stream(c, http.StatusOK, layout(s.page(c, stepTitle(v, step)), stepComponent(v, step)))
 }
 
-// stepBarOf is the step bar of v: each step's state from the report's
-// path (planner.Path), each path step counted in the step showing its
-// section (view.BarOf).
-func stepBarOf(v reportView) view.StepBar {
-	p := v.Result.Path
-	path := make([]view.PathStep, len(p.Steps))
-	for i, ps := range p.Steps {
-		path[i] = view.PathStep{Step: stepOf(ps.Section), Label: ps.Label, Done: ps.Done, Next: i == p.Next}
-	}
-	return view.BarOf(reportSteps, path, v.Step, v.Print, func(step string) string { return stepURL(v.R.ID, step) })
-}
-
-// headOf is the head of every page of report v, as plain values.
-func headOf(v reportView) view.Head {
-	h := view.Head{Title: v.R.Title, Owner: v.R.Owner, Updated: when(v.R.UpdatedAt),
-		Objective: v.In.Contract.Objective.Sentence(), Bar: stepBarOf(v)}
-	if !v.Print {
-		h.PrintURL = stepURL(v.R.ID, printStep)
-	}
-	return h
-}
-
-// sectionViews are the sections of step as v shows them.
-func sectionViews(v reportView, step string) []templ.Component {
-	var out []templ.Component
-	for _, s := range sectionsOf(step) {
-		out = append(out, s.View(v))
-	}
-	return out
-}
-
-// stepKey names a step in test ids ("overview" for "").
-func stepKey(name string) string {
-	if name == "" {
-		return "overview"
-	}
-	return name
-}
-
 // reportExitCheck is the live exit check, which reloads itself after any
 // change made on the page.
 func (s *Server) reportExitCheck(c echo.Context) error {
@@ -259,8 +216,8 @@ func (s *Server) reportExitCheck(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sec := exitCheckSection(v, false)
-	return s.render(c, http.StatusOK, layout(s.page(c, v.R.Title+" · exit check"), sectionPage(v, sec)), sec)
+	sec := view.ExitCheckSection(v, false)
+	return s.render(c, http.StatusOK, layout(s.page(c, v.R.Title+" · exit check"), view.SectionPage(v, sec)), sec)
 }
 
 // reportHistory lists every change of the report (its page shows the
@@ -274,24 +231,6 @@ func (s *Server) reportHistory(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sec := historySection(rep.ID, rep.History, rep.HistoryTotal, false)
-	return s.render(c, http.StatusOK, layout(s.page(c, rep.Title+" · history"), sectionPage(viewOf(rep, currentUser(c)), sec)), sec)
-}
-
-// chart is the chart that draw returns, drawn once per computed version of
-// the report and shared by its views (reports.Report.Derived): draw must
-// use only what the version computes to (v.In, v.Result), nothing of the
-// user's or the request's.
-func (v reportView) chart(name string, draw func() templ.Component) templ.Component {
-	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
-		if v.rep == nil {
-			return draw().Render(ctx, w)
-		}
-		b, err := v.rep.Derived("chart "+name, func(w io.Writer) error { return draw().Render(ctx, w) })
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(b)
-		return err
-	})
+	sec := view.HistorySection(rep.ID, rep.History, rep.HistoryTotal, false)
+	return s.render(c, http.StatusOK, layout(s.page(c, rep.Title+" · history"), view.SectionPage(viewOf(rep, currentUser(c)), sec)), sec)
 }

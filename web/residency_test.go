@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"capplan/web/view"
 )
 
 func TestResidencyRoutesAndFit(t *testing.T) {
@@ -16,7 +18,7 @@ func TestResidencyRoutesAndFit(t *testing.T) {
 	u := fmt.Sprintf("%s/reports/%d/residency", app.srv.URL, id)
 	route := func(f url.Values, i int, vals ...string) {
 		for j := 0; j+1 < len(vals); j += 2 {
-			f.Set(routeField(i, vals[j]), vals[j+1])
+			f.Set(view.RouteField(i, vals[j]), vals[j+1])
 		}
 	}
 

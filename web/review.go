@@ -2,7 +2,6 @@ package web
 
 import (
 	"fmt"
-	"maps"
 	"net/http"
 	"slices"
 
@@ -11,19 +10,20 @@ import (
 	"capplan/planner"
 	"capplan/web/reports"
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
 // reviewStep is the review step the current user asks for on report r,
 // from the version their page showed, and the form as posted (its Key the
 // step's action), to show again if the step is refused.
-func (s *Server) reviewStep(c echo.Context, r store.Report, action string) (reports.Step, sectionForm, error) {
+func (s *Server) reviewStep(c echo.Context, r store.Report, action string) (reports.Step, view.SectionForm, error) {
 	fr, err := readForm(c)
 	if err != nil {
-		return reports.Step{}, sectionForm{}, err
+		return reports.Step{}, view.SectionForm{}, err
 	}
 	st := reports.Step{ReportID: r.ID, BaseVersion: s.edit(c, r, "", "").BaseVersion, User: *currentUser(c),
 		Confirmed: fr.check("confirm"), Comment: fr.str("comment")}
-	return st, sectionForm{Key: action, Form: fr.f}, nil
+	return st, view.SectionForm{Key: action, Form: fr.f}, nil
 }
 
 // reportSubmit sends a draft for review (editors).
@@ -108,30 +108,30 @@ func reviewDone(c echo.Context, id int64, msg string) error {
 	if isPartial(c.Request()) {
 		return redirectFlash(c, pageFrom(c, id, "review"), msg)
 	}
-	return redirectFlash(c, sectionURL(id, "review"), msg)
+	return redirectFlash(c, view.SectionURL(id, "review"), msg)
 }
 
 // reviewRefused answers a workflow step the store or the read-only rule
 // refused (a stale page, a state that moved on) like showReview; other
 // errors go to the error handler.
-func (s *Server) reviewRefused(c echo.Context, f sectionForm, err error) error {
+func (s *Server) reviewRefused(c echo.Context, f view.SectionForm, err error) error {
 	status, msg := errorStatus(err)
 	if status != http.StatusConflict && status != http.StatusUnprocessableEntity {
 		return err
 	}
-	return s.showReview(c, status, refusedForm(f.Key, f.Form, msg))
+	return s.showReview(c, status, view.RefusedForm(f.Key, f.Form, msg))
 }
 
 // showReview re-renders the report's review step (for htmx, its review
 // bar) with the refused step f in the review bar, so nothing typed is lost
 // and the way on is on the page.
-func (s *Server) showReview(c echo.Context, status int, f sectionForm) error {
+func (s *Server) showReview(c echo.Context, status int, f view.SectionForm) error {
 	v, err := s.loadReport(c)
 	if err != nil {
 		return err
 	}
 	v.ReviewForm = f
-	return s.render(c, status, layout(s.page(c, v.R.Title), stepComponent(v, "review")), reviewBar(v))
+	return s.render(c, status, layout(s.page(c, v.R.Title), stepComponent(v, "review")), view.ReviewBar(v))
 }
 
 // reportRevise starts a new revision of an approved report (its editors).
@@ -145,26 +145,6 @@ func (s *Server) reportRevise(c echo.Context) error {
 		return err
 	}
 	return reviewDone(c, next, fmt.Sprintf("Revision started from report %d.", id))
-}
-
-// commentSections are the names a comment may be about, in the order the
-// comment form offers them: the report as a whole, then every section of
-// reportSections but those marked NoComment (the answers and the way
-// through, drawn from the others; the review step's own parts), each
-// followed by the anchors inside it named on their own.
-func commentSections() []string {
-	var named, out []string
-	for _, s := range reportSections {
-		switch {
-		case s.NoComment:
-		case s.View == nil:
-			named = append(named, s.Name)
-		default:
-			out = append(out, s.Name)
-			out = append(out, slices.Sorted(maps.Keys(s.Names))...)
-		}
-	}
-	return append(named, out...)
 }
 
 // reportComment adds a comment on a section (anyone who can read).
@@ -182,7 +162,7 @@ func (s *Server) reportComment(c echo.Context) error {
 	if section == "" {
 		section = "general"
 	}
-	if !slices.Contains(commentSections(), section) {
+	if !slices.Contains(view.CommentSections(), section) {
 		return echo.NewHTTPError(http.StatusUnprocessableEntity, "Section: unknown section "+section)
 	}
 	if _, err := s.store.Report(ctx, id); err != nil {
@@ -197,14 +177,14 @@ func (s *Server) reportComment(c echo.Context) error {
 			return err
 		}
 		if section == "quotes" && c.Request().Header.Get("HX-Target") == "quote-request" {
-			return s.render(c, http.StatusOK, nil, quoteRequestSent(v))
+			return s.render(c, http.StatusOK, nil, view.QuoteRequestSent(v))
 		}
-		return s.render(c, http.StatusOK, nil, commentsWithHistory(v))
+		return s.render(c, http.StatusOK, nil, view.CommentsWithHistory(v))
 	}
 	if section == "quotes" {
-		return redirectFlash(c, sectionURL(id, "comments"), "Quote request sent: it stands in this report's comments and in the quote library, where finance sees it.")
+		return redirectFlash(c, view.SectionURL(id, "comments"), "Quote request sent: it stands in this report's comments and in the quote library, where finance sees it.")
 	}
-	return redirect(c, sectionURL(id, "comments"))
+	return redirect(c, view.SectionURL(id, "comments"))
 }
 
 // reviewJSON is the review state as the API shows it.
@@ -226,18 +206,4 @@ func reviewJSON(rv store.Review, res planner.Result) apiReview {
 		}
 	}
 	return out
-}
-
-// reviewBadgeClass colours a review status: approved passes, sent back
-// fails, a draft is a draft and a report in review waits.
-func reviewBadgeClass(st store.ReviewStatus) string {
-	switch {
-	case st.SentBack != nil:
-		return "fail state-sent-back"
-	case st.State == store.StateApproved:
-		return "pass state-approved"
-	case st.State == store.StateInReview:
-		return "notjudged state-in_review"
-	}
-	return "draft state-draft"
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
 // The roles, short.
@@ -48,12 +49,12 @@ func (s *Server) routes(e *echo.Echo) {
 	g.GET("/reports/:id/exitcheck", s.reportExitCheck, anyone)
 	g.GET("/reports/:id/part/:name", s.reportPart, anyone)
 	// The report's steps, each a page, and the whole report for print
-	for _, st := range reportSteps {
+	for _, st := range view.Steps {
 		if st.Name != "" {
 			g.GET("/reports/:id/"+st.Name, s.reportStepShow(st.Name), anyone)
 		}
 	}
-	g.GET("/reports/:id/"+printStep, s.reportStepShow(printStep), anyone)
+	g.GET("/reports/:id/"+view.PrintStep, s.reportStepShow(view.PrintStep), anyone)
 	g.GET("/reports/:id/section/:name", s.reportSectionShow, anyone)
 	g.POST("/reports/:id/title", s.reportRename, requireRole(lead, admin))
 	g.POST("/reports/:id/editors", s.reportEditors, requireRole(lead, admin))

@@ -3,14 +3,11 @@ package web
 import (
 	"fmt"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"capplan/planner"
+	"capplan/web/view"
 )
-
-// scenarioNames are the demand scenarios a report states, in order.
-var scenarioNames = []string{"low", "expected", "peak"}
 
 // readScenarioForm reads the scenarios form: per scenario its monthly
 // requests and its busiest hour, given as busy_hour_kind (a share of a
@@ -19,10 +16,10 @@ var scenarioNames = []string{"low", "expected", "peak"}
 // A post without a kind (older clients) gives busy_hour_share as a share of
 // the month, its old meaning. A scenario left wholly blank is left out; the
 // planner checks the rest.
-func readScenarioForm(f url.Values) ([]planner.Scenario, formErrors) {
+func readScenarioForm(f url.Values) ([]planner.Scenario, view.FormErrors) {
 	r := newFormReader(f)
 	var out []planner.Scenario
-	for i, name := range scenarioNames {
+	for i, name := range view.ScenarioNames {
 		p := fmt.Sprintf("scenarios[%d]", i)
 		reqKey, valueKey := p+".monthly_requests", p+".busy_hour" // errors are shown at the one input
 		kind, valS := r.str(p+".busy_hour_kind"), r.str(valueKey)
@@ -89,29 +86,4 @@ func shareOf(kind string) string {
 		return "a day's"
 	}
 	return "the month's"
-}
-
-// scenarioValues fills the scenarios form from stored scenarios: each
-// busiest hour as it was typed, with its kind.
-func scenarioValues(v url.Values, ss []planner.Scenario) {
-	for _, s := range ss {
-		for i, name := range scenarioNames {
-			if s.Name == name {
-				p := fmt.Sprintf("scenarios[%d]", i)
-				v.Set(p+".monthly_requests", strconv.FormatInt(s.MonthlyRequests, 10))
-				v.Set(p+".busy_hour_kind", s.Kind())
-				if s.Burst != 0 {
-					v.Set(p+".burst", planner.DisplayInput(s.Burst))
-				}
-				if s.DayProfile != nil {
-					v.Set(p+".day_profile", planner.FormatDayProfile(s.DayProfile))
-				}
-				if s.Kind() == planner.BusyPeakRate {
-					v.Set(p+".busy_hour", planner.DisplayInput(s.PeakRate))
-				} else {
-					v.Set(p+".busy_hour", planner.DisplayInput(s.BusyHourShare))
-				}
-			}
-		}
-	}
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"capplan/web/view"
 )
 
 // The scenarios form reads each scenario's burst and day profile, and
@@ -19,7 +21,7 @@ func TestScenarioFormBurstAndDayProfile(t *testing.T) {
 		t.Fatalf("read %+v, errors %v", ss, errs)
 	}
 	v := url.Values{}
-	scenarioValues(v, ss)
+	view.ScenarioValues(v, ss)
 	if v.Get("scenarios[1].burst") != "1.5" || v.Get("scenarios[1].day_profile") != "9-17 at 4, rest at 1" {
 		t.Errorf("read back %q, %q", v.Get("scenarios[1].burst"), v.Get("scenarios[1].day_profile"))
 	}
@@ -43,7 +45,7 @@ func TestScenarioFormBurstAndDayProfile(t *testing.T) {
 	}
 }
 
-func mapKeys(m formErrors) []string {
+func mapKeys(m view.FormErrors) []string {
 	var out []string
 	for k := range m {
 		out = append(out, k)

@@ -5,6 +5,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"capplan/web/reports"
+	"capplan/web/view"
 )
 
 // scenariosSave saves the demand scenarios: the report's editors and
@@ -31,13 +32,13 @@ func (s *Server) scenariosSave(c echo.Context) error {
 	})
 }
 
-func scenariosAgain(v reportView, f sectionForm) templ.Component {
-	return scenariosSection(v, f.money(), false)
+func scenariosAgain(v view.Report, f view.SectionForm) templ.Component {
+	return view.ScenariosSection(v, f.Money(), false)
 }
 
 // scenariosSwap is what saved scenarios swap: the scenarios (the pipeline
 // adds the crossover, sized at the expected scenario's busy hour, and the
 // rest computed from them).
-func scenariosSwap(v reportView) templ.Component {
-	return scenariosSection(v, moneyForm{}, false)
+func scenariosSwap(v view.Report) templ.Component {
+	return view.ScenariosSection(v, view.MoneyForm{}, false)
 }

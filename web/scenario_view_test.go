@@ -14,6 +14,7 @@ import (
 	"capplan/planner"
 	"capplan/web/reports"
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
 // TestDemoCostHalfPresentation renders the demo report and checks the cost
@@ -131,7 +132,7 @@ func TestHybridTableWindow(t *testing.T) {
 	}
 	r := planner.Result{Currency: "EUR", Scenarios: []planner.ScenarioResult{{Scenario: planner.Scenario{Name: "peak"}, Hybrid: h}}}
 	var b strings.Builder
-	if err := scenarioQueues(r).Render(t.Context(), &b); err != nil {
+	if err := view.ScenarioQueues(r).Render(t.Context(), &b); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()

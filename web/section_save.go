@@ -12,6 +12,7 @@ import (
 	"capplan/planner"
 	"capplan/web/reports"
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
 // sectionSave is one post of a report section's form. Every section of a
@@ -26,16 +27,16 @@ import (
 // redirects to the section. Every htmx answer to a change carries, out of
 // band, the rest of the page computed from the report (answerChange).
 type sectionSave struct {
-	Anchor string     // the section's id on the report page
-	Key    string     // which of the section's forms: a row or candidate id, "new"; "" when it has one
-	Form   url.Values // the form as posted
-	Errs   formErrors // what decoding and planner validation refused, by field
+	Anchor string          // the section's id on the report page
+	Key    string          // which of the section's forms: a row or candidate id, "new"; "" when it has one
+	Form   url.Values      // the form as posted
+	Errs   view.FormErrors // what decoding and planner validation refused, by field
 
 	Edit       store.Edit // the change: section, action and base version (see Server.edit)
 	Prev, Next any        // the section before and after, for the history; alike means nothing to save
 	Changed    bool       // save even when Prev and Next print alike (or there are none)
 	// HistoryKey is the section's key among the planner's inputs, which
-	// labels the history's lines (diffJSON); "" means Doc, and a key
+	// labels the history's lines (view.DiffJSON); "" means Doc, and a key
 	// ending in "[]" reads Prev's and Next's map keys as list items
 	// ("routes[]": a route by its name).
 	HistoryKey string
@@ -46,17 +47,17 @@ type sectionSave struct {
 	Doc  string
 
 	// Again is the section showing a refused or stale form; nil is its
-	// section's Form (reportSections).
-	Again func(v reportView, f sectionForm) templ.Component
+	// section's Form (sectionHandlers).
+	Again func(v view.Report, f view.SectionForm) templ.Component
 	// Partial, when set, is what htmx gets instead of Again: a smaller part
 	// (a row's form); nil ok means Again.
-	Partial func(v reportView, f sectionForm) (templ.Component, bool)
+	Partial func(v view.Report, f view.SectionForm) (templ.Component, bool)
 	// Page, when set, is the full page of a refusal instead of the report's
 	// section page (the contract has a page of its own).
-	Page func(v reportView, f sectionForm) templ.Component
+	Page func(v view.Report, f view.SectionForm) templ.Component
 	// Swap is what htmx gets after a save; nil ok redirects instead. When
-	// nil, its section's Swap (reportSections), if any.
-	Swap func(v reportView) (templ.Component, bool)
+	// nil, its section's Swap (sectionHandlers), if any.
+	Swap func(v view.Report) (templ.Component, bool)
 	// Redirect answers a save with a redirect to the section even for
 	// htmx, whatever its section's Swap (a save made from another
 	// section's form, with a message to carry).
@@ -72,7 +73,7 @@ type sectionSave struct {
 // saveSection runs the pipeline for one section save of report r.
 func (s *Server) saveSection(c echo.Context, r store.Report, ss sectionSave) error {
 	ss = ss.withSection()
-	f := sectionForm{Key: ss.Key, Form: ss.Form, Errs: ss.Errs}
+	f := view.SectionForm{Key: ss.Key, Form: ss.Form, Errs: ss.Errs}
 	if f.Form == nil {
 		f.Form = url.Values{}
 	}
@@ -81,7 +82,7 @@ func (s *Server) saveSection(c echo.Context, r store.Report, ss sectionSave) err
 	}
 	e := ss.Edit
 	if ss.Prev != nil || ss.Next != nil {
-		e.Before, e.After = diffJSON(ss.historyKey(), ss.Prev, ss.Next)
+		e.Before, e.After = view.DiffJSON(ss.historyKey(), ss.Prev, ss.Next)
 		if e.Before == "" && e.After == "" && !ss.Changed {
 			return s.sectionSaved(c, r, ss) // nothing changed: nothing to save
 		}
@@ -107,7 +108,7 @@ func (s *Server) saveSection(c echo.Context, r store.Report, ss sectionSave) err
 }
 
 // sectionRefused shows the section's form again with f at status.
-func (s *Server) sectionRefused(c echo.Context, status int, ss sectionSave, f sectionForm) error {
+func (s *Server) sectionRefused(c echo.Context, status int, ss sectionSave, f view.SectionForm) error {
 	v, err := s.loadReport(c)
 	if err != nil {
 		return err
@@ -119,7 +120,7 @@ func (s *Server) sectionRefused(c echo.Context, status int, ss sectionSave, f se
 			partial = p
 		}
 	}
-	page := sectionPage(v, section)
+	page := view.SectionPage(v, section)
 	if ss.Page != nil {
 		page = ss.Page(v, f)
 	}
@@ -129,7 +130,7 @@ func (s *Server) sectionRefused(c echo.Context, status int, ss sectionSave, f se
 // sectionSaved answers a save: the updated sections for htmx, else a
 // redirect to the section.
 func (s *Server) sectionSaved(c echo.Context, r store.Report, ss sectionSave) error {
-	to := sectionURL(r.ID, ss.Anchor)
+	to := view.SectionURL(r.ID, ss.Anchor)
 	if !isPartial(c.Request()) || ss.Swap == nil {
 		if ss.Flash != "" {
 			return redirectFlash(c, to, ss.Flash)
@@ -153,12 +154,12 @@ func (s *Server) sectionSaved(c echo.Context, r store.Report, ss sectionSave) er
 // answerChange is the htmx answer to any change of report v that the page
 // made (a section saved, an import, an import removed): swap, the part the
 // request targets, and out of band every other part of the page computed
-// from the report (refreshed), all rendered from v, one fresh load after
+// from the report (view.Refreshed), all rendered from v, one fresh load after
 // the change. own is the anchor of the part swap holds.
-func (s *Server) answerChange(c echo.Context, status int, v reportView, own string, swap templ.Component) error {
+func (s *Server) answerChange(c echo.Context, status int, v view.Report, own string, swap templ.Component) error {
 	c.Set(refreshedKey, true)
-	v.pageOf(c.Request().Header.Get("HX-Current-URL"))
-	return s.render(c, status, nil, templ.Join(swap, refreshed(v, own)))
+	v.PageOf(c.Request().Header.Get("HX-Current-URL"))
+	return s.render(c, status, nil, templ.Join(swap, view.Refreshed(v, own)))
 }
 
 // refreshedKey marks an answer that carries the refreshed sections, so
@@ -166,14 +167,14 @@ func (s *Server) answerChange(c echo.Context, status int, v reportView, own stri
 const refreshedKey = "capplan.refreshed"
 
 // swapOf is a Swap that always swaps comp.
-func swapOf(comp func(v reportView) templ.Component) func(v reportView) (templ.Component, bool) {
-	return func(v reportView) (templ.Component, bool) { return comp(v), true }
+func swapOf(comp func(v view.Report) templ.Component) func(v view.Report) (templ.Component, bool) {
+	return func(v view.Report) (templ.Component, bool) { return comp(v), true }
 }
 
 // fieldErrorsOf is a refusal of the store or the planner as errors by
 // field (planner.FieldErrors, a *planner.FieldError, a *store.InputError),
 // or nil when err names no field.
-func fieldErrorsOf(err error) formErrors {
+func fieldErrorsOf(err error) view.FormErrors {
 	var fes planner.FieldErrors
 	var fe *planner.FieldError
 	var ie *store.InputError
@@ -182,7 +183,7 @@ func fieldErrorsOf(err error) formErrors {
 	case errors.As(err, &ro):
 		return nil // not about a field: the error page says it
 	case errors.As(err, &fes):
-		out := formErrors{}
+		out := view.FormErrors{}
 		for _, e := range fes {
 			if _, seen := out[e.Field]; !seen {
 				out[e.Field] = e.Message
@@ -190,9 +191,9 @@ func fieldErrorsOf(err error) formErrors {
 		}
 		return out
 	case errors.As(err, &fe):
-		return formErrors{fe.Field: fe.Message}
+		return view.FormErrors{fe.Field: fe.Message}
 	case errors.As(err, &ie):
-		return formErrors{ie.Field: ie.Msg}
+		return view.FormErrors{ie.Field: ie.Msg}
 	}
 	return nil
 }
@@ -210,7 +211,7 @@ func (s *Server) edit(c echo.Context, r store.Report, action, section string) st
 }
 
 // withSection fills what the save leaves unset from its section's entry
-// in reportSections: the form shown again, and the swap after a save.
+// in sectionHandlers: the form shown again, and the swap after a save.
 func (ss sectionSave) withSection() sectionSave {
 	sec, ok := sectionByName(ss.Anchor)
 	if !ok {

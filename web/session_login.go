@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
 func (s *Server) loginForm(c echo.Context) error {
@@ -44,7 +45,7 @@ func (s *Server) login(c echo.Context) error {
 	if errors.Is(err, store.ErrBadLogin) {
 		s.logins.fail(email, addr, now)
 		s.log.Info("login refused", "email", email, "addr", addr)
-		return s.render(c, http.StatusUnauthorized, layout(s.page(c, "Log in"), loginPage(loginForm(email, next, capitalize(err.Error())+"."))), nil)
+		return s.render(c, http.StatusUnauthorized, layout(s.page(c, "Log in"), loginPage(loginForm(email, next, view.Capitalize(err.Error())+"."))), nil)
 	}
 	if err != nil {
 		return err
@@ -60,8 +61,8 @@ func (s *Server) login(c echo.Context) error {
 
 // loginForm is the login form shown again: the email and where to go
 // next (already made safe) as typed, and why the login was refused.
-func loginForm(email, next, msg string) sectionForm {
-	return refusedForm("", url.Values{"email": {email}, "next": {next}}, msg)
+func loginForm(email, next, msg string) view.SectionForm {
+	return view.RefusedForm("", url.Values{"email": {email}, "next": {next}}, msg)
 }
 
 // waitText says a wait in seconds the way people read it.
@@ -103,11 +104,4 @@ func safeNext(next string) string {
 		return home
 	}
 	return next
-}
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"capplan/web/browsertest"
+	"capplan/web/view"
 )
 
 // TestBrowserReportSteps: the demo report walked step by step at 1280 and
@@ -34,8 +35,8 @@ func TestBrowserReportSteps(t *testing.T) {
 		return h
 	}
 	for _, width := range []int{1280, 375} {
-		for _, st := range reportSteps {
-			name := fmt.Sprintf("step-%s-%d", stepKey(st.Name), width)
+		for _, st := range view.Steps {
+			name := fmt.Sprintf("step-%s-%d", view.StepKey(st.Name), width)
 			if err := chromedp.Do(ctx,
 				chromedp.EmulateViewport(int64(width), 900),
 				chromedp.Navigate(base+pathOfStep(st.Name)),
@@ -85,7 +86,7 @@ func TestBrowserReportSteps(t *testing.T) {
 	); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range reportSections {
+	for _, s := range view.Sections {
 		if s.View == nil {
 			continue
 		}

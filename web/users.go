@@ -9,13 +9,14 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"capplan/web/store"
+	"capplan/web/view"
 )
 
 func (s *Server) userList(c echo.Context) error {
-	return s.renderUsers(c, http.StatusOK, sectionForm{}, takeFlash(c))
+	return s.renderUsers(c, http.StatusOK, view.SectionForm{}, takeFlash(c))
 }
 
-func (s *Server) renderUsers(c echo.Context, status int, f sectionForm, flash string) error {
+func (s *Server) renderUsers(c echo.Context, status int, f view.SectionForm, flash string) error {
 	users, err := s.store.Users(c.Request().Context())
 	if err != nil {
 		return err
@@ -40,7 +41,7 @@ func (s *Server) userCreate(c echo.Context) error {
 	if err := store.CheckPassword(password, email); errors.As(err, &ie) {
 		fr.refuse(ie.Field, ie.Msg)
 	}
-	shown := sectionForm{Form: url.Values{"email": {email}, "name": {name}, "role": {role}}, Errs: fr.errs}
+	shown := view.SectionForm{Form: url.Values{"email": {email}, "name": {name}, "role": {role}}, Errs: fr.errs}
 	if len(fr.errs) > 0 {
 		return s.renderUsers(c, http.StatusUnprocessableEntity, shown, "")
 	}
@@ -92,10 +93,10 @@ func (s *Server) userResetPassword(c echo.Context) error {
 }
 
 func (s *Server) account(c echo.Context) error {
-	return s.renderAccount(c, http.StatusOK, "", sectionForm{}, takeFlash(c))
+	return s.renderAccount(c, http.StatusOK, "", view.SectionForm{}, takeFlash(c))
 }
 
-func (s *Server) renderAccount(c echo.Context, status int, newToken string, f sectionForm, flash string) error {
+func (s *Server) renderAccount(c echo.Context, status int, newToken string, f view.SectionForm, flash string) error {
 	u := currentUser(c)
 	tokens, err := s.store.APITokens(c.Request().Context(), u.ID)
 	if err != nil {
@@ -117,7 +118,7 @@ func (s *Server) accountPassword(c echo.Context) error {
 		if field == "current password" {
 			field = "current"
 		}
-		return s.renderAccount(c, http.StatusUnprocessableEntity, "", sectionForm{Errs: formErrors{field: ie.Msg}}, "")
+		return s.renderAccount(c, http.StatusUnprocessableEntity, "", view.SectionForm{Errs: view.FormErrors{field: ie.Msg}}, "")
 	}
 	if err != nil {
 		return err
@@ -140,7 +141,7 @@ func (s *Server) tokenCreate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.renderAccount(c, http.StatusOK, tok, sectionForm{}, "")
+	return s.renderAccount(c, http.StatusOK, tok, view.SectionForm{}, "")
 }
 
 func (s *Server) tokenRevoke(c echo.Context) error {

@@ -7,13 +7,15 @@ import (
 	"testing"
 
 	"github.com/a-h/templ"
+
+	"capplan/web/view"
 )
 
 // An error page's heading says what happened in words, never the HTTP
 // status's name: a conflict is headed "Not done", on the plain error page
 // and on one under a report.
 func TestErrorPageHeadingInWords(t *testing.T) {
-	for _, c := range []templ.Component{errorPage(http.StatusConflict, "The report is in review."), reportErrorPage(http.StatusConflict, "The report is in review.", 7)} {
+	for _, c := range []templ.Component{errorPage(http.StatusConflict, "The report is in review."), view.ReportErrorPage(http.StatusConflict, "The report is in review.", 7)} {
 		var b strings.Builder
 		if err := c.Render(context.Background(), &b); err != nil {
 			t.Fatal(err)
@@ -23,7 +25,7 @@ func TestErrorPageHeadingInWords(t *testing.T) {
 		}
 	}
 	for _, code := range []int{400, 401, 403, 405, 409, 413, 422, 429, 500, 502, 503} {
-		if got := statusText(code); got == http.StatusText(code) || got == "" {
+		if got := view.StatusText(code); got == http.StatusText(code) || got == "" {
 			t.Errorf("heading of %d = %q: the status's name, not words", code, got)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"capplan/planner"
 	"capplan/web/reports"
 	"capplan/web/store"
 )
@@ -76,9 +77,9 @@ func runReference(ctx context.Context, args []string, stdout, stderr io.Writer) 
 // where the report stands against the frontier.
 func writeReferenceImport(w io.Writer, got reports.ReferenceImported) {
 	for _, f := range got.Files {
-		fmt.Fprintf(w, "%s: %s imported (public frontier, not evidence)\n", f.File, reports.Plural(f.Rows, "reference row", "reference rows"))
+		fmt.Fprintf(w, "%s: %s imported (public frontier, not evidence)\n", f.File, planner.Plural(f.Rows, "reference row", "reference rows"))
 	}
-	fmt.Fprintf(w, "report %d (version %d) holds %s, %d matching its contract\n", got.ReportID, got.Version, reports.Plural(got.Rows, "reference row", "reference rows"), got.Matched)
+	fmt.Fprintf(w, "report %d (version %d) holds %s, %d matching its contract\n", got.ReportID, got.Version, planner.Plural(got.Rows, "reference row", "reference rows"), got.Matched)
 	if got.Text != "" {
 		fmt.Fprintln(w, got.Text)
 	}

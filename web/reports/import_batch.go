@@ -7,12 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"capplan/importers"
+	"capplan/planner"
 	"capplan/web/metrics"
 	"capplan/web/store"
 )
@@ -90,7 +90,7 @@ type TooLargeError struct {
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("%s is larger than the upload limit of %s (%d bytes)", e.File, ByteSize(e.Limit), e.Limit)
+	return fmt.Sprintf("%s is larger than the upload limit of %s (%d bytes)", e.File, planner.ByteSize(e.Limit), e.Limit)
 }
 
 // CancelledError is a file whose reading stopped before its end because
@@ -102,7 +102,7 @@ type CancelledError struct {
 }
 
 func (e *CancelledError) Error() string {
-	return fmt.Sprintf("%s: the upload stopped after %s: %v", e.File, ByteSize(e.Read), e.Cause)
+	return fmt.Sprintf("%s: the upload stopped after %s: %v", e.File, planner.ByteSize(e.Read), e.Cause)
 }
 
 func (e *CancelledError) Unwrap() error { return e.Cause }
@@ -310,7 +310,7 @@ func importRecord(reportID int64, f *importers.File) store.Import {
 
 // DescribeImport is one line of the history about an import.
 func DescribeImport(im store.Import, rows int) string {
-	return fmt.Sprintf("%s (%s %s, %s, sha256 %s…)", im.FileName, im.Format, im.FormatVersion, Plural(rows, "row", "rows"), im.SHA256[:12])
+	return fmt.Sprintf("%s (%s %s, %s, sha256 %s…)", im.FileName, im.Format, im.FormatVersion, planner.Plural(rows, "row", "rows"), im.SHA256[:12])
 }
 
 // cleanFileName keeps the base name of what a client called the file.
@@ -347,21 +347,6 @@ func (r *recordingWriter) Write(p []byte) (int, error) {
 	r.n += int64(n)
 	r.err = err
 	return n, err
-}
-
-// ByteSize formats a size for people: 2 GiB, 300 MiB, 12 KiB, 900 bytes.
-func ByteSize(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", n>>30)
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return Plural(int(n), "byte", "bytes")
 }
 
 // CommitLatest commits the batch into the report as the given user, based
@@ -407,12 +392,4 @@ var commitLocks sync.Map // int64 -> *sync.Mutex
 func commitLock(reportID int64) *sync.Mutex {
 	m, _ := commitLocks.LoadOrStore(reportID, &sync.Mutex{})
 	return m.(*sync.Mutex)
-}
-
-// Plural counts n things: "1 row", "3 rows".
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }

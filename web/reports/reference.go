@@ -213,15 +213,6 @@ func (s *Service) saveReferenceFiles(ctx context.Context, u store.User, reportID
 	return next, nil
 }
 
-// ReferenceGroup is what a reference row is listed and removed by: its
-// file, or for a typed row its source.
-func ReferenceGroup(rr planner.ReferenceRow) string {
-	if rr.File != "" {
-		return rr.File
-	}
-	return "typed: " + rr.Source
-}
-
 // ReferenceCounts is the rows per file or source, as the history and the
 // section list them (a file holds thousands of rows).
 func ReferenceCounts(ri *planner.ReferenceInput) map[string]string {
@@ -231,10 +222,10 @@ func ReferenceCounts(ri *planner.ReferenceInput) map[string]string {
 	}
 	n := map[string]int{}
 	for _, rr := range ri.Rows {
-		n[ReferenceGroup(rr)]++
+		n[planner.ReferenceGroup(rr)]++
 	}
 	for g, k := range n {
-		out[g] = Plural(k, "row", "rows")
+		out[g] = planner.Plural(k, "row", "rows")
 	}
 	return out
 }

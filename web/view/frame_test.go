@@ -19,7 +19,7 @@ func render(t *testing.T, c templ.Component) string {
 	return buf.String()
 }
 
-func stepURL(step string) string {
+func urlOf7(step string) string {
 	if step == "" {
 		return "/reports/7"
 	}
@@ -41,7 +41,7 @@ var draftPath = []PathStep{
 // done is done, the one holding the check to do now is next, the others
 // with open checks to do, and a step no check is placed on optional.
 func TestBarOfStatesFromThePath(t *testing.T) {
-	b := BarOf(Steps, draftPath, "costs", false, stepURL)
+	b := BarOf(Steps, draftPath, "costs", false, urlOf7)
 	if len(b.Steps) != len(Steps) {
 		t.Fatalf("%d steps in the bar, want %d", len(b.Steps), len(Steps))
 	}
@@ -54,19 +54,19 @@ func TestBarOfStatesFromThePath(t *testing.T) {
 		if s.Current != (s.Name == "costs") {
 			t.Errorf("step %q current = %v on the costs page", s.Name, s.Current)
 		}
-		if s.URL != stepURL(s.Name) {
+		if s.URL != urlOf7(s.Name) {
 			t.Errorf("step %q at %s", s.Name, s.URL)
 		}
 	}
 	if n, ok := b.Next(); !ok || n.Name != "results" || n.Detail != "Import the results; Judge every row" {
 		t.Errorf("next = %+v, %v", n, ok)
 	}
-	for _, s := range BarOf(Steps, draftPath, "costs", true, stepURL).Steps {
+	for _, s := range BarOf(Steps, draftPath, "costs", true, urlOf7).Steps {
 		if s.Current {
 			t.Errorf("the print view marks step %q as the page shown", s.Name)
 		}
 	}
-	for _, s := range BarOf(Steps, nil, "", false, stepURL).Steps {
+	for _, s := range BarOf(Steps, nil, "", false, urlOf7).Steps {
 		if s.State != StepOptional {
 			t.Errorf("with no path, step %q is %s", s.Name, s.State)
 		}
@@ -84,7 +84,7 @@ func TestEveryStepFrameRendersFromPlainValues(t *testing.T) {
 		t.Run(stepKeyOf(st.Name), func(t *testing.T) {
 			h := Head{Title: "Support assistant on one H100", Owner: "lead@example.com", Updated: "2026-11-28 14:00",
 				PrintURL: "/reports/7/print", Objective: "99 % of requests succeed; 95 % of first tokens within 2 s",
-				Bar: BarOf(Steps, draftPath, st.Name, false, stepURL)}
+				Bar: BarOf(Steps, draftPath, st.Name, false, urlOf7)}
 			parts := HeadParts{Version: templ.Raw(`<span id="head-version">12</span>`),
 				LastChange: templ.Raw(`<p id="last-change">Last change: costs saved</p>`)}
 			sections := []templ.Component{
@@ -99,7 +99,7 @@ func TestEveryStepFrameRendersFromPlainValues(t *testing.T) {
 				`data-testid="glossary-link">The words, explained</a>`,
 				`<p id="last-change">Last change: costs saved</p>`,
 				`data-testid="step-heading">` + st.Title + `</h2>`,
-				`<a href="` + stepURL(st.Name) + `" aria-current="page"`,
+				`<a href="` + urlOf7(st.Name) + `" aria-current="page"`,
 			} {
 				if !strings.Contains(html, want) {
 					t.Errorf("lacks %s", want)
@@ -133,7 +133,7 @@ func TestEveryStepFrameRendersFromPlainValues(t *testing.T) {
 // the next step.
 func TestOverviewHead(t *testing.T) {
 	h := Head{Title: "Draft", Owner: "lead@example.com", Updated: "today", PrintURL: "/reports/7/print",
-		Bar: BarOf(Steps, draftPath, "", false, stepURL)}
+		Bar: BarOf(Steps, draftPath, "", false, urlOf7)}
 	html := render(t, ReportHead(h, HeadParts{}))
 	for _, want := range []string{`<a href="/reports/7" aria-current="page"`, `data-testid="step-overview" data-state="optional"`,
 		`data-testid="step-next-link">Results</a>`, `print-link`} {
@@ -146,7 +146,7 @@ func TestOverviewHead(t *testing.T) {
 // The head of the print view has no link to itself, and a report with no
 // objective yet says so; parts the app leaves out are left out.
 func TestReportHeadOnThePrintView(t *testing.T) {
-	h := Head{Title: "Blank", Owner: "lead@example.com", Updated: "today", Bar: BarOf(Steps, nil, "", true, stepURL)}
+	h := Head{Title: "Blank", Owner: "lead@example.com", Updated: "today", Bar: BarOf(Steps, nil, "", true, urlOf7)}
 	html := render(t, ReportHead(h, HeadParts{}))
 	if strings.Contains(html, "print-link") {
 		t.Error("the print view links to itself")

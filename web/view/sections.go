@@ -1,0 +1,279 @@
+package view
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+)
+
+// The report is walked in steps, each a page of its own (docs/ARCHITECTURE.md,
+// "Pages in the browser"): the overview with the answers, the way through
+// and the exit check, then one page per step. Every section of the report
+// is one entry of Sections below: its anchor, its step, its title, what it
+// shows and what is refreshed out of band after any change. The step
+// pages, the step bar, the print view, the links to a section, the
+// refresh after a change and the redirect of old #section links all read
+// this one list; the app's registry (web/sections.go) adds to an entry
+// what its handlers do (the form shown again after a refusal, what a save
+// swaps, the parts fetched when first opened), by the same name.
+
+// Section is one section of the report.
+type Section struct {
+	Name  string // its anchor on the page
+	Step  string // the StepDef it belongs to
+	Title string
+	// Also are anchors inside the section, or prefixes of them ending in
+	// "-" (a row's "candidate-3"), that a link may name.
+	Also []string
+	// Names are the titles of anchors inside it that are named on their
+	// own (the exit check links to them).
+	Names map[string]string
+	// View is the section as shown; nil for a name that only titles
+	// (a comment's "general").
+	View func(v Report) templ.Component
+	// Refresh is the section out of band after a change made elsewhere
+	// (own names the section the change was made in); nil: not refreshed.
+	Refresh func(v Report, own string) templ.Component
+	// RefreshOwn refreshes it even after a change made in it (parts of it
+	// that the change's own answer does not swap).
+	RefreshOwn bool
+	// NoComment: a comment may not name it (see CommentSections).
+	NoComment bool
+}
+
+// Sections are the sections in the order the print view shows them
+// (set in init: their components link to sections by this list).
+var Sections []Section
+
+func init() { Sections = sectionList() }
+
+func sectionList() []Section {
+	return []Section{
+		{Name: "headline", Step: "", Title: "The answers", RefreshOwn: true, NoComment: true,
+			View:    func(v Report) templ.Component { return HeadlineSection(v, false) },
+			Refresh: func(v Report, _ string) templ.Component { return HeadlineSection(v, true) }},
+		{Name: "path", Step: "", Title: "The way through", RefreshOwn: true, NoComment: true,
+			View:    func(v Report) templ.Component { return PathSection(v, false) },
+			Refresh: func(v Report, _ string) templ.Component { return PathSection(v, true) }},
+		{Name: "exitcheck", Step: "", Title: "Exit check",
+			View:    func(v Report) templ.Component { return ExitCheckSection(v, false) },
+			Refresh: func(v Report, _ string) templ.Component { return ExitCheckSection(v, true) }},
+		{Name: "contract", Step: "contract", Title: "Test contract",
+			View: func(v Report) templ.Component { return ContractSection(v) }},
+		{Name: "imports", Step: "results", Title: "Imported results", Also: []string{"import-", "upload-"},
+			View: func(v Report) templ.Component { return ImportsSection(v.Imports) }},
+		{Name: "matrix", Step: "results", Title: "Concurrency matrix", Also: []string{"row-", "matrix-", "observed-", "plan-amend"}, RefreshOwn: true,
+			View: func(v Report) templ.Component { return MatrixSection(v, SectionForm{}, false) },
+			Refresh: func(v Report, own string) templ.Component {
+				if own == "imports" { // the rows changed: their forms too
+					return MatrixSection(v, SectionForm{}, true)
+				}
+				// Otherwise the row forms keep what is typed in them: only the
+				// judged parts are swapped.
+				parts := []templ.Component{MatrixJudgement(v, true)}
+				if len(v.Result.Matrix) > 0 {
+					parts = append(parts, MatrixTable(v, true))
+				}
+				return templ.Join(parts...)
+			}},
+		{Name: "envelope", Step: "results", Title: "Envelope", Also: []string{"admission", "admission-", "ceiling"},
+			Names:   map[string]string{"admission": "Admission limit"},
+			View:    func(v Report) templ.Component { return EnvelopeSection(v, SectionForm{}, false) },
+			Refresh: func(v Report, _ string) templ.Component { return EnvelopeSection(v, SectionForm{}, true) }},
+		{Name: "overload", Step: "results", Title: "Overload test", Also: []string{"overload-"},
+			View: func(v Report) templ.Component { return OverloadSection(v, SectionForm{}, false) }},
+		{Name: "costs", Step: "costs", Title: "Costs", Also: []string{"quotes", "exchange-rates", "cost-"},
+			Names:   map[string]string{"quotes": "API quotes"},
+			View:    func(v Report) templ.Component { return CostsSection(v, MoneyForm{}, false) },
+			Refresh: func(v Report, _ string) templ.Component { return CostsSection(v, MoneyForm{}, true) }},
+		{Name: "provider", Step: "costs", Title: "Provider view",
+			View:    func(v Report) templ.Component { return ProviderSection(v, SectionForm{}, false) },
+			Refresh: func(v Report, _ string) templ.Component { return ProviderSection(v, SectionForm{}, true) }},
+		{Name: "scenarios", Step: "decision", Title: "Demand scenarios",
+			View:    func(v Report) templ.Component { return ScenariosSection(v, MoneyForm{}, false) },
+			Refresh: func(v Report, _ string) templ.Component { return ScenariosSection(v, MoneyForm{}, true) }},
+		{Name: "crossover", Step: "decision", Title: "Crossover", RefreshOwn: true,
+			View:    func(v Report) templ.Component { return CrossoverSection(v, false) },
+			Refresh: func(v Report, _ string) templ.Component { return CrossoverSection(v, true) }},
+		{Name: "fleet", Step: "decision", Title: "Fleet",
+			View:    func(v Report) templ.Component { return FleetSection(v, SectionForm{}, false) },
+			Refresh: func(v Report, _ string) templ.Component { return FleetSection(v, SectionForm{}, true) }},
+		{Name: "residency", Step: "decision", Title: "Residency", Also: []string{"routes"},
+			View:    func(v Report) templ.Component { return ResidencySection(v, SectionForm{}, false) },
+			Refresh: func(v Report, _ string) templ.Component { return ResidencySection(v, SectionForm{}, true) }},
+		{Name: "recommendation", Step: "decision", Title: "Recommendation",
+			View:    func(v Report) templ.Component { return RecommendationSection(v, MoneyForm{}, false) },
+			Refresh: func(v Report, _ string) templ.Component { return RecommendationSection(v, MoneyForm{}, true) }},
+		{Name: "evidence", Step: "evidence", Title: "Operations evidence", Also: []string{"evidence-"},
+			Names: map[string]string{"evidence-soak": "Soak and drains", "evidence-telemetry": "GPU telemetry"},
+			View:  func(v Report) templ.Component { return EvidenceSection(v, SectionForm{}) }},
+		{Name: "reference", Step: "evidence", Title: "Reference rows", Also: []string{"reference-"},
+			View:    func(v Report) templ.Component { return ReferenceSection(v, SectionForm{}, false) },
+			Refresh: func(v Report, _ string) templ.Component { return ReferenceJudged(v, true) }},
+		{Name: "candidates", Step: "evidence", Title: "Candidates", Also: []string{"candidate-"},
+			View: func(v Report) templ.Component { return CandidatesSection(v, SectionForm{}, false) },
+			Refresh: func(v Report, own string) templ.Component {
+				parts := []templ.Component{CandidatesJudged(v, true)}
+				for _, cd := range v.Candidates {
+					parts = append(parts, CandidateJudged(v, cd, true))
+				}
+				return templ.Join(parts...)
+			}},
+		{Name: "review", Step: "review", Title: "Review", NoComment: true,
+			View: func(v Report) templ.Component { return ReviewBar(v) }},
+		{Name: "comments", Step: "review", Title: "Comments", NoComment: true,
+			View: func(v Report) templ.Component { return CommentsSection(v) }},
+		{Name: "history", Step: "review", Title: "History", RefreshOwn: true, NoComment: true,
+			View: func(v Report) templ.Component { return HistorySection(v.R.ID, v.History, v.HistoryTotal, false) },
+			Refresh: func(v Report, _ string) templ.Component {
+				return HistorySection(v.R.ID, v.History, v.HistoryTotal, true)
+			}},
+		// Names a comment or an exit-check item may be about that are not
+		// sections of their own.
+		{Name: "general", Step: "", Title: "The report as a whole"},
+	}
+}
+
+// SectionByName is the section an anchor names: the section itself, or the
+// one holding it (its Also).
+func SectionByName(anchor string) (Section, bool) {
+	for _, s := range Sections {
+		if s.Name == anchor {
+			return s, true
+		}
+	}
+	for _, s := range Sections {
+		for _, a := range s.Also {
+			if a == anchor || (strings.HasSuffix(a, "-") && strings.HasPrefix(anchor, a)) {
+				return s, true
+			}
+		}
+	}
+	return Section{}, false
+}
+
+// stepOf is the step an anchor lands on; the overview when it names none.
+func stepOf(anchor string) string {
+	s, _ := SectionByName(anchor)
+	return s.Step
+}
+
+// StepByName is the step named name.
+func StepByName(name string) (StepDef, bool) {
+	for _, st := range Steps {
+		if st.Name == name {
+			return st, true
+		}
+	}
+	return StepDef{}, false
+}
+
+// StepURL is the address of a report's step.
+func StepURL(reportID int64, step string) string {
+	u := "/reports/" + strconv.FormatInt(reportID, 10)
+	if step != "" {
+		u += "/" + step
+	}
+	return u
+}
+
+// SectionURL is the address of a section (or an anchor in it): its step's
+// page at the anchor.
+func SectionURL(reportID int64, anchor string) string {
+	return StepURL(reportID, stepOf(anchor)) + "#" + anchor
+}
+
+// href is the link to an anchor of report v: within the page when it is
+// shown there (the print view shows every section), else on its step.
+func (v Report) href(anchor string) templ.SafeURL {
+	if v.Print || stepOf(anchor) == v.Step {
+		return templ.SafeURL("#" + anchor)
+	}
+	return templ.SafeURL(SectionURL(v.R.ID, anchor))
+}
+
+// sectionTitle names a report section, or an anchor in one, by its anchor.
+func sectionTitle(anchor string) string {
+	s, ok := SectionByName(anchor)
+	switch {
+	case !ok:
+		return anchor
+	case s.Names[anchor] != "":
+		return s.Names[anchor]
+	}
+	return s.Title
+}
+
+// sectionsOf are the sections of a step that show.
+func sectionsOf(step string) []Section {
+	var out []Section
+	for _, s := range Sections {
+		if s.Step == step && s.View != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// stepAnchors maps each anchor (and prefix, ending in "-") a link may name
+// to its step, for app.js to send an old one-page link (/reports/1#matrix)
+// on to its step.
+func stepAnchors() string {
+	var b strings.Builder
+	for _, s := range Sections {
+		if s.Step == "" {
+			continue
+		}
+		for _, a := range append([]string{s.Name}, s.Also...) {
+			b.WriteString(a + "=" + s.Step + " ")
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// refreshedParts are the sections refreshed after a change made in own,
+// out of band: those on the page v shows (every one on the print view)
+// with a Refresh, but the one the change was made in, which its own
+// answer swaps, unless it is always refreshed (RefreshOwn).
+func refreshedParts(v Report, own string) []templ.Component {
+	var out []templ.Component
+	for _, s := range Sections {
+		if s.Refresh == nil || (!v.Print && s.Step != v.Step) {
+			continue
+		}
+		if s.Name == own && !s.RefreshOwn {
+			continue
+		}
+		if c := s.Refresh(v, own); c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// PageOf sets the page v is shown on from the address of the page a
+// request was made from (htmx's HX-Current-URL): the step, or the print
+// view; every section, as on the print view, when it names no step.
+func (v *Report) PageOf(current string) {
+	v.Step, v.Print = "", true
+	u, err := url.Parse(current)
+	if err != nil || current == "" {
+		return
+	}
+	v.AllCols = u.Query().Get("cols") == "all" // the matrix's columns as the page shows them
+	prefix := "/reports/" + strconv.FormatInt(v.R.ID, 10)
+	rest, ok := strings.CutPrefix(u.Path, prefix)
+	if !ok || (rest != "" && !strings.HasPrefix(rest, "/")) {
+		return
+	}
+	rest, _, _ = strings.Cut(strings.TrimPrefix(rest, "/"), "/") // contract/edit: the contract's step
+	if _, ok := StepByName(rest); ok {
+		v.Step, v.Print = rest, false
+	}
+}
+
+// MatrixAllRowsURL is the matrix with every row (?rows=all) on the page v
+// shows it on.
+func MatrixAllRowsURL(v Report) string { return MatrixURL(v, true, v.AllCols) }
