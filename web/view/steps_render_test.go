@@ -1,0 +1,233 @@
+package view
+
+import (
+	"context"
+	"encoding/json"
+	"html"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/a-h/templ"
+
+	"capplan/planner"
+)
+
+// demoReport is the demo report's view model for its owner
+// (testdata/demo_report.json, written from the seeded demo by
+// TestWriteViewFixture in web), its Result computed here from its inputs:
+// no server, no database.
+func demoReport(t *testing.T) Report {
+	t.Helper()
+	b, err := os.ReadFile("testdata/demo_report.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v Report
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	v.Result = planner.Compute(v.In)
+	return v
+}
+
+// renderHTML renders c as a page would.
+func renderHTML(t *testing.T, c templ.Component) string {
+	t.Helper()
+	var b strings.Builder
+	if err := c.Render(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+var tagRE = regexp.MustCompile(`<[^>]*>`)
+
+// readText is the text a reader sees in page, with its white space collapsed.
+func readText(page string) string {
+	return strings.Join(strings.Fields(html.UnescapeString(tagRE.ReplaceAllString(page, " "))), " ")
+}
+
+// stepPageOf renders step of v as the app's step page does ("" the
+// overview, PrintStep the whole report).
+func stepPageOf(t *testing.T, v Report, step string) string {
+	t.Helper()
+	switch step {
+	case "":
+		return renderHTML(t, ReportPage(v))
+	case PrintStep:
+		v.Print = true
+		return renderHTML(t, PrintPage(v))
+	}
+	st, ok := StepByName(step)
+	if !ok {
+		t.Fatalf("no step %q", step)
+	}
+	v.Step = step
+	return renderHTML(t, ReportStepPage(v, st))
+}
+
+// The demo's figures the pages below look for, as the planner computes
+// them: if the demo changes, these say so before the pages do.
+func TestDemoReportComputes(t *testing.T) {
+	v := demoReport(t)
+	r := v.Result
+	if c := r.Envelope.Ceiling; c == nil || *c != 8 {
+		t.Errorf("ceiling %v, want 8 streams", c)
+	}
+	if len(r.Matrix) != 5 || len(r.Scenarios) != 3 || len(r.Quotes) != 1 || r.Recommendation == nil {
+		t.Errorf("demo: %d rows, %d scenarios, %d quotes, recommendation %v", len(r.Matrix), len(r.Scenarios), len(r.Quotes), r.Recommendation)
+	}
+	for _, it := range r.ExitCheck {
+		if !it.Pass {
+			t.Errorf("demo exit check fails %q: %s", it.Label, it.Detail)
+		}
+	}
+}
+
+// Every step page renders its head, the step bar with the step marked,
+// and each of its sections (view.Sections) with content of its own.
+func TestEveryStepRendersItsSections(t *testing.T) {
+	v := demoReport(t)
+	for _, st := range Steps {
+		t.Run(StepKey(st.Name), func(t *testing.T) {
+			page := stepPageOf(t, v, st.Name)
+			if !strings.Contains(page, v.R.Title) {
+				t.Errorf("the page does not name the report %q", v.R.Title)
+			}
+			if st.Name != "" && !strings.Contains(page, `aria-current="page"`) {
+				t.Error("the step bar marks no step as the current one")
+			}
+			shown := sectionsOf(st.Name)
+			if len(shown) == 0 {
+				t.Fatal("the step shows no section")
+			}
+			for _, s := range shown {
+				section := sectionIn(page, s.Name)
+				if section == "" {
+					t.Errorf("section %q is missing", s.Name)
+					continue
+				}
+				if len(readText(section)) < len(s.Title)+20 {
+					t.Errorf("section %q is nearly empty: %q", s.Name, readText(section))
+				}
+			}
+			// No section of another step is on this one.
+			for _, s := range Sections {
+				if s.Step != st.Name && s.View != nil && sectionIn(page, s.Name) != "" {
+					t.Errorf("section %q of step %q is on step %q", s.Name, s.Step, st.Name)
+				}
+			}
+		})
+	}
+}
+
+// sectionIn is the element with id name in page, from its opening tag to
+// the next section's ("" when page holds no such id).
+func sectionIn(page, name string) string {
+	re := regexp.MustCompile(`<(section|div|article)[^>]*\sid="` + regexp.QuoteMeta(name) + `"`)
+	loc := re.FindStringIndex(page)
+	if loc == nil {
+		return ""
+	}
+	rest := page[loc[0]:]
+	if next := regexp.MustCompile(`<section[^>]*\sid="`).FindAllStringIndex(rest, 2); len(next) == 2 {
+		return rest[:next[1][0]]
+	}
+	return rest
+}
+
+// What each step says, from the computed report: the figures and words a
+// reader comes to the page for.
+func TestStepPagesSayTheReportsAnswers(t *testing.T) {
+	v := demoReport(t)
+	r := v.Result
+	in := v.In
+	rec := in.Recommendation
+	if rec == nil {
+		t.Fatal("the demo has no recommendation")
+	}
+	checks := []struct {
+		step string
+		want []string
+	}{
+		{"", []string{r.Headline.Serve.Question, r.Headline.Serve.Answer, r.Headline.Own.Answer, "Exit check"}},
+		{"contract", []string{in.Contract.Device, in.Contract.BaselineModel, in.Contract.Objective.Sentence()}},
+		{"results", []string{"Demonstrated ceiling: " + num(r.Envelope.Ceiling, -1), v.Imports.Imports[0].FileName}},
+		{"costs", []string{r.Quotes[0].Name}},
+		{"decision", []string{r.Scenarios[0].Scenario.Name, r.Crossovers[0].Text, decisionText(rec.Decision), rec.Owner}},
+		{"evidence", []string{"Soak and drains", "GPU telemetry"}},
+		{"review", []string{v.History[0].Action, "Comments"}},
+	}
+	for _, c := range checks {
+		text := readText(stepPageOf(t, v, c.step))
+		for _, w := range c.want {
+			if w == "" {
+				t.Errorf("step %q: an empty figure to look for", c.step)
+				continue
+			}
+			if !strings.Contains(text, readText(w)) {
+				t.Errorf("step %q does not say %q", StepKey(c.step), w)
+			}
+		}
+	}
+}
+
+// The results step holds the matrix: one row per load level, each with
+// its verdict.
+func TestResultsStepShowsTheMatrix(t *testing.T) {
+	v := demoReport(t)
+	page := stepPageOf(t, v, "results")
+	matrix := sectionIn(page, "matrix")
+	if matrix == "" {
+		t.Fatal("no matrix")
+	}
+	for _, rr := range v.Result.Matrix {
+		if !strings.Contains(readText(matrix), verdictWord(rr.Verdict.State)) {
+			t.Errorf("the matrix does not say the verdict %q of load %v", verdictWord(rr.Verdict.State), rr.Load)
+		}
+	}
+	if n := strings.Count(matrix, `data-testid="matrix-row-`); n < len(v.Result.Matrix) {
+		t.Errorf("%d matrix rows shown, the report has %d", n, len(v.Result.Matrix))
+	}
+}
+
+// The print view carries every step under its heading, and every section
+// once.
+func TestPrintViewCarriesEveryStep(t *testing.T) {
+	v := demoReport(t)
+	page := stepPageOf(t, v, PrintStep)
+	for _, st := range Steps {
+		if !strings.Contains(page, `data-testid="print-step-`+StepKey(st.Name)+`"`) {
+			t.Errorf("no part for step %q", StepKey(st.Name))
+		}
+	}
+	for _, s := range Sections {
+		if s.View == nil {
+			continue
+		}
+		if n := strings.Count(page, ` id="`+s.Name+`"`); n != 1 {
+			t.Errorf("section %q shown %d times", s.Name, n)
+		}
+	}
+	if !strings.Contains(readText(page), "Demonstrated ceiling: "+num(v.Result.Envelope.Ceiling, -1)) {
+		t.Error("the print view does not say the ceiling")
+	}
+}
+
+// A reader without the right to edit sees no form that changes the report
+// on any step (a comment, which anyone who reads may write, aside).
+func TestStepsShowNoEditFormsToReaders(t *testing.T) {
+	v := demoReport(t)
+	v.CanEdit, v.CanEditCosts, v.CanSubmit, v.CanWithdraw, v.CanAddQuotes = false, false, false, false, false
+	v.Imports.CanEdit = false
+	post := regexp.MustCompile(`hx-post="(/reports/[^"]*)"`)
+	for _, st := range Steps {
+		for _, m := range post.FindAllStringSubmatch(stepPageOf(t, v, st.Name), -1) {
+			if !strings.HasSuffix(m[1], "/comments") {
+				t.Errorf("step %q shows a reader a form posting to %s", StepKey(st.Name), m[1])
+			}
+		}
+	}
+}
