@@ -73,13 +73,6 @@ func rowMissing(n *RowNeed) Missing {
 	return Missing{What: n.Text, Section: "matrix", Row: n.Row, Where: "the figures of load " + n.Load}
 }
 
-// sectionNames names the report's sections a headline points to.
-var sectionNames = map[string]string{
-	"contract": "Test contract", "imports": "Imported results", "matrix": "Concurrency matrix",
-	"envelope": "Envelope", "admission": "Admission limit", "overload": "Overload test",
-	"costs": "Costs", "scenarios": "Demand scenarios", "recommendation": "Recommendation",
-}
-
 // Workflow is where the report stands: whether its contract is frozen and
 // where its review is. It moves no figure; the headline and the path say it.
 type Workflow struct {
@@ -130,7 +123,7 @@ func BuildHeadline(in Inputs, r *Result) Headline {
 		a.Missing = nonNil(a.Missing)
 		for i := range a.Missing {
 			if a.Missing[i].Where == "" {
-				a.Missing[i].Where = sectionNames[a.Missing[i].Section]
+				a.Missing[i].Where = SectionTitle(a.Missing[i].Section)
 			}
 		}
 	}

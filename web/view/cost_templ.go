@@ -129,7 +129,7 @@ func CostsSection(v Report, fs MoneyForm, oob bool) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = EvidenceTable(v.Result).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = evidenceTable(v.Result).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -594,7 +594,7 @@ func selfHostedBreakdown(r planner.Result) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var29 string
-					templ_7745c5c3_Var29, templ_7745c5c3_Err = templ.JoinStringErrs(EvidenceStatus(e))
+					templ_7745c5c3_Var29, templ_7745c5c3_Err = templ.JoinStringErrs(evidenceStatus(e))
 					if templ_7745c5c3_Err != nil {
 						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/cost.templ`, Line: 119, Col: 74}
 					}
@@ -964,7 +964,7 @@ func SelfHostedFormBody(v Report, fs MoneyForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = FigureInput(key+".rate", l.Label+" tax rate", fs.Val(key+".rate"), "", fs.Errs, figureAttrs).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = figureInput(key+".rate", l.Label+" tax rate", fs.Val(key+".rate"), "", fs.Errs, figureAttrs).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1008,7 +1008,7 @@ func SelfHostedFormBody(v Report, fs MoneyForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = FigureInput(key+".rate.source", l.Label+" tax source (blank: every line's)", fs.Val(key+".rate.source"), "", fs.Errs, nil).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = figureInput(key+".rate.source", l.Label+" tax source (blank: every line's)", fs.Val(key+".rate.source"), "", fs.Errs, nil).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1016,7 +1016,7 @@ func SelfHostedFormBody(v Report, fs MoneyForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = FigureInput(key+".rate.evidence_date", l.Label+" tax evidence date (blank: every line's)", fs.Val(key+".rate.evidence_date"), "", fs.Errs, templ.Attributes{"type": "date"}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = figureInput(key+".rate.evidence_date", l.Label+" tax evidence date (blank: every line's)", fs.Val(key+".rate.evidence_date"), "", fs.Errs, templ.Attributes{"type": "date"}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1170,7 +1170,7 @@ func figureRow(fd planner.Field, currency string, fs MoneyForm, mode string, inR
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = FigureInput(key, label+" amount in "+unit, fs.Val(key), "", fs.Errs, figureAttrs).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = figureInput(key, label+" amount in "+unit, fs.Val(key), "", fs.Errs, figureAttrs).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1214,7 +1214,7 @@ func figureRow(fd planner.Field, currency string, fs MoneyForm, mode string, inR
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = FigureInput(key+".source", label+" source", fs.Val(key+".source"), "", fs.Errs, nil).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = figureInput(key+".source", label+" source", fs.Val(key+".source"), "", fs.Errs, nil).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1222,7 +1222,7 @@ func figureRow(fd planner.Field, currency string, fs MoneyForm, mode string, inR
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = FigureInput(key+".evidence_date", label+" evidence date", fs.Val(key+".evidence_date"), "", fs.Errs, templ.Attributes{"type": "date"}).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = figureInput(key+".evidence_date", label+" evidence date", fs.Val(key+".evidence_date"), "", fs.Errs, templ.Attributes{"type": "date"}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1239,7 +1239,7 @@ func figureRow(fd planner.Field, currency string, fs MoneyForm, mode string, inR
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = FigureInput(key+".unit", label+" unit", fs.Val(key+".unit"), "", fs.Errs, nil).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = figureInput(key+".unit", label+" unit", fs.Val(key+".unit"), "", fs.Errs, nil).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1251,9 +1251,9 @@ func figureRow(fd planner.Field, currency string, fs MoneyForm, mode string, inR
 	})
 }
 
-// FigureInput is an unlabelled table-cell input (aria-label instead) with
+// figureInput is an unlabelled table-cell input (aria-label instead) with
 // its error beneath it.
-func FigureInput(name, label, value, placeholder string, errs FormErrors, attrs templ.Attributes) templ.Component {
+func figureInput(name, label, value, placeholder string, errs FormErrors, attrs templ.Attributes) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1357,7 +1357,7 @@ func FigureInput(name, label, value, placeholder string, errs FormErrors, attrs 
 	})
 }
 
-func EvidenceTable(r planner.Result) templ.Component {
+func evidenceTable(r planner.Result) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1550,7 +1550,7 @@ func EvidenceTable(r planner.Result) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var69 string
-					templ_7745c5c3_Var69, templ_7745c5c3_Err = templ.JoinStringErrs(EvidenceStatus(e))
+					templ_7745c5c3_Var69, templ_7745c5c3_Err = templ.JoinStringErrs(evidenceStatus(e))
 					if templ_7745c5c3_Err != nil {
 						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/cost.templ`, Line: 342, Col: 96}
 					}

@@ -249,11 +249,11 @@ func evidenceText(e planner.Evidence) string {
 	return s
 }
 
-// EvidenceStatus names what is wrong with a piece of evidence the planner
+// evidenceStatus names what is wrong with a piece of evidence the planner
 // flagged: "stale: 120 days old, …" for an old date, the problem alone
 // ("no evidence date", "malformed evidence date") when there is no date to
 // be old by.
-func EvidenceStatus(e planner.Evidence) string {
+func evidenceStatus(e planner.Evidence) string {
 	switch {
 	case e.Future, e.AgeDays == nil && e.Problem != "":
 		return e.Problem

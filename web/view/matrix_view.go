@@ -37,8 +37,8 @@ func checkClass(rr planner.RowResult, criterion string) string {
 	return "fail"
 }
 
-// CheckTitle is the check's sentence for a cell's tooltip.
-func CheckTitle(rr planner.RowResult, criterion string) string {
+// checkTitle is the check's sentence for a cell's tooltip.
+func checkTitle(rr planner.RowResult, criterion string) string {
 	c := checkOf(rr, criterion)
 	if c == nil {
 		return ""

@@ -713,7 +713,7 @@ func ProviderFormBody(v Report, f SectionForm) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		for _, fd := range planner.ProviderFields {
-			templ_7745c5c3_Err = TextField(fd.Key(), fd.FormLabel()+" ("+QuoteUnit(fd.Unit, providerCurrency(v, f, p))+")", f.Val("", fd.Key(), p.Get(fd.Key())), f.Errs, templ.Attributes{"inputmode": "decimal", "placeholder": fd.Help}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = TextField(fd.Key(), fd.FormLabel()+" ("+quoteUnit(fd.Unit, providerCurrency(v, f, p))+")", f.Val("", fd.Key(), p.Get(fd.Key())), f.Errs, templ.Attributes{"inputmode": "decimal", "placeholder": fd.Help}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -14,10 +14,10 @@ func figureAmount(f *planner.Figure) string {
 	return groupDigits(f.Amount.String())
 }
 
-// QuoteUnit is a quote price's unit for its label: in the typed currency
+// quoteUnit is a quote price's unit for its label: in the typed currency
 // when that is a currency code ("EUR/1M tokens"), else without one ("per
 // 1M tokens") rather than a dash or whatever was typed.
-func QuoteUnit(unit, typed string) string {
+func quoteUnit(unit, typed string) string {
 	if cur := strings.ToUpper(strings.TrimSpace(typed)); IsCurrencyCode(cur) {
 		return UnitFor(unit, cur)
 	}

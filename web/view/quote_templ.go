@@ -1695,7 +1695,7 @@ func QuoteForm(v QuotesView, action string) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		for _, fd := range planner.QuoteFields {
-			templ_7745c5c3_Err = TextField(fd.Key(), fd.FormLabel()+" ("+QuoteUnit(fd.Unit, fs.Val("currency"))+")", fs.Val(fd.Key()), fs.Errs, templ.Attributes{"inputmode": "decimal", "placeholder": fd.Help}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = TextField(fd.Key(), fd.FormLabel()+" ("+quoteUnit(fd.Unit, fs.Val("currency"))+")", fs.Val(fd.Key()), fs.Errs, templ.Attributes{"inputmode": "decimal", "placeholder": fd.Help}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1713,11 +1713,11 @@ func QuoteForm(v QuotesView, action string) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = TextField(TierName(i, "input_per_m_tokens"), "Input price per 1M ("+QuoteUnit("CUR/1M tokens", fs.Val("currency"))+")", fs.Val(TierName(i, "input_per_m_tokens")), fs.Errs, templ.Attributes{"inputmode": "decimal"}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = TextField(TierName(i, "input_per_m_tokens"), "Input price per 1M ("+quoteUnit("CUR/1M tokens", fs.Val("currency"))+")", fs.Val(TierName(i, "input_per_m_tokens")), fs.Errs, templ.Attributes{"inputmode": "decimal"}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = TextField(TierName(i, "output_per_m_tokens"), "Output price per 1M ("+QuoteUnit("CUR/1M tokens", fs.Val("currency"))+")", fs.Val(TierName(i, "output_per_m_tokens")), fs.Errs, templ.Attributes{"inputmode": "decimal"}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = TextField(TierName(i, "output_per_m_tokens"), "Output price per 1M ("+quoteUnit("CUR/1M tokens", fs.Val("currency"))+")", fs.Val(TierName(i, "output_per_m_tokens")), fs.Errs, templ.Attributes{"inputmode": "decimal"}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -677,7 +677,7 @@ func RecommendationFormBody(v Report, fs MoneyForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = FigureInput(p+".note", name+" note", fs.Val(p+".note"), "", fs.Errs, nil).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = figureInput(p+".note", name+" note", fs.Val(p+".note"), "", fs.Errs, nil).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

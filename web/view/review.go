@@ -1,9 +1,6 @@
 package view
 
 import (
-	"maps"
-	"slices"
-
 	"capplan/web/store"
 )
 
@@ -21,7 +18,7 @@ func CommentSections() []string {
 			named = append(named, s.Name)
 		default:
 			out = append(out, s.Name)
-			out = append(out, slices.Sorted(maps.Keys(s.Names))...)
+			out = append(out, s.Named...)
 		}
 	}
 	return append(named, out...)

@@ -283,7 +283,7 @@ func scenarioForm(v Report, fs MoneyForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = FigureInput(p+".monthly_requests", name+" monthly requests", fs.Val(p+".monthly_requests"), "", fs.Errs, templ.Attributes{"inputmode": "numeric"}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = figureInput(p+".monthly_requests", name+" monthly requests", fs.Val(p+".monthly_requests"), "", fs.Errs, templ.Attributes{"inputmode": "numeric"}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -378,7 +378,7 @@ func scenarioForm(v Report, fs MoneyForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = FigureInput(p+".busy_hour", name+" busiest hour", fs.Val(p+".busy_hour"), "0.1 or 10 %", fs.Errs, templ.Attributes{"inputmode": "decimal", "aria-describedby": "busy-hour-help"}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = figureInput(p+".busy_hour", name+" busiest hour", fs.Val(p+".busy_hour"), "0.1 or 10 %", fs.Errs, templ.Attributes{"inputmode": "decimal", "aria-describedby": "busy-hour-help"}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -386,7 +386,7 @@ func scenarioForm(v Report, fs MoneyForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = FigureInput(p+".burst", name+" minute-peak burst", fs.Val(p+".burst"), "derived", fs.Errs, templ.Attributes{"inputmode": "decimal", "aria-describedby": "burst-help", "size": "6"}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = figureInput(p+".burst", name+" minute-peak burst", fs.Val(p+".burst"), "derived", fs.Errs, templ.Attributes{"inputmode": "decimal", "aria-describedby": "burst-help", "size": "6"}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -394,7 +394,7 @@ func scenarioForm(v Report, fs MoneyForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = FigureInput(p+".day_profile", name+" day profile", fs.Val(p+".day_profile"), "9-17 at 4, rest at 1", fs.Errs, templ.Attributes{"aria-describedby": "profile-help"}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = figureInput(p+".day_profile", name+" day profile", fs.Val(p+".day_profile"), "9-17 at 4, rest at 1", fs.Errs, templ.Attributes{"aria-describedby": "profile-help"}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

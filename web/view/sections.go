@@ -2,10 +2,13 @@ package view
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/a-h/templ"
+
+	"capplan/planner"
 )
 
 // The report is walked in steps, each a page of its own (docs/ARCHITECTURE.md,
@@ -23,13 +26,13 @@ import (
 type Section struct {
 	Name  string // its anchor on the page
 	Step  string // the StepDef it belongs to
-	Title string
+	Title string // planner.SectionTitle of Name
 	// Also are anchors inside the section, or prefixes of them ending in
 	// "-" (a row's "candidate-3"), that a link may name.
 	Also []string
-	// Names are the titles of anchors inside it that are named on their
-	// own (the exit check links to them).
-	Names map[string]string
+	// Named are anchors inside it with a title of their own
+	// (planner.SectionTitle; the exit check links to them).
+	Named []string
 	// View is the section as shown; nil for a name that only titles
 	// (a comment's "general").
 	View func(v Report) templ.Component
@@ -47,24 +50,29 @@ type Section struct {
 // (set in init: their components link to sections by this list).
 var Sections []Section
 
-func init() { Sections = sectionList() }
+func init() {
+	Sections = sectionList()
+	for i := range Sections {
+		Sections[i].Title = planner.SectionTitle(Sections[i].Name)
+	}
+}
 
 func sectionList() []Section {
 	return []Section{
-		{Name: "headline", Step: "", Title: "The answers", RefreshOwn: true, NoComment: true,
+		{Name: "headline", Step: "", RefreshOwn: true, NoComment: true,
 			View:    func(v Report) templ.Component { return HeadlineSection(v, false) },
 			Refresh: func(v Report, _ string) templ.Component { return HeadlineSection(v, true) }},
-		{Name: "path", Step: "", Title: "The way through", RefreshOwn: true, NoComment: true,
+		{Name: "path", Step: "", RefreshOwn: true, NoComment: true,
 			View:    func(v Report) templ.Component { return PathSection(v, false) },
 			Refresh: func(v Report, _ string) templ.Component { return PathSection(v, true) }},
-		{Name: "exitcheck", Step: "", Title: "Exit check",
+		{Name: "exitcheck", Step: "",
 			View:    func(v Report) templ.Component { return ExitCheckSection(v, false) },
 			Refresh: func(v Report, _ string) templ.Component { return ExitCheckSection(v, true) }},
-		{Name: "contract", Step: "contract", Title: "Test contract",
+		{Name: "contract", Step: "contract",
 			View: func(v Report) templ.Component { return ContractSection(v) }},
-		{Name: "imports", Step: "results", Title: "Imported results", Also: []string{"import-", "upload-"},
+		{Name: "imports", Step: "results", Also: []string{"import-", "upload-"},
 			View: func(v Report) templ.Component { return ImportsSection(v.Imports) }},
-		{Name: "matrix", Step: "results", Title: "Concurrency matrix", Also: []string{"row-", "matrix-", "observed-", "plan-amend"}, RefreshOwn: true,
+		{Name: "matrix", Step: "results", Also: []string{"row-", "matrix-", "observed-", "plan-amend"}, RefreshOwn: true,
 			View: func(v Report) templ.Component { return MatrixSection(v, SectionForm{}, false) },
 			Refresh: func(v Report, own string) templ.Component {
 				if own == "imports" { // the rows changed: their forms too
@@ -78,41 +86,41 @@ func sectionList() []Section {
 				}
 				return templ.Join(parts...)
 			}},
-		{Name: "envelope", Step: "results", Title: "Envelope", Also: []string{"admission", "admission-", "ceiling"},
-			Names:   map[string]string{"admission": "Admission limit"},
+		{Name: "envelope", Step: "results", Also: []string{"admission", "admission-", "ceiling"},
+			Named:   []string{"admission"},
 			View:    func(v Report) templ.Component { return EnvelopeSection(v, SectionForm{}, false) },
 			Refresh: func(v Report, _ string) templ.Component { return EnvelopeSection(v, SectionForm{}, true) }},
-		{Name: "overload", Step: "results", Title: "Overload test", Also: []string{"overload-"},
+		{Name: "overload", Step: "results", Also: []string{"overload-"},
 			View: func(v Report) templ.Component { return OverloadSection(v, SectionForm{}, false) }},
-		{Name: "costs", Step: "costs", Title: "Costs", Also: []string{"quotes", "exchange-rates", "cost-"},
-			Names:   map[string]string{"quotes": "API quotes"},
+		{Name: "costs", Step: "costs", Also: []string{"quotes", "exchange-rates", "cost-"},
+			Named:   []string{"quotes"},
 			View:    func(v Report) templ.Component { return CostsSection(v, MoneyForm{}, false) },
 			Refresh: func(v Report, _ string) templ.Component { return CostsSection(v, MoneyForm{}, true) }},
-		{Name: "provider", Step: "costs", Title: "Provider view",
+		{Name: "provider", Step: "costs",
 			View:    func(v Report) templ.Component { return ProviderSection(v, SectionForm{}, false) },
 			Refresh: func(v Report, _ string) templ.Component { return ProviderSection(v, SectionForm{}, true) }},
-		{Name: "scenarios", Step: "decision", Title: "Demand scenarios",
+		{Name: "scenarios", Step: "decision",
 			View:    func(v Report) templ.Component { return ScenariosSection(v, MoneyForm{}, false) },
 			Refresh: func(v Report, _ string) templ.Component { return ScenariosSection(v, MoneyForm{}, true) }},
-		{Name: "crossover", Step: "decision", Title: "Crossover", RefreshOwn: true,
+		{Name: "crossover", Step: "decision", RefreshOwn: true,
 			View:    func(v Report) templ.Component { return CrossoverSection(v, false) },
 			Refresh: func(v Report, _ string) templ.Component { return CrossoverSection(v, true) }},
-		{Name: "fleet", Step: "decision", Title: "Fleet",
+		{Name: "fleet", Step: "decision",
 			View:    func(v Report) templ.Component { return FleetSection(v, SectionForm{}, false) },
 			Refresh: func(v Report, _ string) templ.Component { return FleetSection(v, SectionForm{}, true) }},
-		{Name: "residency", Step: "decision", Title: "Residency", Also: []string{"routes"},
+		{Name: "residency", Step: "decision", Also: []string{"routes"},
 			View:    func(v Report) templ.Component { return ResidencySection(v, SectionForm{}, false) },
 			Refresh: func(v Report, _ string) templ.Component { return ResidencySection(v, SectionForm{}, true) }},
-		{Name: "recommendation", Step: "decision", Title: "Recommendation",
+		{Name: "recommendation", Step: "decision",
 			View:    func(v Report) templ.Component { return RecommendationSection(v, MoneyForm{}, false) },
 			Refresh: func(v Report, _ string) templ.Component { return RecommendationSection(v, MoneyForm{}, true) }},
-		{Name: "evidence", Step: "evidence", Title: "Operations evidence", Also: []string{"evidence-"},
-			Names: map[string]string{"evidence-soak": "Soak and drains", "evidence-telemetry": "GPU telemetry"},
+		{Name: "evidence", Step: "evidence", Also: []string{"evidence-"},
+			Named: []string{"evidence-soak", "evidence-telemetry"},
 			View:  func(v Report) templ.Component { return EvidenceSection(v, SectionForm{}) }},
-		{Name: "reference", Step: "evidence", Title: "Reference rows", Also: []string{"reference-"},
+		{Name: "reference", Step: "evidence", Also: []string{"reference-"},
 			View:    func(v Report) templ.Component { return ReferenceSection(v, SectionForm{}, false) },
 			Refresh: func(v Report, _ string) templ.Component { return ReferenceJudged(v, true) }},
-		{Name: "candidates", Step: "evidence", Title: "Candidates", Also: []string{"candidate-"},
+		{Name: "candidates", Step: "evidence", Also: []string{"candidate-"},
 			View: func(v Report) templ.Component { return CandidatesSection(v, SectionForm{}, false) },
 			Refresh: func(v Report, own string) templ.Component {
 				parts := []templ.Component{CandidatesJudged(v, true)}
@@ -121,18 +129,18 @@ func sectionList() []Section {
 				}
 				return templ.Join(parts...)
 			}},
-		{Name: "review", Step: "review", Title: "Review", NoComment: true,
+		{Name: "review", Step: "review", NoComment: true,
 			View: func(v Report) templ.Component { return ReviewBar(v) }},
-		{Name: "comments", Step: "review", Title: "Comments", NoComment: true,
+		{Name: "comments", Step: "review", NoComment: true,
 			View: func(v Report) templ.Component { return CommentsSection(v) }},
-		{Name: "history", Step: "review", Title: "History", RefreshOwn: true, NoComment: true,
+		{Name: "history", Step: "review", RefreshOwn: true, NoComment: true,
 			View: func(v Report) templ.Component { return HistorySection(v.R.ID, v.History, v.HistoryTotal, false) },
 			Refresh: func(v Report, _ string) templ.Component {
 				return HistorySection(v.R.ID, v.History, v.HistoryTotal, true)
 			}},
 		// Names a comment or an exit-check item may be about that are not
 		// sections of their own.
-		{Name: "general", Step: "", Title: "The report as a whole"},
+		{Name: "general", Step: ""},
 	}
 }
 
@@ -200,8 +208,8 @@ func sectionTitle(anchor string) string {
 	switch {
 	case !ok:
 		return anchor
-	case s.Names[anchor] != "":
-		return s.Names[anchor]
+	case slices.Contains(s.Named, anchor):
+		return planner.SectionTitle(anchor)
 	}
 	return s.Title
 }

@@ -49,6 +49,20 @@ func readText(page string) string {
 	return strings.Join(strings.Fields(html.UnescapeString(tagRE.ReplaceAllString(page, " "))), " ")
 }
 
+// between is s from the first from to the next to after it (to the end
+// without one; "" without from).
+func between(s, from, to string) string {
+	i := strings.Index(s, from)
+	if i < 0 {
+		return ""
+	}
+	j := strings.Index(s[i:], to)
+	if j < 0 {
+		return s[i:]
+	}
+	return s[i : i+j]
+}
+
 // stepPageOf renders step of v as the app's step page does ("" the
 // overview, PrintStep the whole report).
 func stepPageOf(t *testing.T, v Report, step string) string {
@@ -227,6 +241,21 @@ func TestStepsShowNoEditFormsToReaders(t *testing.T) {
 		for _, m := range post.FindAllStringSubmatch(stepPageOf(t, v, st.Name), -1) {
 			if !strings.HasSuffix(m[1], "/comments") {
 				t.Errorf("step %q shows a reader a form posting to %s", StepKey(st.Name), m[1])
+			}
+		}
+	}
+}
+
+// Every section, and every anchor named on its own, has its title from
+// planner.SectionTitle, the one list of titles the workbook reads too.
+func TestEverySectionHasItsTitle(t *testing.T) {
+	for _, s := range Sections {
+		if s.Title == "" || s.Title != planner.SectionTitle(s.Name) {
+			t.Errorf("section %q is titled %q", s.Name, s.Title)
+		}
+		for _, a := range s.Named {
+			if sectionTitle(a) == "" || sectionTitle(a) == a {
+				t.Errorf("anchor %q of section %q has no title", a, s.Name)
 			}
 		}
 	}

@@ -164,20 +164,14 @@ func (b *book) exitCheckSheet() {
 	s.add(excelize_bold(b, "Overall: "+exitText(res)), passFail(res.ExitPass))
 }
 
-// sectionName names a report section as the report page's headings do,
-// for a reader of the workbook rather than by its anchor.
+// sectionName names a report section as the report page's headings do
+// (planner.SectionTitle), for a reader of the workbook rather than by its
+// anchor.
 func sectionName(anchor string) string {
-	if n, ok := sectionNames[anchor]; ok {
+	if n := planner.SectionTitle(anchor); n != "" {
 		return n
 	}
 	return anchor
-}
-
-var sectionNames = map[string]string{
-	"contract": "Test contract", "imports": "Imported results", "matrix": "Concurrency matrix", "envelope": "Envelope",
-	"admission": "Admission limit", "overload": "Overload test", "candidates": "Candidates", "residency": "Residency",
-	"costs": "Costs", "quotes": "API quotes", "scenarios": "Demand scenarios", "crossover": "Crossover",
-	"recommendation": "Recommendation", "exitcheck": "Exit check", "review": "Review",
 }
 
 func (b *book) sourcesSheet() {

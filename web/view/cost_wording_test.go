@@ -1,11 +1,10 @@
-package web
+package view
 
 import (
 	"strings"
 	"testing"
 
 	"capplan/planner"
-	"capplan/web/view"
 )
 
 // A quote's price labels name a currency code or none: never a dash or
@@ -19,12 +18,12 @@ func TestQuoteUnitLabels(t *testing.T) {
 		{"CUR/month", "EUR", "EUR/month"},
 		{"fraction", "", "fraction"},
 	} {
-		if got := view.QuoteUnit(tc.unit, tc.typed); got != tc.want {
-			t.Errorf("view.QuoteUnit(%q, %q) = %q, want %q", tc.unit, tc.typed, got, tc.want)
+		if got := quoteUnit(tc.unit, tc.typed); got != tc.want {
+			t.Errorf("quoteUnit(%q, %q) = %q, want %q", tc.unit, tc.typed, got, tc.want)
 		}
 	}
 	var b strings.Builder
-	if err := view.QuoteForm(view.QuotesView{CanEdit: true}, "/quotes").Render(t.Context(), &b); err != nil {
+	if err := QuoteForm(QuotesView{CanEdit: true}, "/quotes").Render(t.Context(), &b); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "—/") || !strings.Contains(b.String(), "Input tokens price (per 1M tokens)") {
@@ -43,8 +42,8 @@ func TestEvidenceStatus(t *testing.T) {
 		{planner.Evidence{Stale: true, Problem: "malformed evidence date"}, "malformed evidence date"},
 		{planner.Evidence{Stale: true, AgeDays: &days, Problem: "120 days old, older than 90 days"}, "stale: 120 days old, older than 90 days"},
 	} {
-		if got := view.EvidenceStatus(tc.e); got != tc.want {
-			t.Errorf("view.EvidenceStatus(%+v) = %q, want %q", tc.e, got, tc.want)
+		if got := evidenceStatus(tc.e); got != tc.want {
+			t.Errorf("evidenceStatus(%+v) = %q, want %q", tc.e, got, tc.want)
 		}
 	}
 }
@@ -57,7 +56,7 @@ func TestEvidenceTableWording(t *testing.T) {
 		{Field: "quotes[Provider X].input_per_m_tokens", Amount: "2", Unit: "EUR/1M tokens", Stale: true, Problem: "no evidence date"},
 	}}
 	var b strings.Builder
-	if err := view.EvidenceTable(r).Render(t.Context(), &b); err != nil {
+	if err := evidenceTable(r).Render(t.Context(), &b); err != nil {
 		t.Fatal(err)
 	}
 	html := b.String()

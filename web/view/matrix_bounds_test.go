@@ -1,11 +1,10 @@
-package web
+package view
 
 import (
 	"strings"
 	"testing"
 
 	"capplan/planner"
-	"capplan/web/view"
 )
 
 // The matrix shows a row's confidence bounds on demand, in the title of
@@ -19,15 +18,15 @@ func TestMatrixCellTitleCarriesTheBounds(t *testing.T) {
 	}
 	o := planner.Objective{Percentile: 95, MinSuccess: 0.99, TTFTMax: planner.F(2), E2EMax: planner.F(15)}
 	m, _ := planner.JudgeMatrix([]planner.Row{r}, planner.Contract{Objective: o}, o, "")
-	if got := view.CheckTitle(m[0], "e2e"); !strings.Contains(got, "p95 end-to-end: 95 % upper bound 4.983 s (the 59th of 59)") || !strings.Contains(got, "a conclusive pass") {
+	if got := checkTitle(m[0], "e2e"); !strings.Contains(got, "p95 end-to-end: 95 % upper bound 4.983 s (the 59th of 59)") || !strings.Contains(got, "a conclusive pass") {
 		t.Errorf("e2e title %q", got)
 	}
-	if got := view.CheckTitle(m[0], "success"); !strings.Contains(got, "95 % CI 93.94 % to 100 %") {
+	if got := checkTitle(m[0], "success"); !strings.Contains(got, "95 % CI 93.94 % to 100 %") {
 		t.Errorf("success title %q", got)
 	}
 	r.Samples = nil
 	m, _ = planner.JudgeMatrix([]planner.Row{r}, planner.Contract{Objective: o}, o, "")
-	if got := view.CheckTitle(m[0], "e2e"); !strings.Contains(got, "a confidence bound cannot be computed from a summary") {
+	if got := checkTitle(m[0], "e2e"); !strings.Contains(got, "a confidence bound cannot be computed from a summary") {
 		t.Errorf("summary title %q", got)
 	}
 }

@@ -1,4 +1,4 @@
-package web
+package view
 
 import (
 	"context"
@@ -6,16 +6,14 @@ import (
 	"testing"
 
 	"github.com/a-h/templ"
-
-	"capplan/web/view"
 )
 
 // A refused input names its error and keeps its help text in one
 // aria-describedby: written twice, the second (the help) would be lost.
 func TestInvalidInputDescribedOnce(t *testing.T) {
 	var b strings.Builder
-	errs := view.FormErrors{"scenarios[0].busy_hour": "must be a share"}
-	if err := view.FigureInput("scenarios[0].busy_hour", "Low busiest hour", "x", "0.1", errs, templ.Attributes{"aria-describedby": "busy-hour-help"}).Render(context.Background(), &b); err != nil {
+	errs := FormErrors{"scenarios[0].busy_hour": "must be a share"}
+	if err := figureInput("scenarios[0].busy_hour", "Low busiest hour", "x", "0.1", errs, templ.Attributes{"aria-describedby": "busy-hour-help"}).Render(context.Background(), &b); err != nil {
 		t.Fatal(err)
 	}
 	html := b.String()
@@ -23,7 +21,7 @@ func TestInvalidInputDescribedOnce(t *testing.T) {
 		t.Errorf("%d aria-describedby: %s", n, html)
 	}
 	b.Reset()
-	if err := view.TextField("email", "E-mail", "x", view.FormErrors{"email": "bad"}, nil).Render(context.Background(), &b); err != nil {
+	if err := TextField("email", "E-mail", "x", FormErrors{"email": "bad"}, nil).Render(context.Background(), &b); err != nil {
 		t.Fatal(err)
 	}
 	if html := b.String(); strings.Count(html, "aria-describedby=") != 1 || !strings.Contains(html, `aria-describedby="email-err"`) {
