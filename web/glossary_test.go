@@ -3,8 +3,6 @@ package web
 import (
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -71,30 +69,6 @@ func TestStepPagesLinkTermsOnFirstUse(t *testing.T) {
 		"regression-gate", "recommendation-gates"} {
 		if !linked[want] {
 			t.Errorf("no step page of the demo links %q", want)
-		}
-	}
-}
-
-// A glossary link takes no children: text written after it on the same
-// line in braces ("@Term(...) { "for" } a shared box") is taken for its
-// children and dropped from the page. No template writes one.
-func TestGlossaryLinksHaveNoChildren(t *testing.T) {
-	files, _ := filepath.Glob("*.templ")
-	more, _ := filepath.Glob("view/*.templ")
-	files = append(files, more...)
-	if len(files) == 0 {
-		t.Fatal("no templates found")
-	}
-	childOf := regexp.MustCompile(`@(view\.)?(Term|Prose)\([^)]*\)\s*\{`)
-	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, line := range strings.Split(string(src), "\n") {
-			if childOf.MatchString(line) {
-				t.Errorf("%s:%d: a glossary link with children, which are dropped: %s", f, i+1, strings.TrimSpace(line))
-			}
 		}
 	}
 }

@@ -12,7 +12,6 @@ import (
 
 	"capplan/planner"
 	"capplan/web/store"
-	"capplan/web/view"
 )
 
 // matrixRows are concurrency rows 1, 2, 4, 8, 10 of 60 s and 600 requests
@@ -364,13 +363,5 @@ func TestMatrixJudgedColumnsFirstAndLabels(t *testing.T) {
 	m = sectionOf(body, "matrix")
 	if !strings.Contains(m, "No objective yet: write it in the test contract.") || strings.Contains(m, "Judged against") {
 		t.Errorf("empty report's matrix: %s", cutBetween(m, `data-testid="matrix-objective"`, "</p>"))
-	}
-}
-
-func TestCodeWords(t *testing.T) {
-	for in, want := range map[string]string{"planned-row-missing": "planned row missing", "load-kind-mismatch": "load kind mismatch", "errors": "errors"} {
-		if got := view.CodeWords(in); got != want {
-			t.Errorf("view.CodeWords(%q) = %q, want %q", in, got, want)
-		}
 	}
 }

@@ -103,7 +103,7 @@ func EnvelopeSection(v Report, f SectionForm, oob bool) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = AdmissionPanel(v.Result.Admission).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = admissionPanel(v.Result.Admission).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -256,7 +256,7 @@ func envelopeText(e planner.Envelope) templ.Component {
 	})
 }
 
-func AdmissionPanel(a planner.Admission) templ.Component {
+func admissionPanel(a planner.Admission) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -152,3 +152,27 @@ func TestEveryLinkedTermExists(t *testing.T) {
 		}
 	}
 }
+
+// A glossary link takes no children: text written after it on the same
+// line in braces ("@Term(...) { "for" } a shared box") is taken for its
+// children and dropped from the page. No template writes one.
+func TestGlossaryLinksHaveNoChildren(t *testing.T) {
+	files, _ := filepath.Glob("*.templ")
+	more, _ := filepath.Glob("../*.templ")
+	files = append(files, more...)
+	if len(files) == 0 {
+		t.Fatal("no templates found")
+	}
+	childOf := regexp.MustCompile(`@(view\.)?(Term|Prose)\([^)]*\)\s*\{`)
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			if childOf.MatchString(line) {
+				t.Errorf("%s:%d: a glossary link with children, which are dropped: %s", f, i+1, strings.TrimSpace(line))
+			}
+		}
+	}
+}

@@ -56,9 +56,9 @@ func splitCounted(rows []planner.RowResult) (counted, left []planner.RowResult) 
 	return counted, left
 }
 
-// MatrixURL is the matrix on the page v shows it on (its step, or the
+// matrixURL is the matrix on the page v shows it on (its step, or the
 // print view), with every row and every column when asked.
-func MatrixURL(v Report, allRows, allCols bool) string {
+func matrixURL(v Report, allRows, allCols bool) string {
 	step := "results"
 	if v.Print {
 		step = PrintStep
@@ -79,7 +79,7 @@ func MatrixURL(v Report, allRows, allCols bool) string {
 
 // MatrixColumns names the report matrix's columns in order (the compact
 // matrix of a candidate leaves out those after the peak memory but the
-// sources). rowsTableAt writes them; each has its class from MatrixCol.
+// sources). rowsTableAt writes them; each has its class from matrixCol.
 func MatrixColumns(v Report) []string {
 	cols := []string{"load", "verdict", "success", "incomplete", "ttft", "e2e"}
 	if bounded(v, "tpot") {
@@ -126,10 +126,10 @@ func objectiveColumn(v Report, col string) bool {
 	return false
 }
 
-// MatrixCol is the class of column col's cells in the report's matrix:
+// matrixCol is the class of column col's cells in the report's matrix:
 // "more" for a column shown on demand only (see objectiveColumn), "" for
 // one always shown and in a candidate's compact matrix.
-func MatrixCol(v Report, compact bool, col string) string {
+func matrixCol(v Report, compact bool, col string) string {
 	if compact || objectiveColumn(v, col) {
 		return ""
 	}

@@ -359,7 +359,7 @@ func warningBadge(w planner.Warning) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var13 string
-		templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(CodeWords(w.Code))
+		templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(codeWords(w.Code))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 87, Col: 86}
 		}
@@ -481,7 +481,7 @@ func MatrixTable(v Report, oob bool) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var19 string
-		templ_7745c5c3_Var19, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(MatrixURL(v, v.AllRows, true))).ResolveURL(ctx)
+		templ_7745c5c3_Var19, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(matrixURL(v, v.AllRows, true))).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 110, Col: 58}
 		}
@@ -520,7 +520,7 @@ func MatrixTable(v Report, oob bool) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var22 string
-		templ_7745c5c3_Var22, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(MatrixURL(v, v.AllRows, false))).ResolveURL(ctx)
+		templ_7745c5c3_Var22, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(matrixURL(v, v.AllRows, false))).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 114, Col: 59}
 		}
@@ -620,7 +620,7 @@ func MatrixTable(v Report, oob bool) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var26 string
-			templ_7745c5c3_Var26, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(MatrixAllRowsURL(v))).ResolveURL(ctx)
+			templ_7745c5c3_Var26, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(matrixAllRowsURL(v))).ResolveURL(ctx)
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 136, Col: 48}
 			}
@@ -692,7 +692,7 @@ func rowsTable(v Report, rows []planner.RowResult, cid int64, compact bool) temp
 
 // rowsTableAt is rowsTable for rows numbered from start (their test ids),
 // the table named testid. The columns are those of MatrixColumns, each
-// cell classed by MatrixCol and labelled (data-label) for the phone's
+// cell classed by matrixCol and labelled (data-label) for the phone's
 // cards.
 func rowsTableAt(v Report, rows []planner.RowResult, start int, cid int64, compact bool, testid string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
@@ -711,7 +711,7 @@ func rowsTableAt(v Report, rows []planner.RowResult, start int, cid int64, compa
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		col := func(name string) string { return MatrixCol(v, compact, name) }
+		col := func(name string) string { return matrixCol(v, compact, name) }
 		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 56, "<table")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
@@ -1253,7 +1253,7 @@ func matrixRow(v Report, i int, rr planner.RowResult, cid int64, compact bool) t
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		col := func(name string) string { return MatrixCol(v, compact, name) }
+		col := func(name string) string { return matrixCol(v, compact, name) }
 		p := PNum(judgedP(v))
 		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 104, "<tr")
 		if templ_7745c5c3_Err != nil {

@@ -175,9 +175,9 @@ func bounded(v Report, criterion string) bool {
 	return false
 }
 
-// CodeWords is a warning code in words: "planned-row-missing" reads
+// codeWords is a warning code in words: "planned-row-missing" reads
 // "planned row missing".
-func CodeWords(code string) string { return strings.ReplaceAll(code, "-", " ") }
+func codeWords(code string) string { return strings.ReplaceAll(code, "-", " ") }
 
 // otherWarnings are a row's warnings that its not-counted reasons do not
 // already say.

@@ -113,13 +113,13 @@ func queueCapacity(c planner.Capacity) templ.Component {
 	})
 }
 
-// ScenarioQueues shows each scenario's busy hour simulated on its boxes
+// scenarioQueues shows each scenario's busy hour simulated on its boxes
 // (utilisation per box and the waiting it causes) and its hybrid plans,
 // each folded under its sentence (the best plan), the table on demand.
 //
 // The busy hours' simulations are the detail behind the boxes each
 // scenario needs (stated above them): folded, one line saying so.
-func ScenarioQueues(r planner.Result) templ.Component {
+func scenarioQueues(r planner.Result) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

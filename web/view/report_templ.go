@@ -725,7 +725,7 @@ func HistorySection(reportID int64, hs []store.Change, total int, oob bool) temp
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			for _, l := range HistoryLines(h.Before, h.After) {
+			for _, l := range historyLines(h.Before, h.After) {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 52, "<div>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err

@@ -147,7 +147,7 @@ func ScenariosSection(v Report, fs MoneyForm, oob bool) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = ScenarioQueues(v.Result).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = scenarioQueues(v.Result).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

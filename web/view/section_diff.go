@@ -13,10 +13,10 @@ import (
 	"capplan/planner"
 )
 
-// HistoryLines are a history entry's change in sentences, one a line:
+// historyLines are a history entry's change in sentences, one a line:
 // "Label: before → after" for each field both sides name, in order, else
 // "before → after", or the one side there is.
-func HistoryLines(before, after string) []string {
+func historyLines(before, after string) []string {
 	if before == "" && after == "" {
 		return nil
 	}

@@ -282,6 +282,6 @@ func (v *Report) PageOf(current string) {
 	}
 }
 
-// MatrixAllRowsURL is the matrix with every row (?rows=all) on the page v
+// matrixAllRowsURL is the matrix with every row (?rows=all) on the page v
 // shows it on.
-func MatrixAllRowsURL(v Report) string { return MatrixURL(v, true, v.AllCols) }
+func matrixAllRowsURL(v Report) string { return matrixURL(v, true, v.AllCols) }

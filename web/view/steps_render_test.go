@@ -63,6 +63,16 @@ func between(s, from, to string) string {
 	return s[i : i+j]
 }
 
+// testid is the text of the element with data-testid id in body, up to its
+// first child ("" without one).
+func testid(body, id string) string {
+	m := regexp.MustCompile(`data-testid="` + regexp.QuoteMeta(id) + `"[^>]*>([^<]*)`).FindStringSubmatch(body)
+	if m == nil {
+		return ""
+	}
+	return strings.TrimSpace(m[1])
+}
+
 // stepPageOf renders step of v as the app's step page does ("" the
 // overview, PrintStep the whole report).
 func stepPageOf(t *testing.T, v Report, step string) string {
