@@ -16,8 +16,8 @@ import (
 
 // demoReport is the demo report's view model for its owner
 // (testdata/demo_report.json, written from the seeded demo by
-// TestWriteViewFixture in web), its Result computed here from its inputs:
-// no server, no database.
+// TestWriteViewFixture in web/report_view_test.go), its Result computed
+// here from its inputs: no server, no database.
 func demoReport(t *testing.T) Report {
 	t.Helper()
 	b, err := os.ReadFile("testdata/demo_report.json")
