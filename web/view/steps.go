@@ -1,7 +1,9 @@
-// Package view holds components of the report's step pages and the view
-// models they render, built from plain values so that they are rendered
-// and tested without a server or a database (docs/ARCHITECTURE.md, "The
-// report in steps").
+// Package view holds the templ components of the report's pages (every
+// section, the step pages, the print view, the step bar, the forms) and
+// the view models they render, built from plain values so that they are
+// rendered and tested without a server or a database (docs/ARCHITECTURE.md,
+// "Pages in the browser"). It imports planner and the store's types, never
+// Echo, the app's handlers or its services.
 package view
 
 // StepState is where a step of the report stands.
