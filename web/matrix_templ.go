@@ -155,11 +155,15 @@ func matrixJudgement(v reportView, oob bool) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "</span> Coloured cells are the figures it checks. <small class=\"muted\">In the contract:")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "</span> Coloured cells are the figures it checks. <small class=\"muted\">As written in the contract: ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = objectiveText(v.Result.Objective, v.Result.ObjectiveLoosened).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = objectiveWritten(v.Result.Objective).Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = loosenedMark(v.Result.ObjectiveLoosened).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
