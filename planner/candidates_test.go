@@ -87,7 +87,7 @@ func TestCheckResidency(t *testing.T) {
 			{Name: "extract", Residency: "resident", MemoryBudgetGiB: F(40)},
 			{Name: "classify", Residency: "switched", MemoryBudgetGiB: F(30), ColdStartS: F(45)},
 			{Name: "summarise", Residency: "switched", MemoryBudgetGiB: F(25), ColdStartS: F(40)},
-		}, F(80), boolp(true), "fits: resident 40 GiB + largest switched 30 GiB = 70 GiB <= 72 GiB usable", F(72)},
+		}, F(80), boolp(true), "fits: resident 40 GiB + largest switched 30 GiB = 70 GiB, within the 72 GiB usable", F(72)},
 		{"two resident routes do not fit", []Route{
 			{Name: "a", Residency: "resident", MemoryBudgetGiB: F(40)},
 			{Name: "b", Residency: "resident", MemoryBudgetGiB: F(35)},

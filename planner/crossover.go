@@ -180,7 +180,7 @@ func FindCrossover(self SelfHostedCost, q QuoteCost, capacity Capacity, share fl
 
 	switch {
 	case !den.IsPositive():
-		x.Reason = fmt.Sprintf("the API costs no more per request than self-hosting (V_api %s <= V_local %s): there is no demand above which self-hosting becomes cheaper", va, vl)
+		x.Reason = fmt.Sprintf("the API costs no more per request than self-hosting (V_api %s, at most V_local %s): there is no demand above which self-hosting becomes cheaper", va, vl)
 	case !num.IsPositive():
 		x.Exists = true
 		zero := decimal.Zero

@@ -17,7 +17,7 @@ func TestEnvelope(t *testing.T) {
 	}{
 		{name: "10 fails p95 latency: ceiling 8", rows: func() []Row {
 			return matrix([]float64{1, 2, 4, 8, 10}, []float64{5, 6, 8, 12, 16.2})
-		}, wantState: EnvelopeCeiling, wantCeiling: F(8), wantText: "demonstrated ceiling: 8 concurrent streams (10 concurrent streams does not pass: p95 end-to-end 16.2 s > 15 s)"},
+		}, wantState: EnvelopeCeiling, wantCeiling: F(8), wantText: "demonstrated ceiling: 8 concurrent streams (10 concurrent streams does not pass: p95 end-to-end 16.2 s, above the 15 s bound)"},
 		{name: "rows out of order are sorted", rows: func() []Row {
 			return matrix([]float64{10, 4, 1, 8, 2}, []float64{16.2, 8, 5, 12, 6})
 		}, wantState: EnvelopeCeiling, wantCeiling: F(8)},
@@ -44,7 +44,7 @@ func TestEnvelope(t *testing.T) {
 		{name: "a failing second run at a load fails the level, whatever the order", rows: func() []Row {
 			rows := matrix([]float64{1, 2, 4, 8, 10}, []float64{5, 6, 8, 12, 16.2})
 			return append(rows, concRow(8, 15.5)) // a second file: 8 streams failed there
-		}, wantState: EnvelopeCeiling, wantCeiling: F(4), wantText: "8 concurrent streams does not pass: p95 end-to-end 15.5 s > 15 s, in one of its 2 rows"},
+		}, wantState: EnvelopeCeiling, wantCeiling: F(4), wantText: "8 concurrent streams does not pass: p95 end-to-end 15.5 s, above the 15 s bound, in one of its 2 rows"},
 		{name: "the failing run first: the same answer", rows: func() []Row {
 			rows := []Row{concRow(8, 15.5)}
 			return append(rows, matrix([]float64{1, 2, 4, 8, 10}, []float64{5, 6, 8, 12, 16.2})...)

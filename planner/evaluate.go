@@ -154,7 +154,7 @@ func Evaluate(r Row, o Objective) Verdict {
 	default:
 		sc.Measured = rate
 		sc.Pass = boolp(*rate >= o.MinSuccess)
-		sc.Text = fmt.Sprintf("success %s %s %s", fmtPct(*rate), opText(*sc.Pass, ">="), fmtPct(o.MinSuccess))
+		sc.Text = fmt.Sprintf("success %s, %s %s", fmtPct(*rate), floorWords(*sc.Pass), fmtPct(o.MinSuccess))
 	}
 	v.Checks = append(v.Checks, sc)
 
@@ -179,9 +179,9 @@ func Evaluate(r Row, o Objective) Verdict {
 		if m := b.stat.Percentile(o.Percentile); m != nil {
 			c.Measured = m
 			c.Pass = boolp(*m <= *b.bound)
-			c.Text = fmt.Sprintf("%s %s s %s %s s", c.Label, fmtNum(*m), opText(*c.Pass, "<="), fmtNum(*b.bound))
+			c.Text = fmt.Sprintf("%s %s s, %s the %s s bound", c.Label, fmtNum(*m), boundWords(*c.Pass), fmtNum(*b.bound))
 			if b.criterion == "tpot" && o.TPOTAsSpeed && *m > 0 {
-				c.Text += fmt.Sprintf(" (%s tok/s/user %s %s)", fmtNum(roundSig(OutputSpeed(*m), 3)), opText(*c.Pass, ">="), fmtSpeed(OutputSpeed(*b.bound)))
+				c.Text += fmt.Sprintf(" (%s tok/s/user, %s %s)", fmtNum(roundSig(OutputSpeed(*m), 3)), floorWords(*c.Pass), fmtSpeed(OutputSpeed(*b.bound)))
 			}
 		} else {
 			v.Missing = append(v.Missing, c.Label)
@@ -196,7 +196,7 @@ func Evaluate(r Row, o Objective) Verdict {
 			c.Measured = h
 			c.Note = "from " + mf.MemorySource
 			c.Pass = boolp(*h >= *o.MinHeadroom)
-			c.Text = fmt.Sprintf("memory headroom %s %s %s", fmtPct(*h), opText(*c.Pass, ">="), fmtPct(*o.MinHeadroom))
+			c.Text = fmt.Sprintf("memory headroom %s, %s %s", fmtPct(*h), floorWords(*c.Pass), fmtPct(*o.MinHeadroom))
 		} else {
 			v.Missing = append(v.Missing, "memory headroom")
 		}
@@ -344,14 +344,22 @@ func squash(s string) string {
 	return b.String()
 }
 
-func opText(pass bool, op string) string {
+// boundWords says a measured figure against an upper bound, for a
+// sentence: "p95 end-to-end 16.2 s, above the 15 s bound".
+func boundWords(pass bool) string {
 	if pass {
-		return op
+		return "within"
 	}
-	if op == "<=" {
-		return ">"
+	return "above"
+}
+
+// floorWords says a measured figure against a floor, for a sentence:
+// "success 100 %, at least 99 %"; "memory headroom 8 %, below 10 %".
+func floorWords(pass bool) string {
+	if pass {
+		return "at least"
 	}
-	return "<"
+	return "below"
 }
 
 // fmtPct writes a fraction as a percentage for sentences: "98.5 %".

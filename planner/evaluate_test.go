@@ -16,17 +16,17 @@ func TestEvaluate(t *testing.T) {
 	}{
 		{name: "pass", row: func() Row { return concRow(8, 12.1) }, wantState: VerdictPass},
 		{name: "p95 end-to-end too slow", row: func() Row { return concRow(10, 16.2) },
-			wantState: VerdictFail, wantFailures: []string{"p95 end-to-end 16.2 s > 15 s"}},
+			wantState: VerdictFail, wantFailures: []string{"p95 end-to-end 16.2 s, above the 15 s bound"}},
 		{name: "errors stay in the denominator", row: func() Row {
 			r := concRow(4, 10)
 			r.Successful, r.Errored, r.Incomplete = I(197), I(3), I(40)
 			return r
-		}, wantState: VerdictFail, wantFailures: []string{"success 98.5 % < 99 %"}},
+		}, wantState: VerdictFail, wantFailures: []string{"success 98.5 %, below 99 %"}},
 		{name: "headroom fails the row", row: func() Row {
 			r := concRow(8, 12)
 			r.Observed.Headroom = F(0.08)
 			return r
-		}, wantState: VerdictFail, wantFailures: []string{"memory headroom 8 % < 10 %"}},
+		}, wantState: VerdictFail, wantFailures: []string{"memory headroom 8 %, below 10 %"}},
 		{name: "OOM fails the row", row: func() Row {
 			r := concRow(8, 12)
 			r.Observed.OOM = true
@@ -46,12 +46,12 @@ func TestEvaluate(t *testing.T) {
 			r := concRow(8, 20)
 			r.TTFT.P95 = nil
 			return r
-		}, wantState: VerdictFail, wantFailures: []string{"p95 end-to-end 20 s > 15 s"}, wantMissing: []string{"p95 TTFT"}},
+		}, wantState: VerdictFail, wantFailures: []string{"p95 end-to-end 20 s, above the 15 s bound"}, wantMissing: []string{"p95 TTFT"}},
 		{name: "stopped", row: func() Row {
 			r := concRow(10, 30)
 			r.Observed.Stopped, r.Observed.StopReason = true, "5 errors"
 			return r
-		}, wantState: VerdictStopped, wantFailures: []string{"p95 end-to-end 30 s > 15 s"}},
+		}, wantState: VerdictStopped, wantFailures: []string{"p95 end-to-end 30 s, above the 15 s bound"}},
 		{name: "no completed request fails", row: func() Row {
 			r := concRow(10, 12)
 			r.Successful, r.Errored = I(0), I(0)

@@ -148,7 +148,7 @@ func TestOneSourcePerRowFigure(t *testing.T) {
 	}
 	in.Rows[4].Observed.PowerWatts = F(640)
 
-	// Without the log: typed figures everywhere, and load 10 fails 8 % < 10 %.
+	// Without the log: typed figures everywhere, and load 10 fails 8 %, below 10 %.
 	noLog := in
 	noLog.Telemetry = nil
 	r := Compute(noLog)

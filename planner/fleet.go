@@ -440,7 +440,7 @@ func (c Capacity) BoxesNeeded(rate float64) (Sizing, bool) {
 		}
 		basis = fmt.Sprintf("ceil(%s / (%d x %s x %s)) = %d serving", fmtNum(rate), f.ReplicasPerBox, fmtNum(per), fmtNum(f.efficiency()), n)
 	} else {
-		basis = fmt.Sprintf("%s <= %s: 1 serving", fmtNum(rate), fmtNum(c.Serves(1)))
+		basis = fmt.Sprintf("%s is at most %s: 1 serving", fmtNum(rate), fmtNum(c.Serves(1)))
 	}
 	r := f.ReserveFor(n)
 	return Sizing{Serving: n, Reserve: r, Boxes: n + r, Basis: fmt.Sprintf("%s + %d reserve = %d", basis, r, n+r)}, true

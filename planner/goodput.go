@@ -21,7 +21,7 @@ type Goodput struct {
 	// successful ones that missed a bound, by bound label ("TTFT", ...).
 	Failed int            `json:"failed"`
 	Missed map[string]int `json:"missed"`
-	// Bounds names the bounds checked, e.g. "TTFT <= 2 s, end-to-end <= 15 s".
+	// Bounds names the bounds checked, e.g. "TTFT within 2 s, end-to-end within 15 s".
 	Bounds string `json:"bounds"`
 }
 
@@ -54,7 +54,7 @@ func CountGoodput(samples []Sample, o Objective) (g Goodput, ok bool, why string
 	}
 	var names []string
 	for _, b := range bs {
-		names = append(names, fmt.Sprintf("%s <= %s s", b.label, fmtNum(b.max)))
+		names = append(names, fmt.Sprintf("%s within %s s", b.label, fmtNum(b.max)))
 	}
 	g = Goodput{Requests: len(samples), Missed: map[string]int{}, Bounds: strings.Join(names, ", ")}
 	for _, s := range samples {

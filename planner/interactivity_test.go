@@ -47,14 +47,14 @@ func TestOutputSpeedIsTPOT(t *testing.T) {
 	r := Row{Successful: I(200), Errored: I(0), TTFT: Stat{P95: F(1)}, TPOT: Stat{P95: F(0.055)}, ITL: Stat{P95: F(0.045)}}
 	if a := Evaluate(r, o); a.State != VerdictPass {
 		t.Errorf("speed floor judged on %s %v, want a pass on ITL 45 ms", a.State, a.Failures)
-	} else if c := a.Checks[2]; c.Label != "p95 output speed (as ITL)" || c.Note != SpeedDefinition || !strings.Contains(c.Text, "(22.2 tok/s/user >= 20)") {
+	} else if c := a.Checks[2]; c.Label != "p95 output speed (as ITL)" || c.Note != SpeedDefinition || !strings.Contains(c.Text, "(22.2 tok/s/user, at least 20)") {
 		t.Errorf("speed check %+v", c)
 	}
-	if b := Evaluate(r, byTPOT); b.State != VerdictFail || !strings.Contains(b.Summary, "p95 TPOT 0.055 s > 0.05 s") {
+	if b := Evaluate(r, byTPOT); b.State != VerdictFail || !strings.Contains(b.Summary, "p95 TPOT 0.055 s, above the 0.05 s bound") {
 		t.Errorf("TPOT bound: %s %v", b.State, b.Failures)
 	}
 	r.ITL = Stat{P95: F(0.055)}
-	if a := Evaluate(r, o); a.State != VerdictFail || !strings.Contains(a.Summary, "p95 output speed (as ITL) 0.055 s > 0.05 s (18.2 tok/s/user < 20)") {
+	if a := Evaluate(r, o); a.State != VerdictFail || !strings.Contains(a.Summary, "p95 output speed (as ITL) 0.055 s, above the 0.05 s bound (18.2 tok/s/user, below 20)") {
 		t.Errorf("speed floor on ITL 55 ms: %s", a.Summary)
 	}
 }

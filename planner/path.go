@@ -139,6 +139,12 @@ func pathOwner(id, own string, in Inputs, r *Result) string {
 		if !anyCompared(r) {
 			return "costs"
 		}
+	case "test_date":
+		// The day the test ran is known once it has run: a frozen
+		// contract waits for it with the results, not as unwritten.
+		if in.Workflow != nil && in.Workflow.Frozen {
+			return "results"
+		}
 	case "scenarios":
 		names := map[string]bool{}
 		for _, s := range in.Scenarios {
@@ -199,6 +205,8 @@ func resultsNext(in Inputs, r *Result, fails []ExitItem) (label, anchor, row str
 		return "Record the overload test", "overload", ""
 	case failing["regression_gate"]:
 		return "Record the regression gate of the model chosen", "candidates", ""
+	case failing["test_date"]:
+		return "Record the day the test ran in the contract", "contract", ""
 	}
 	return "Complete the results", "matrix", ""
 }

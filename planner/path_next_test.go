@@ -160,6 +160,31 @@ func TestPathStatesTrue(t *testing.T) {
 		t.Errorf("planned row missing: results step %+v", s)
 	}
 
+	// Frozen without the day the test ran: the contract is written (the
+	// freeze needs no test date); the date waits with the results, after
+	// the import.
+	in = demoInputs()
+	in.Workflow = &Workflow{Frozen: true, State: WorkflowDraft}
+	in.Contract.TestDate = ""
+	p = Compute(in).Path
+	if s := step(p, "contract"); !s.Done {
+		t.Errorf("frozen, no test date: contract step %+v", s)
+	}
+	if s := step(p, "results"); s.Done || s.Label != "Record the day the test ran in the contract" || s.Anchor != "contract" {
+		t.Errorf("frozen, no test date: results step %+v", s)
+	}
+	in.Rows = nil
+	if s := step(Compute(in).Path, "results"); s.Label != "Import the results" {
+		t.Errorf("frozen, no test date, nothing imported: results step %+v", s)
+	}
+	// Not frozen: the date is part of writing the contract.
+	in = demoInputs()
+	in.Workflow = &Workflow{State: WorkflowDraft}
+	in.Contract.TestDate = ""
+	if s := step(Compute(in).Path, "contract"); s.Done {
+		t.Errorf("not frozen, no test date: contract step %+v", s)
+	}
+
 	// Nothing imported: import the results.
 	in = demoInputs()
 	in.Workflow = &Workflow{Frozen: true, State: WorkflowDraft}

@@ -81,12 +81,12 @@ func CheckResidency(routes []Route, deviceGiB *float64, o Objective) Residency {
 		return res
 	}
 	res.Fits = boolp(res.TotalGiB <= *res.UsableGiB+1e-9)
-	rel := "<="
+	rel := "within the"
 	verb := "fits"
 	if !*res.Fits {
-		rel, verb = ">", "does not fit"
+		rel, verb = "more than the", "does not fit"
 	}
-	res.Reasons = append(res.Reasons, fmt.Sprintf("%s: resident %s GiB + largest switched %s GiB = %s GiB %s %s GiB usable (%s GiB less %s headroom)",
+	res.Reasons = append(res.Reasons, fmt.Sprintf("%s: resident %s GiB + largest switched %s GiB = %s GiB, %s %s GiB usable (%s GiB less %s headroom)",
 		verb, fmtNum(res.ResidentGiB), fmtNum(res.SwitchedGiB), fmtNum(res.TotalGiB), rel, fmtNum(*res.UsableGiB), fmtNum(*deviceGiB), fmtPct(res.Headroom)))
 	return res
 }

@@ -163,7 +163,7 @@ func SizeWithArrivals(ceil *RowResult, ad Admission, o Objective, refusedTarget,
 	q.Utilisation = q.SustainableRate / q.ClosedLoopRate
 	bound := "no TTFT bound"
 	if q.TTFTBound != nil {
-		bound = fmt.Sprintf("p%s client TTFT (queue wait included) <= %s s", fmtNum(q.Percentile), fmtNum(*q.TTFTBound))
+		bound = fmt.Sprintf("p%s client TTFT (queue wait included) is within %s s", fmtNum(q.Percentile), fmtNum(*q.TTFTBound))
 	}
 	q.Basis = fmt.Sprintf("%s req/s per box with random arrivals (%s of the closed-loop ceiling's %s req/s): the highest rate at which %s and at most %s of arrivals are refused or time out, over %d simulated %s of %d slots, a queue of %d for %s s",
 		fmtNum(q.SustainableRate), DisplayShare(q.Utilisation), fmtNum(q.ClosedLoopRate), bound, DisplayShare(q.RefusedTarget), q.Hours, plural(q.Hours, "hour", "hours"), q.Slots, q.QueueSize, fmtNum(q.MaxQueueAgeS))

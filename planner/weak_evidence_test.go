@@ -26,7 +26,7 @@ func TestWeakEvidenceNeverHidesAFailure(t *testing.T) {
 	}
 	for _, want := range []string{
 		"ceiling: 1 concurrent stream, on weak evidence",
-		"2 concurrent streams does not pass: success 97 % < 99 %",
+		"2 concurrent streams does not pass: success 97 %, below 99 %",
 		"a measured failure counts whatever its sample",
 		"40 successful requests, a p95 needs at least 100",
 		"Rerun it with at least 100 successful requests, or amend the contract with a reason",
@@ -185,7 +185,7 @@ func TestSweepShortFirstRowsAreCovered(t *testing.T) {
 		t.Errorf("covered %v, unproven %v, stopped at %v", e.Covered, e.Unproven, deref(e.StoppedAt))
 	}
 	for _, want := range []string{
-		"demonstrated ceiling: 8 concurrent streams (10 concurrent streams does not pass: p95 end-to-end 16.2 s > 15 s)",
+		"demonstrated ceiling: 8 concurrent streams (10 concurrent streams does not pass: p95 end-to-end 16.2 s, above the 15 s bound)",
 		"1 concurrent stream and 2 concurrent streams passed inconclusively below the ceiling and change nothing: the conclusive pass at 8 concurrent streams covers them",
 	} {
 		if !strings.Contains(e.Text, want) {

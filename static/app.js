@@ -704,3 +704,25 @@ document.addEventListener("htmx:afterRequest", function (e) {
     forPaper = [];
   });
 })();
+
+// A term is linked to the glossary on its first use on the page
+// (view.Term: a.term with data-term). A part htmx swaps in (a section
+// after a save, a lazy part) is rendered on its own and links its terms
+// again; of the links to a term it brings, every one after the page's
+// first link to that term becomes its plain text.
+(function () {
+  "use strict";
+  function unlinkRepeats(root) {
+    if (!root || !root.querySelectorAll) return;
+    var terms = {};
+    if (root.matches && root.matches("a[data-term]")) terms[root.dataset.term] = true;
+    root.querySelectorAll("a[data-term]").forEach(function (a) { terms[a.dataset.term] = true; });
+    Object.keys(terms).forEach(function (term) {
+      var links = document.querySelectorAll('a[data-term="' + CSS.escape(term) + '"]');
+      for (var i = 1; i < links.length; i++) {
+        links[i].replaceWith(document.createTextNode(links[i].textContent));
+      }
+    });
+  }
+  document.addEventListener("htmx:load", function (e) { unlinkRepeats(e.target); });
+})();

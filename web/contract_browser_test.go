@@ -40,6 +40,8 @@ func TestBrowserContractJourney(t *testing.T) {
 		chromedp.Click(css(`input[name="objective.no_oom"]`)),
 		chromedp.Click(css(`[data-testid="save-contract"]`)),
 		chromedp.WaitVisible(css(`[data-testid="freeze"]`)),
+		browsertest.WaitText(`[data-testid="objective"]`, "95 % of whole answers within 15 s"),
+		browsertest.WaitText(`[data-testid="objective"]`, "as written: success>="),
 		browsertest.WaitText(`[data-testid="objective"]`, "e2e_p95<=15s"),
 	)
 	steps = append(steps, struct {

@@ -192,7 +192,7 @@ func TestBrowserRoleJourneys(t *testing.T) {
 
 	// The fields the lead types (text into an input) and chooses (a
 	// select, a box ticked, a file) on the way to the three answers,
-	// counted by name: the bound is 40 typed.
+	// counted by name: at most 40 typed.
 	typed, chosen := map[string]bool{}, map[string]bool{}
 	lean := contractValues(0)
 	for _, k := range []string{"objective.e2e_max_s", "objective.min_headroom", "device_memory_gib", "test_date"} {

@@ -16,7 +16,7 @@ import (
 
 // matrixRows are concurrency rows 1, 2, 4, 8, 10 of 60 s and 600 requests
 // each, every one with 20 % memory headroom; 10 fails p95 end-to-end
-// (16.2 s > 15 s). sha names the file they come from.
+// (16.2 s, above the 15 s bound). sha names the file they come from.
 func matrixRows(sha string) []planner.Row {
 	var rows []planner.Row
 	for i, l := range []float64{1, 2, 4, 8, 10} {
@@ -125,9 +125,9 @@ func TestMatrixShowsVerdictsEnvelopeAndAdmission(t *testing.T) {
 	for _, want := range []string{
 		`data-testid="matrix-row-4" data-verdict="fail"`,
 		`data-testid="matrix-row-3" data-verdict="pass"`,
-		`class="num fail" title="p95 end-to-end 16.2 s &gt; 15 s; ` + planner.SummaryBoundNote + `" data-testid="e2e-p95">16.200`,
-		`class="num pass" title="p95 end-to-end 12.4 s &lt;= 15 s; ` + planner.SummaryBoundNote + `" data-testid="e2e-p95">12.400`,
-		"p95 end-to-end 16.2 s &gt; 15 s",
+		`class="num fail" title="p95 end-to-end 16.2 s, above the 15 s bound; ` + planner.SummaryBoundNote + `" data-testid="e2e-p95">16.200`,
+		`class="num pass" title="p95 end-to-end 12.4 s, within the 15 s bound; ` + planner.SummaryBoundNote + `" data-testid="e2e-p95">12.400`,
+		"p95 end-to-end 16.2 s, above the 15 s bound",
 		fmt.Sprintf(`href="/reports/%d/rows/%d/provenance?from=matrix"`, id, rows[10]),
 		fmt.Sprintf(`href="/reports/%d/matrix.csv"`, id),
 	} {
@@ -197,7 +197,7 @@ func TestObservedFiguresValidateSaveAndSwap(t *testing.T) {
 		`<section id="envelope" class="report-section" data-testid="envelope" hx-swap-oob="true"`,
 		`<section id="history" class="report-section" data-testid="history" hx-swap-oob="true"`,
 		"Demonstrated ceiling: 4",
-		"memory headroom 5 % &lt; 10 %",
+		"memory headroom 5 %, below 10 %",
 		`data-testid="tokens-per-joule">0.375<`, // 240 tok/s / 640 W, 3 significant figures
 	} {
 		if !strings.Contains(body, want) {
@@ -273,7 +273,7 @@ func TestMatrixCSV(t *testing.T) {
 	}
 	last := recs[5]
 	for name, want := range map[string]string{
-		"load": "10", "e2e_p95_s": "16.2", "verdict": "fail", "failures": "p95 end-to-end 16.2 s > 15 s",
+		"load": "10", "e2e_p95_s": "16.2", "verdict": "fail", "failures": "p95 end-to-end 16.2 s, above the 15 s bound",
 		"in_envelope": "false", "success_rate": "1", "headroom": "0.2", "file": "sweep.json",
 	} {
 		if got := last[col[name]]; got != want {

@@ -54,3 +54,33 @@ func TestObjectiveInWordsOnPages(t *testing.T) {
 		t.Error("/compare shows the objective's syntax")
 	}
 }
+
+// The contract's read view says the objective as a sentence first, its
+// syntax after it as written (people paste it into tools), both inside the
+// element marked objective; the results step's matrix line, which already
+// says the sentence, keeps only the syntax "as written".
+func TestObjectiveSentenceBeforeSyntax(t *testing.T) {
+	app := newTestApp(t)
+	demo := demoReport(t, app)
+	sentence, syntax := demo.Contract.Objective.Sentence(), demo.Contract.Objective.String()
+	words := func(s string) string {
+		return strings.Join(strings.Fields(html.UnescapeString(regexp.MustCompile(`<[^>]*>`).ReplaceAllString(s, ""))), " ")
+	}
+	c := app.client("reviewer")
+	base := fmt.Sprintf("%s/reports/%d", app.srv.URL, demo.ID)
+
+	_, contract := do(t, c, http.MethodGet, base+"/contract", nil)
+	got := words(upTo(contract, "objective", "</dd>"))
+	if want := sentence + ". as written: " + syntax; !strings.Contains(got, want) {
+		t.Errorf("contract's objective = %q, want %q", got, want)
+	}
+
+	_, results := do(t, c, http.MethodGet, base+"/results", nil)
+	line := words(upTo(results, "matrix-objective", "</p>"))
+	if want := "As written in the contract: " + syntax; !strings.Contains(line, want) {
+		t.Errorf("matrix's objective line = %q, want %q", line, want)
+	}
+	if strings.Count(line, sentence) != 1 {
+		t.Errorf("matrix's objective line says the sentence %d times, want once: %q", strings.Count(line, sentence), line)
+	}
+}

@@ -46,7 +46,7 @@ func TestResidencyRoutesAndFit(t *testing.T) {
 		t.Fatalf("save: %d\n%.500s", res.StatusCode, body)
 	}
 	rs := sectionOf(body, "residency")
-	for _, want := range []string{`data-testid="residency-fit">fits<`, "resident 40 GiB + largest switched 30 GiB = 70 GiB &lt;= 72 GiB usable", `value="qwen-14b"`} {
+	for _, want := range []string{`data-testid="residency-fit">fits<`, "resident 40 GiB + largest switched 30 GiB = 70 GiB, within the 72 GiB usable", `value="qwen-14b"`} {
 		if !strings.Contains(rs, want) {
 			t.Errorf("residency lacks %q", want)
 		}

@@ -58,6 +58,21 @@ func TestBrowserReportSteps(t *testing.T) {
 			if err != nil || dup != "" {
 				t.Errorf("%s: terms linked more than once: %s (%v)", name, dup, err)
 			}
+			// The bar's tiles do not overlap, and those on one line stand
+			// at one height.
+			overlap, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+				const r = [...document.querySelectorAll('[data-testid="step-bar"] li.step > a')].map(a => a.getBoundingClientRect());
+				const bad = [];
+				for (let i = 0; i < r.length; i++) for (let j = i + 1; j < r.length; j++) {
+					const a = r[i], b = r[j];
+					if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) bad.push((i+1) + " overlaps " + (j+1));
+					if (Math.abs(a.top - b.top) < a.height / 2 && (Math.abs(a.top - b.top) > 0.5 || Math.abs(a.height - b.height) > 0.5)) bad.push((i+1) + " and " + (j+1) + " stand unevenly");
+				}
+				return bad.join(", ");
+			})()`))
+			if err != nil || overlap != "" {
+				t.Errorf("%s: step bar tiles: %s (%v)", name, overlap, err)
+			}
 			h := height()
 			t.Logf("%s: %d px tall", name, h)
 			// The demo is a full report: even so every step page stays

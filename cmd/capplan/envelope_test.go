@@ -150,7 +150,7 @@ func TestRunEnvelopeWeakEvidenceKeepsTheFailure(t *testing.T) {
 	if !errors.As(err, &ec) || ec.ExitCode() != requireExitCode {
 		t.Fatalf("--require 2: error %v, want exit %d\n%s", err, requireExitCode, stdout.String())
 	}
-	for _, want := range []string{"require 2: FAIL", "ceiling: 1 concurrent stream, on weak evidence", "2 concurrent streams does not pass: success 97 % < 99 %"} {
+	for _, want := range []string{"require 2: FAIL", "ceiling: 1 concurrent stream, on weak evidence", "2 concurrent streams does not pass: success 97 %, below 99 %"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("--require 2: stdout lacks %q:\n%s", want, stdout.String())
 		}

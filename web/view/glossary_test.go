@@ -176,3 +176,28 @@ func TestGlossaryLinksHaveNoChildren(t *testing.T) {
 		}
 	}
 }
+
+// TestNoElseInAttributes holds that no template writes "else" as an
+// attribute: templ takes an "else if" among an element's attributes for
+// an attribute named else and a second, separate if (a row both stopped
+// and not counted got two class attributes). Such a choice is written as
+// two ifs whose conditions exclude each other.
+func TestNoElseInAttributes(t *testing.T) {
+	files, _ := filepath.Glob("*_templ.go")
+	more, _ := filepath.Glob("../*_templ.go")
+	files = append(files, more...)
+	if len(files) == 0 {
+		t.Fatal("no generated templates found")
+	}
+	elseAttr := regexp.MustCompile(`WriteString\(templ_\w+_Buffer, \d+, " else"\)`)
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if loc := elseAttr.FindIndex(src); loc != nil {
+			line := 1 + strings.Count(string(src[:loc[0]]), "\n")
+			t.Errorf("%s:%d: an element's attributes hold an else, written as an attribute named else", f, line)
+		}
+	}
+}
