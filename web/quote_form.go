@@ -9,7 +9,7 @@ import (
 	"capplan/web/view"
 )
 
-// view.QuoteForm reads the quote form. The quote's source and evidence date are
+// readQuoteForm reads the quote form. The quote's source and evidence date are
 // those of every price in it; the planner checks the amounts.
 func readQuoteForm(f url.Values) (store.Quote, view.FormErrors) {
 	r := newFormReader(f)

@@ -5,8 +5,8 @@ import (
 	"capplan/web/store"
 )
 
-// CandidateResult is the comparison entry of a stored candidate.
-func (v Report) CandidateResult(name string) *planner.CandidateResult {
+// candidateResult is the comparison entry of a stored candidate.
+func (v Report) candidateResult(name string) *planner.CandidateResult {
 	for i, cr := range v.Result.Candidates.Candidates {
 		if cr.Name == name {
 			return &v.Result.Candidates.Candidates[i]
@@ -88,13 +88,13 @@ func envelopeClass(e planner.Envelope) string {
 // candidateRows are the judged rows imported into the candidate itself
 // (a baseline judged on the report's matrix has none).
 func (v Report) candidateRows(cd store.Candidate) []idRow {
-	cr := v.CandidateResult(cd.Name)
+	cr := v.candidateResult(cd.Name)
 	if cr == nil {
 		return nil
 	}
 	var out []idRow
 	for _, rr := range cr.Matrix {
-		if id := v.RowIDIn(rr, cd.ID); id != 0 {
+		if id := v.rowIDIn(rr, cd.ID); id != 0 {
 			out = append(out, idRow{ID: id, RR: rr})
 		}
 	}

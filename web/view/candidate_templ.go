@@ -85,7 +85,7 @@ func CandidatesBody(v Report, f SectionForm, out *CandidateUpload) templ.Compone
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = CandidatesJudged(v, false).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = candidatesJudged(v, false).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -129,9 +129,9 @@ func CandidatesBody(v Report, f SectionForm, out *CandidateUpload) templ.Compone
 	})
 }
 
-// CandidatesJudged is the decision, the comparison and the reasons; a
+// candidatesJudged is the decision, the comparison and the reasons; a
 // saved row swaps it out of band.
-func CandidatesJudged(v Report, oob bool) templ.Component {
+func candidatesJudged(v Report, oob bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -781,7 +781,7 @@ func candidateCard(v Report, f SectionForm, cd store.Candidate, out *CandidateUp
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = CandidateJudged(v, cd, false).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = candidateJudged(v, cd, false).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1063,10 +1063,10 @@ func CandidateObservedBody(v Report, f SectionForm, cd store.Candidate) templ.Co
 	})
 }
 
-// CandidateJudged is what the comparison made of one candidate: compared
+// candidateJudged is what the comparison made of one candidate: compared
 // or why not, its envelope, and its own compact matrix with a verdict per
 // row. A saved row swaps it out of band.
-func CandidateJudged(v Report, cd store.Candidate, oob bool) templ.Component {
+func candidateJudged(v Report, cd store.Candidate, oob bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1123,7 +1123,7 @@ func CandidateJudged(v Report, cd store.Candidate, oob bool) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if cr := v.CandidateResult(cd.Name); cr != nil {
+		if cr := v.candidateResult(cd.Name); cr != nil {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 111, "<p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

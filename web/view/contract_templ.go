@@ -28,7 +28,7 @@ type ContractEditView struct {
 	OnPage bool
 }
 
-func ContractSection(v Report) templ.Component {
+func contractSection(v Report) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -2139,7 +2139,7 @@ func ContractSectionWithHistory(v Report) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = ContractSection(v).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = contractSection(v).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -23,7 +23,7 @@ func TestQuoteUnitLabels(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	if err := QuoteForm(QuotesView{CanEdit: true}, "/quotes").Render(t.Context(), &b); err != nil {
+	if err := quoteForm(QuotesView{CanEdit: true}, "/quotes").Render(t.Context(), &b); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "—/") || !strings.Contains(b.String(), "Input tokens price (per 1M tokens)") {

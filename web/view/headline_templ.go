@@ -11,12 +11,12 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import "capplan/planner"
 
-// HeadlineSection is the report's answer first (planner.Headline): can the
+// headlineSection is the report's answer first (planner.Headline): can the
 // box serve us, what may it admit, is owning cheaper, and the decision with
 // its review state. Each answer links to its evidence; an answer that
 // cannot be given yet says what is missing, each with a link to the
 // section that takes it. oob marks it for an htmx out-of-band swap.
-func HeadlineSection(v Report, oob bool) templ.Component {
+func headlineSection(v Report, oob bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -14,9 +14,9 @@ import (
 	"capplan/planner"
 )
 
-// ImportsSection is the report's imported results: the upload form and
+// importsSection is the report's imported results: the upload form and
 // every imported file with its rows and warnings.
-func ImportsSection(v Imports) templ.Component {
+func importsSection(v Imports) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1066,7 +1066,7 @@ func ImportsSwap(v Report) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = ImportsSection(v.Imports).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = importsSection(v.Imports).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -77,7 +77,7 @@ func MatrixSection(v Report, f SectionForm, oob bool) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = MatrixJudgement(v, false).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = matrixJudgement(v, false).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -87,7 +87,7 @@ func MatrixSection(v Report, f SectionForm, oob bool) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = MatrixTable(v, false).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = matrixTable(v, false).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -106,10 +106,10 @@ func MatrixSection(v Report, f SectionForm, oob bool) templ.Component {
 	})
 }
 
-// MatrixJudgement is what the matrix is judged against (the objective in
+// matrixJudgement is what the matrix is judged against (the objective in
 // force) and the matrix-wide findings; a change of the contract swaps it
 // out of band.
-func MatrixJudgement(v Report, oob bool) templ.Component {
+func matrixJudgement(v Report, oob bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -379,13 +379,13 @@ func warningBadge(w planner.Warning) templ.Component {
 	})
 }
 
-// MatrixTable is the report's matrix; a saved row swaps it out of band.
+// matrixTable is the report's matrix; a saved row swaps it out of band.
 // By default it shows the objective's columns only (see objectiveColumn),
 // so it reads without scrolling sideways; "Show all N columns" is a link
 // (?cols=all) that app.js follows in place. Each table scrolls in its own
 // box, the header row and the load and verdict columns staying in view;
 // on a phone each row is a card (app.css).
-func MatrixTable(v Report, oob bool) templ.Component {
+func matrixTable(v Report, oob bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -2651,7 +2651,7 @@ func matrixRow(v Report, i int, rr planner.RowResult, cid int64, compact bool) t
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if id := v.RowIDIn(rr, cid); id != 0 {
+		if id := v.rowIDIn(rr, cid); id != 0 {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 229, "<a href=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -2728,7 +2728,7 @@ func observedForms(v Report, f SectionForm) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		for _, rr := range shownRows(v) {
-			if id := v.RowIDIn(rr, 0); id != 0 {
+			if id := v.rowIDIn(rr, 0); id != 0 {
 				templ_7745c5c3_Err = ObservedRowForm(v, f, rr, Itoa64(id)).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err

@@ -11,12 +11,12 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import "capplan/planner"
 
-// PathSection is the way through a report still being written
+// pathSection is the way through a report still being written
 // (planner.Path): the next step first, with what is left and a link to
 // where it is done, then every step with its state. It is left out once
 // every step is done (the report is in review or approved). oob marks it
 // for an htmx out-of-band swap.
-func PathSection(v Report, oob bool) templ.Component {
+func pathSection(v Report, oob bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

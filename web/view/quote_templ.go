@@ -519,7 +519,7 @@ func QuotesPage(v QuotesView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = QuoteForm(v, "/quotes").Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = quoteForm(v, "/quotes").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1614,7 +1614,7 @@ func QuotePage(v QuotesView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = QuoteForm(v, Sprintf("/quotes/%d", q.ID)).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = quoteForm(v, Sprintf("/quotes/%d", q.ID)).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1627,7 +1627,7 @@ func QuotePage(v QuotesView) templ.Component {
 	})
 }
 
-func QuoteForm(v QuotesView, action string) templ.Component {
+func quoteForm(v QuotesView, action string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

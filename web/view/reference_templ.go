@@ -60,7 +60,7 @@ func ReferenceSection(v Report, f SectionForm, oob bool) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = ReferenceJudged(v, false).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = referenceJudged(v, false).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -78,8 +78,8 @@ func ReferenceSection(v Report, f SectionForm, oob bool) templ.Component {
 	})
 }
 
-// ReferenceJudged is what the reference rows say against the report.
-func ReferenceJudged(v Report, oob bool) templ.Component {
+// referenceJudged is what the reference rows say against the report.
+func referenceJudged(v Report, oob bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -982,9 +982,9 @@ func reviewBadge(st store.ReviewStatus) templ.Component {
 	})
 }
 
-// CommentsSection lists the comments on the report's sections, with a form
+// commentsSection lists the comments on the report's sections, with a form
 // to add one (anyone who can read the report, until it is approved).
-func CommentsSection(v Report) templ.Component {
+func commentsSection(v Report) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1186,7 +1186,7 @@ func CommentsWithHistory(v Report) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = CommentsSection(v).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = commentsSection(v).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

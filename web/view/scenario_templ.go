@@ -965,9 +965,9 @@ func scenarioTable(r planner.Result) templ.Component {
 	})
 }
 
-// CrossoverSection states, per quote, the demand at which self-hosting
+// crossoverSection states, per quote, the demand at which self-hosting
 // becomes cheaper or why there is none (docs/method.md, "Crossover").
-func CrossoverSection(v Report, oob bool) templ.Component {
+func crossoverSection(v Report, oob bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

@@ -60,18 +60,18 @@ func init() {
 func sectionList() []Section {
 	return []Section{
 		{Name: "headline", Step: "", RefreshOwn: true, NoComment: true,
-			View:    func(v Report) templ.Component { return HeadlineSection(v, false) },
-			Refresh: func(v Report, _ string) templ.Component { return HeadlineSection(v, true) }},
+			View:    func(v Report) templ.Component { return headlineSection(v, false) },
+			Refresh: func(v Report, _ string) templ.Component { return headlineSection(v, true) }},
 		{Name: "path", Step: "", RefreshOwn: true, NoComment: true,
-			View:    func(v Report) templ.Component { return PathSection(v, false) },
-			Refresh: func(v Report, _ string) templ.Component { return PathSection(v, true) }},
+			View:    func(v Report) templ.Component { return pathSection(v, false) },
+			Refresh: func(v Report, _ string) templ.Component { return pathSection(v, true) }},
 		{Name: "exitcheck", Step: "",
 			View:    func(v Report) templ.Component { return ExitCheckSection(v, false) },
 			Refresh: func(v Report, _ string) templ.Component { return ExitCheckSection(v, true) }},
 		{Name: "contract", Step: "contract",
-			View: func(v Report) templ.Component { return ContractSection(v) }},
+			View: func(v Report) templ.Component { return contractSection(v) }},
 		{Name: "imports", Step: "results", Also: []string{"import-", "upload-"},
-			View: func(v Report) templ.Component { return ImportsSection(v.Imports) }},
+			View: func(v Report) templ.Component { return importsSection(v.Imports) }},
 		{Name: "matrix", Step: "results", Also: []string{"row-", "matrix-", "observed-", "plan-amend"}, RefreshOwn: true,
 			View: func(v Report) templ.Component { return MatrixSection(v, SectionForm{}, false) },
 			Refresh: func(v Report, own string) templ.Component {
@@ -80,9 +80,9 @@ func sectionList() []Section {
 				}
 				// Otherwise the row forms keep what is typed in them: only the
 				// judged parts are swapped.
-				parts := []templ.Component{MatrixJudgement(v, true)}
+				parts := []templ.Component{matrixJudgement(v, true)}
 				if len(v.Result.Matrix) > 0 {
-					parts = append(parts, MatrixTable(v, true))
+					parts = append(parts, matrixTable(v, true))
 				}
 				return templ.Join(parts...)
 			}},
@@ -103,8 +103,8 @@ func sectionList() []Section {
 			View:    func(v Report) templ.Component { return ScenariosSection(v, MoneyForm{}, false) },
 			Refresh: func(v Report, _ string) templ.Component { return ScenariosSection(v, MoneyForm{}, true) }},
 		{Name: "crossover", Step: "decision", RefreshOwn: true,
-			View:    func(v Report) templ.Component { return CrossoverSection(v, false) },
-			Refresh: func(v Report, _ string) templ.Component { return CrossoverSection(v, true) }},
+			View:    func(v Report) templ.Component { return crossoverSection(v, false) },
+			Refresh: func(v Report, _ string) templ.Component { return crossoverSection(v, true) }},
 		{Name: "fleet", Step: "decision",
 			View:    func(v Report) templ.Component { return FleetSection(v, SectionForm{}, false) },
 			Refresh: func(v Report, _ string) templ.Component { return FleetSection(v, SectionForm{}, true) }},
@@ -119,20 +119,20 @@ func sectionList() []Section {
 			View:  func(v Report) templ.Component { return EvidenceSection(v, SectionForm{}) }},
 		{Name: "reference", Step: "evidence", Also: []string{"reference-"},
 			View:    func(v Report) templ.Component { return ReferenceSection(v, SectionForm{}, false) },
-			Refresh: func(v Report, _ string) templ.Component { return ReferenceJudged(v, true) }},
+			Refresh: func(v Report, _ string) templ.Component { return referenceJudged(v, true) }},
 		{Name: "candidates", Step: "evidence", Also: []string{"candidate-"},
 			View: func(v Report) templ.Component { return CandidatesSection(v, SectionForm{}, false) },
 			Refresh: func(v Report, own string) templ.Component {
-				parts := []templ.Component{CandidatesJudged(v, true)}
+				parts := []templ.Component{candidatesJudged(v, true)}
 				for _, cd := range v.Candidates {
-					parts = append(parts, CandidateJudged(v, cd, true))
+					parts = append(parts, candidateJudged(v, cd, true))
 				}
 				return templ.Join(parts...)
 			}},
 		{Name: "review", Step: "review", NoComment: true,
 			View: func(v Report) templ.Component { return ReviewBar(v) }},
 		{Name: "comments", Step: "review", NoComment: true,
-			View: func(v Report) templ.Component { return CommentsSection(v) }},
+			View: func(v Report) templ.Component { return commentsSection(v) }},
 		{Name: "history", Step: "review", RefreshOwn: true, NoComment: true,
 			View: func(v Report) templ.Component { return HistorySection(v.R.ID, v.History, v.HistoryTotal, false) },
 			Refresh: func(v Report, _ string) templ.Component {
