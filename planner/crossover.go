@@ -41,7 +41,10 @@ type Crossover struct {
 	// Stepped is where self-hosting is cheaper counting whole boxes within
 	// the plan; nil when it is nowhere (or capacity is unknown).
 	Stepped *SteppedCrossover `json:"stepped"`
-	Reason  string            `json:"reason,omitempty"`
+	// SteppedNote says why there is no Stepped: self-hosting never
+	// cheaper counting whole boxes, or what its computation lacks.
+	SteppedNote string `json:"stepped_note,omitempty"`
+	Reason      string `json:"reason,omitempty"`
 	// Text states the outcome in a sentence.
 	Text string `json:"text"`
 }
@@ -219,10 +222,12 @@ func FindCrossover(self SelfHostedCost, q QuoteCost, capacity Capacity, share fl
 			}
 			x.Text += "; counting whole boxes: " + x.Stepped.Text
 		case x.Exists:
-			x.Text += "; counting whole boxes, self-hosting is never cheaper: each box costs more than the API charges for the work it can serve"
+			x.SteppedNote = "self-hosting is never cheaper: each box costs more than the API charges for the work it can serve"
+			x.Text += "; counting whole boxes, " + x.SteppedNote
 		}
 	} else if x.Exists {
-		x.Text += " (" + perBoxMissing(capacity, share) + ": the stepped crossover cannot be computed)"
+		x.SteppedNote = perBoxMissing(capacity, share) + ": the stepped crossover cannot be computed"
+		x.Text += " (" + x.SteppedNote + ")"
 	}
 	if x.Text == "" {
 		x.Text = x.Reason

@@ -284,3 +284,19 @@ func TestCrossoverTextSaysTheSteppedAnswer(t *testing.T) {
 		}
 	}
 }
+
+// Where self-hosting breaks even only beyond what a box serves and no
+// count of whole boxes is ever cheaper, the stepped answer is that
+// sentence, not a blank; without a box's capacity, what it lacks.
+func TestSteppedNoteSaysWhyNoRange(t *testing.T) {
+	self := SelfHostedMonthly(flatSelf("3000", "0.01"), nil)
+	q := QuoteMonthly(flatQuote("api", "0.0101"), 256, 128, "contract")
+	x := FindCrossover(self, q, Capacity{PerBoxRate: F(0.5), MaxBoxes: 2}, 0.1)
+	if x.Stepped != nil || !strings.Contains(x.SteppedNote, "self-hosting is never cheaper") || !strings.Contains(x.Text, x.SteppedNote) {
+		t.Errorf("stepped %+v, note %q, text %q", x.Stepped, x.SteppedNote, x.Text)
+	}
+	x = FindCrossover(self, q, Capacity{MaxBoxes: 2}, 0.1)
+	if x.Stepped != nil || !strings.Contains(x.SteppedNote, "the stepped crossover cannot be computed") {
+		t.Errorf("no capacity: stepped %+v, note %q", x.Stepped, x.SteppedNote)
+	}
+}
