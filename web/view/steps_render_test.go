@@ -12,6 +12,7 @@ import (
 	"github.com/a-h/templ"
 
 	"capplan/planner"
+	"capplan/web/store"
 )
 
 // demoReport is the demo report's view model for its owner
@@ -268,5 +269,41 @@ func TestEverySectionHasItsTitle(t *testing.T) {
 				t.Errorf("anchor %q of section %q has no title", a, s.Name)
 			}
 		}
+	}
+}
+
+// A report just created (nothing typed, nothing imported) renders every
+// step, each of its sections present, and the overview says for each
+// answer what is missing, with a link to where it is entered.
+func TestBlankReportRendersEveryStep(t *testing.T) {
+	var v Report
+	v.R = store.Report{ID: 3, Title: "Blank", Owner: "lead@example.com", Version: 1}
+	v.CanEdit, v.CanEditCosts, v.CanSubmit = true, true, true
+	v.Imports = Imports{ReportID: 3, Version: 1, CanEdit: true}
+	v.Result = planner.Compute(v.In)
+	for _, st := range append(Steps, StepDef{Name: PrintStep}) {
+		page := stepPageOf(t, v, st.Name)
+		for _, s := range Sections {
+			if s.View != nil && (s.Step == st.Name || st.Name == PrintStep) && sectionIn(page, s.Name) == "" {
+				t.Errorf("step %q: section %q is missing", StepKey(st.Name), s.Name)
+			}
+		}
+	}
+	page := stepPageOf(t, v, "")
+	for _, name := range []string{"serve", "admit", "own", "decision"} {
+		if !strings.Contains(page, `data-testid="headline-`+name+`" data-answered="false"`) {
+			t.Errorf("%s is not marked unanswered", name)
+		}
+	}
+	for _, want := range []string{
+		`No load-test results imported: import the benchmark files. Go to Imported results`,
+		"What is missing:",
+	} {
+		if !strings.Contains(readText(page), want) {
+			t.Errorf("the overview lacks %q", want)
+		}
+	}
+	if !strings.Contains(page, `href="/reports/3/results#imports"`) {
+		t.Error("the missing results do not link to the imports on the results step")
 	}
 }
