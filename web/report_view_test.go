@@ -120,15 +120,10 @@ func TestAPIReportIsTheHeadlineUnlessRowsAreAsked(t *testing.T) {
 // compute again from In with planner.Compute.
 const viewFixture = "view/testdata/demo_report.json"
 
-// TestWriteViewFixture writes viewFixture from the demo seeded into a
-// temporary database, when CAPPLAN_WRITE_VIEW_FIXTURE=1 asks for it (after
-// a change of the demo or of the view model):
-//
-//	CAPPLAN_WRITE_VIEW_FIXTURE=1 go test ./web -run TestWriteViewFixture
-func TestWriteViewFixture(t *testing.T) {
-	if os.Getenv("CAPPLAN_WRITE_VIEW_FIXTURE") != "1" {
-		t.Skip("writes " + viewFixture + " when CAPPLAN_WRITE_VIEW_FIXTURE=1")
-	}
+// demoViewJSON is the demo's view model for its owner as viewFixture holds
+// it, from the demo seeded into a temporary database.
+func demoViewJSON(t *testing.T) []byte {
+	t.Helper()
 	ctx := context.Background()
 	st := mustOpenDB(t)
 	owner, err := st.CreateUser(ctx, "admin", "A. Lead", store.RoleAdmin, testPassword)
@@ -154,10 +149,70 @@ func TestWriteViewFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll("view/testdata", 0o755); err != nil {
+	return append(b, '\n')
+}
+
+// TestWriteViewFixture writes viewFixture from the demo seeded into a
+// temporary database, when CAPPLAN_WRITE_VIEW_FIXTURE=1 asks for it (after
+// a change of the demo or of the view model):
+//
+//	CAPPLAN_WRITE_VIEW_FIXTURE=1 go test ./web -run TestWriteViewFixture
+func TestWriteViewFixture(t *testing.T) {
+	if os.Getenv("CAPPLAN_WRITE_VIEW_FIXTURE") != "1" {
+		t.Skip("writes " + viewFixture + " when CAPPLAN_WRITE_VIEW_FIXTURE=1")
+	}
+	if err := os.WriteFile(viewFixture, demoViewJSON(t), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(viewFixture, append(b, '\n'), 0o644); err != nil {
+}
+
+// TestViewFixtureIsCurrent holds that viewFixture has the shape of the
+// view model made from the demo today: the same fields at every level
+// (its values, dates and ids, differ from day to day). A field added to
+// the view model, the planner's inputs or the demo asks for the fixture
+// to be written again (TestWriteViewFixture).
+func TestViewFixtureIsCurrent(t *testing.T) {
+	stored, err := os.ReadFile(viewFixture)
+	if err != nil {
 		t.Fatal(err)
+	}
+	var was, now any
+	if err := json.Unmarshal(stored, &was); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(demoViewJSON(t), &now); err != nil {
+		t.Fatal(err)
+	}
+	wasKeys, nowKeys := map[string]bool{}, map[string]bool{}
+	jsonPaths(was, "", wasKeys)
+	jsonPaths(now, "", nowKeys)
+	for k := range nowKeys {
+		if !wasKeys[k] {
+			t.Errorf("%s: %s is new; write it again: CAPPLAN_WRITE_VIEW_FIXTURE=1 go test ./web -run TestWriteViewFixture", viewFixture, k)
+		}
+	}
+	for k := range wasKeys {
+		if !nowKeys[k] {
+			t.Errorf("%s: %s is gone; write it again: CAPPLAN_WRITE_VIEW_FIXTURE=1 go test ./web -run TestWriteViewFixture", viewFixture, k)
+		}
+	}
+}
+
+// jsonPaths adds to out the path of every field set in v (a decoded JSON
+// value), array elements under "[]".
+func jsonPaths(v any, at string, out map[string]bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if e == nil {
+				continue // an absent pointer or list: the demo's values decide it
+			}
+			out[at+"."+k] = true
+			jsonPaths(e, at+"."+k, out)
+		}
+	case []any:
+		for _, e := range v {
+			jsonPaths(e, at+"[]", out)
+		}
 	}
 }
