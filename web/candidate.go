@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -76,7 +77,7 @@ func (s *Server) candidateSave(c echo.Context, cid int64) error {
 	next := candidateForm(fr)
 	key, action := "new", "candidate "+next.Name+" added"
 	if cid != 0 {
-		key, action = view.Itoa64(cid), "candidate "+next.Name+" edited"
+		key, action = strconv.FormatInt(cid, 10), "candidate "+next.Name+" edited"
 	}
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "candidates", Key: key, Form: form, Errs: fr.errs, Prev: prev, Next: next, Changed: cid == 0, HistoryKey: "candidate",
@@ -103,7 +104,7 @@ func (s *Server) candidateRemove(c echo.Context) error {
 		return err
 	}
 	return s.saveSection(c, r, sectionSave{
-		Anchor: "candidates", Key: view.Itoa64(cid), Prev: cur.Candidate, Changed: true, HistoryKey: "candidate",
+		Anchor: "candidates", Key: strconv.FormatInt(cid, 10), Prev: cur.Candidate, Changed: true, HistoryKey: "candidate",
 		Edit: s.edit(c, r, "candidate "+cur.Name+" removed", "candidates"),
 		Save: func(ctx context.Context, e store.Edit) error {
 			return s.store.RemoveCandidate(ctx, e, cid)

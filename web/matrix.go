@@ -67,7 +67,7 @@ func (s *Server) rowObserved(c echo.Context) error {
 	}
 	fr := newFormReader(form)
 	o := observedForm(fr)
-	key := view.Itoa64(rid)
+	key := strconv.FormatInt(rid, 10)
 	load := "row " + key
 	if l, ok := prev.Row.LoadValue(); ok {
 		load = "load " + strconv.FormatFloat(l, 'f', -1, 64)

@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +13,6 @@ import (
 	"capplan/planner"
 	"capplan/web/browsertest"
 	"capplan/web/reports"
-	"capplan/web/view"
 )
 
 // TestBrowserScenarioBurstAndDayProfile: on the demo, a lead types the
@@ -54,7 +54,7 @@ func TestBrowserScenarioBurstAndDayProfile(t *testing.T) {
 	}
 
 	ctx := browsertest.New(t)
-	page := app.srv.URL + "/reports/" + view.Itoa(int(id)) + "/decision"
+	page := app.srv.URL + "/reports/" + strconv.Itoa(int(id)) + "/decision"
 	form := `[data-testid="scenario-form"] `
 	steps := append(browserLogin(app, app.users["admin"].Email),
 		chromedp.Navigate(page),

@@ -129,7 +129,7 @@ func candidateNewPart(v view.Report, _ string) (templ.Component, bool) {
 
 func candidateEditPart(v view.Report, key string) (templ.Component, bool) {
 	for _, cd := range v.Candidates {
-		if view.Itoa64(cd.ID) == key {
+		if strconv.FormatInt(cd.ID, 10) == key {
 			return view.CandidateEditForm(v, view.SectionForm{}, key, cd.Candidate), true
 		}
 	}
@@ -138,7 +138,7 @@ func candidateEditPart(v view.Report, key string) (templ.Component, bool) {
 
 func candidateObservedPart(v view.Report, key string) (templ.Component, bool) {
 	for _, cd := range v.Candidates {
-		if view.Itoa64(cd.ID) == key {
+		if strconv.FormatInt(cd.ID, 10) == key {
 			return view.CandidateObservedBody(v, view.SectionForm{}, cd), true
 		}
 	}

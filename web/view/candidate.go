@@ -35,7 +35,7 @@ func gateText(g *planner.RegressionGate) string {
 	if g.Pass {
 		outcome = "passed"
 	}
-	return Sprintf("%s %s (%d cases, %s)", outcome, g.Gate, g.Cases, g.Date)
+	return sprintf("%s %s (%d cases, %s)", outcome, g.Gate, g.Cases, g.Date)
 }
 
 // gatePassField is the gate's outcome for the form's select.
@@ -53,7 +53,7 @@ func gateCasesField(g *planner.RegressionGate) string {
 	if g == nil || g.Cases == 0 {
 		return ""
 	}
-	return Itoa(g.Cases)
+	return itoa(g.Cases)
 }
 
 func gateField(g *planner.RegressionGate, name string) string {
@@ -69,9 +69,9 @@ func gateField(g *planner.RegressionGate, name string) string {
 // candidateAction is where a candidate form posts: the list for a new one.
 func candidateAction(reportID int64, key string) string {
 	if key == "new" {
-		return Sprintf("/reports/%d/candidates", reportID)
+		return sprintf("/reports/%d/candidates", reportID)
 	}
-	return Sprintf("/reports/%d/candidates/%s", reportID, key)
+	return sprintf("/reports/%d/candidates/%s", reportID, key)
 }
 
 // envelopeClass colours an envelope by its state.
@@ -104,7 +104,7 @@ func (v Report) candidateRows(cd store.Candidate) []idRow {
 // openAny reports whether the form of one of rows is to be shown open.
 func (f SectionForm) openAny(rows []idRow) bool {
 	for _, r := range rows {
-		if f.open(Itoa64(r.ID)) {
+		if f.open(itoa64(r.ID)) {
 			return true
 		}
 	}

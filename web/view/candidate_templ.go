@@ -658,7 +658,7 @@ func candidateCard(v Report, f SectionForm, cd store.Candidate, out *CandidateUp
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var25 string
-		templ_7745c5c3_Var25, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Sprintf("candidate-%d", cd.ID)).Resolve(ctx)
+		templ_7745c5c3_Var25, templ_7745c5c3_Err = templruntime.NewAttributeExpression(sprintf("candidate-%d", cd.ID)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/candidate.templ`, Line: 146, Col: 63}
 		}
@@ -798,7 +798,7 @@ func candidateCard(v Report, f SectionForm, cd store.Candidate, out *CandidateUp
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var33 string
-				templ_7745c5c3_Var33, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(Sprintf("/reports/%d/candidates/%d/imports", v.R.ID, cd.ID))).ResolveURL(ctx)
+				templ_7745c5c3_Var33, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(sprintf("/reports/%d/candidates/%d/imports", v.R.ID, cd.ID))).ResolveURL(ctx)
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/candidate.templ`, Line: 166, Col: 155}
 				}
@@ -824,7 +824,7 @@ func candidateCard(v Report, f SectionForm, cd store.Candidate, out *CandidateUp
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var35 string
-				templ_7745c5c3_Var35, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Itoa(v.R.Version)).Resolve(ctx)
+				templ_7745c5c3_Var35, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.R.Version)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/candidate.templ`, Line: 167, Col: 66}
 				}
@@ -913,7 +913,7 @@ func candidateCard(v Report, f SectionForm, cd store.Candidate, out *CandidateUp
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = lazyPart(v.R.ID, "candidate-observed", Itoa64(cd.ID), f.openAny(rows), CandidateObservedBody(v, f, cd)).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = lazyPart(v.R.ID, "candidate-observed", itoa64(cd.ID), f.openAny(rows), CandidateObservedBody(v, f, cd)).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -926,7 +926,7 @@ func candidateCard(v Report, f SectionForm, cd store.Candidate, out *CandidateUp
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if f.is(Itoa64(cd.ID)) {
+			if f.is(itoa64(cd.ID)) {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 95, " open")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -949,7 +949,7 @@ func candidateCard(v Report, f SectionForm, cd store.Candidate, out *CandidateUp
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = lazyPart(v.R.ID, "candidate-edit", Itoa64(cd.ID), f.is(Itoa64(cd.ID)), CandidateEditForm(v, f, Itoa64(cd.ID), cd.Candidate)).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = lazyPart(v.R.ID, "candidate-edit", itoa64(cd.ID), f.is(itoa64(cd.ID)), CandidateEditForm(v, f, itoa64(cd.ID), cd.Candidate)).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -958,7 +958,7 @@ func candidateCard(v Report, f SectionForm, cd store.Candidate, out *CandidateUp
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var41 string
-			templ_7745c5c3_Var41, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(Sprintf("/reports/%d/candidates/%d/remove", v.R.ID, cd.ID))).ResolveURL(ctx)
+			templ_7745c5c3_Var41, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(sprintf("/reports/%d/candidates/%d/remove", v.R.ID, cd.ID))).ResolveURL(ctx)
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/candidate.templ`, Line: 188, Col: 105}
 			}
@@ -971,7 +971,7 @@ func candidateCard(v Report, f SectionForm, cd store.Candidate, out *CandidateUp
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var42 string
-			templ_7745c5c3_Var42, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Sprintf("/reports/%d/candidates/%d/remove", v.R.ID, cd.ID)).Resolve(ctx)
+			templ_7745c5c3_Var42, templ_7745c5c3_Err = templruntime.NewAttributeExpression(sprintf("/reports/%d/candidates/%d/remove", v.R.ID, cd.ID)).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/candidate.templ`, Line: 188, Col: 176}
 			}
@@ -997,7 +997,7 @@ func candidateCard(v Report, f SectionForm, cd store.Candidate, out *CandidateUp
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var44 string
-			templ_7745c5c3_Var44, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Itoa(v.R.Version)).Resolve(ctx)
+			templ_7745c5c3_Var44, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.R.Version)).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/candidate.templ`, Line: 189, Col: 65}
 			}
@@ -1054,7 +1054,7 @@ func CandidateObservedBody(v Report, f SectionForm, cd store.Candidate) templ.Co
 			return templ_7745c5c3_Err
 		}
 		for _, r := range v.candidateRows(cd) {
-			templ_7745c5c3_Err = ObservedRowForm(v, f, r.RR, Itoa64(r.ID)).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = ObservedRowForm(v, f, r.RR, itoa64(r.ID)).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1088,7 +1088,7 @@ func candidateJudged(v Report, cd store.Candidate, oob bool) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var48 string
-		templ_7745c5c3_Var48, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Sprintf("candidate-%d-judged", cd.ID)).Resolve(ctx)
+		templ_7745c5c3_Var48, templ_7745c5c3_Err = templruntime.NewAttributeExpression(sprintf("candidate-%d-judged", cd.ID)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/candidate.templ`, Line: 208, Col: 48}
 		}
@@ -1359,7 +1359,7 @@ func candidateUploadBox(v Report, out *CandidateUpload) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var62 string
-				templ_7745c5c3_Var62, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(SectionURL(v.R.ID, Sprintf("import-%d", d.ID)))).ResolveURL(ctx)
+				templ_7745c5c3_Var62, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(SectionURL(v.R.ID, sprintf("import-%d", d.ID)))).ResolveURL(ctx)
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/candidate.templ`, Line: 242, Col: 75}
 				}
@@ -1372,7 +1372,7 @@ func candidateUploadBox(v Report, out *CandidateUpload) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var63 string
-				templ_7745c5c3_Var63, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa64(d.ID))
+				templ_7745c5c3_Var63, templ_7745c5c3_Err = templ.JoinStringErrs(itoa64(d.ID))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/candidate.templ`, Line: 242, Col: 104}
 				}
@@ -1483,7 +1483,7 @@ func CandidateEditForm(v Report, f SectionForm, key string, c planner.Candidate)
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var69 string
-		templ_7745c5c3_Var69, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Itoa(v.R.Version)).Resolve(ctx)
+		templ_7745c5c3_Var69, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.R.Version)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/candidate.templ`, Line: 257, Col: 63}
 		}

@@ -407,7 +407,7 @@ func admissionPanel(a planner.Admission) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var18 string
-		templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(a.QueueSize))
+		templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(a.QueueSize))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/envelope.templ`, Line: 87, Col: 51}
 		}
@@ -433,7 +433,7 @@ func admissionPanel(a planner.Admission) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var20 string
-		templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(Sprintf("HTTP %d with ", a.OverloadStatus))
+		templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(sprintf("HTTP %d with ", a.OverloadStatus))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/envelope.templ`, Line: 91, Col: 81}
 		}
@@ -450,7 +450,7 @@ func admissionPanel(a planner.Admission) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var21 string
-		templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(Sprintf(" %d s", a.RetryAfterS))
+		templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(sprintf(" %d s", a.RetryAfterS))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/envelope.templ`, Line: 91, Col: 157}
 		}
@@ -463,7 +463,7 @@ func admissionPanel(a planner.Admission) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var22 string
-		templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(a.ClientMaxRetries))
+		templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(a.ClientMaxRetries))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/envelope.templ`, Line: 95, Col: 41}
 		}
@@ -733,7 +733,7 @@ func AdmissionOverrideBody(v Report, f SectionForm) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var34 string
-		templ_7745c5c3_Var34, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(Sprintf("/reports/%d/admission", v.R.ID))).ResolveURL(ctx)
+		templ_7745c5c3_Var34, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(sprintf("/reports/%d/admission", v.R.ID))).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/envelope.templ`, Line: 152, Col: 85}
 		}
@@ -746,7 +746,7 @@ func AdmissionOverrideBody(v Report, f SectionForm) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var35 string
-		templ_7745c5c3_Var35, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Sprintf("/reports/%d/admission", v.R.ID)).Resolve(ctx)
+		templ_7745c5c3_Var35, templ_7745c5c3_Err = templruntime.NewAttributeExpression(sprintf("/reports/%d/admission", v.R.ID)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/envelope.templ`, Line: 152, Col: 138}
 		}
@@ -759,7 +759,7 @@ func AdmissionOverrideBody(v Report, f SectionForm) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var36 string
-		templ_7745c5c3_Var36, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Itoa(v.R.Version)).Resolve(ctx)
+		templ_7745c5c3_Var36, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.R.Version)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/envelope.templ`, Line: 153, Col: 63}
 		}

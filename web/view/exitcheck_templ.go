@@ -40,7 +40,7 @@ func ExitCheckSection(v Report, oob bool) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var2 string
-		templ_7745c5c3_Var2, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Sprintf("/reports/%d/exitcheck", v.R.ID)).Resolve(ctx)
+		templ_7745c5c3_Var2, templ_7745c5c3_Err = templruntime.NewAttributeExpression(sprintf("/reports/%d/exitcheck", v.R.ID)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/exitcheck.templ`, Line: 17, Col: 51}
 		}
@@ -100,7 +100,7 @@ func ExitCheckSection(v Report, oob bool) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var5 string
-			templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(len(v.Result.ExitCheck)))
+			templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(len(v.Result.ExitCheck)))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/exitcheck.templ`, Line: 31, Col: 91}
 			}

@@ -108,7 +108,7 @@ func FleetSection(v Report, f SectionForm, oob bool) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var4 string
-				templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs("for " + Itoa(fl.ScalingReplicas) + " replicas")
+				templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs("for " + itoa(fl.ScalingReplicas) + " replicas")
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/fleet.templ`, Line: 37, Col: 115}
 				}
@@ -308,7 +308,7 @@ func FleetSection(v Report, f SectionForm, oob bool) templ.Component {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var16 string
-						templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(z.Serving))
+						templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(z.Serving))
 						if templ_7745c5c3_Err != nil {
 							return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/fleet.templ`, Line: 87, Col: 43}
 						}
@@ -321,7 +321,7 @@ func FleetSection(v Report, f SectionForm, oob bool) templ.Component {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var17 string
-						templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(z.Reserve))
+						templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(z.Reserve))
 						if templ_7745c5c3_Err != nil {
 							return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/fleet.templ`, Line: 88, Col: 43}
 						}
@@ -347,7 +347,7 @@ func FleetSection(v Report, f SectionForm, oob bool) templ.Component {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var19 string
-						templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(z.Boxes))
+						templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(z.Boxes))
 						if templ_7745c5c3_Err != nil {
 							return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/fleet.templ`, Line: 89, Col: 90}
 						}
@@ -484,7 +484,7 @@ func fleetForm(v Report, f SectionForm) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var25 string
-		templ_7745c5c3_Var25, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(Sprintf("/reports/%d/fleet", v.R.ID))).ResolveURL(ctx)
+		templ_7745c5c3_Var25, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(sprintf("/reports/%d/fleet", v.R.ID))).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/fleet.templ`, Line: 126, Col: 63}
 		}
@@ -497,7 +497,7 @@ func fleetForm(v Report, f SectionForm) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var26 string
-		templ_7745c5c3_Var26, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Sprintf("/reports/%d/fleet", v.R.ID)).Resolve(ctx)
+		templ_7745c5c3_Var26, templ_7745c5c3_Err = templruntime.NewAttributeExpression(sprintf("/reports/%d/fleet", v.R.ID)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/fleet.templ`, Line: 127, Col: 49}
 		}
@@ -510,7 +510,7 @@ func fleetForm(v Report, f SectionForm) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var27 string
-		templ_7745c5c3_Var27, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Itoa(v.R.Version)).Resolve(ctx)
+		templ_7745c5c3_Var27, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.R.Version)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/fleet.templ`, Line: 132, Col: 64}
 		}

@@ -101,13 +101,13 @@ func When(t time.Time) string {
 // pct shows a share as a percentage by the planner's rule: 0.14 %, 62 %.
 func pct(v float64) string { return planner.DisplayShare(v) }
 
-func Itoa64(v int64) string { return strconv.FormatInt(v, 10) }
+func itoa64(v int64) string { return strconv.FormatInt(v, 10) }
 
-func Sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }
+func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }
 
 func ParseDate(s string) (time.Time, error) { return time.Parse("2006-01-02", s) }
 
-func Itoa(v int) string { return strconv.Itoa(v) }
+func itoa(v int) string { return strconv.Itoa(v) }
 
 func Dash(s string) string {
 	if strings.TrimSpace(s) == "" {

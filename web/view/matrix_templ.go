@@ -54,7 +54,7 @@ func MatrixSection(v Report, f SectionForm, oob bool) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var2 string
-			templ_7745c5c3_Var2, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(Sprintf("/reports/%d/matrix.csv", v.R.ID))).ResolveURL(ctx)
+			templ_7745c5c3_Var2, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(sprintf("/reports/%d/matrix.csv", v.R.ID))).ResolveURL(ctx)
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 23, Col: 70}
 			}
@@ -459,7 +459,7 @@ func matrixTable(v Report, oob bool) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var17 string
-		templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(ObjectiveColumnCount(v)))
+		templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(ObjectiveColumnCount(v)))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 109, Col: 89}
 		}
@@ -472,7 +472,7 @@ func matrixTable(v Report, oob bool) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var18 string
-		templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(n))
+		templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(n))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 109, Col: 104}
 		}
@@ -498,7 +498,7 @@ func matrixTable(v Report, oob bool) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var20 string
-		templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(n))
+		templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(n))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 110, Col: 140}
 		}
@@ -511,7 +511,7 @@ func matrixTable(v Report, oob bool) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var21 string
-		templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(n))
+		templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(n))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 113, Col: 17}
 		}
@@ -598,7 +598,7 @@ func matrixTable(v Report, oob bool) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var24 string
-			templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(len(shownRows(v))))
+			templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(len(shownRows(v))))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 135, Col: 41}
 			}
@@ -611,7 +611,7 @@ func matrixTable(v Report, oob bool) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var25 string
-			templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(n))
+			templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(n))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 135, Col: 91}
 			}
@@ -637,7 +637,7 @@ func matrixTable(v Report, oob bool) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var27 string
-			templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(n))
+			templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(n))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 136, Col: 99}
 			}
@@ -680,7 +680,7 @@ func rowsTable(v Report, rows []planner.RowResult, cid int64, compact bool) temp
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
 		if compact {
-			templ_7745c5c3_Err = rowsTableAt(v, rows, 0, cid, compact, Sprintf("candidate-matrix-%d", cid)).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = rowsTableAt(v, rows, 0, cid, compact, sprintf("candidate-matrix-%d", cid)).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1269,7 +1269,7 @@ func matrixRow(v Report, i int, rr planner.RowResult, cid int64, compact bool) t
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var56 string
-			templ_7745c5c3_Var56, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Sprintf("candidate-%d-row-%d", cid, i)).Resolve(ctx)
+			templ_7745c5c3_Var56, templ_7745c5c3_Err = templruntime.NewAttributeExpression(sprintf("candidate-%d-row-%d", cid, i)).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 224, Col: 55}
 			}
@@ -1287,7 +1287,7 @@ func matrixRow(v Report, i int, rr planner.RowResult, cid int64, compact bool) t
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var57 string
-			templ_7745c5c3_Var57, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Sprintf("matrix-row-%d", i)).Resolve(ctx)
+			templ_7745c5c3_Var57, templ_7745c5c3_Err = templruntime.NewAttributeExpression(sprintf("matrix-row-%d", i)).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 226, Col: 44}
 			}
@@ -1318,7 +1318,7 @@ func matrixRow(v Report, i int, rr planner.RowResult, cid int64, compact bool) t
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var59 string
-		templ_7745c5c3_Var59, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Sprintf("%t", rr.Counted)).Resolve(ctx)
+		templ_7745c5c3_Var59, templ_7745c5c3_Err = templruntime.NewAttributeExpression(sprintf("%t", rr.Counted)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 229, Col: 42}
 		}
@@ -1405,7 +1405,7 @@ func matrixRow(v Report, i int, rr planner.RowResult, cid int64, compact bool) t
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var62 string
-				templ_7745c5c3_Var62, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(len(rr.NotCounted)))
+				templ_7745c5c3_Var62, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(len(rr.NotCounted)))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 252, Col: 45}
 				}
@@ -2657,7 +2657,7 @@ func matrixRow(v Report, i int, rr planner.RowResult, cid int64, compact bool) t
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var135 string
-			templ_7745c5c3_Var135, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(Sprintf("/reports/%d/rows/%d/provenance?from=%s", v.R.ID, id, backAnchor(cid)))).ResolveURL(ctx)
+			templ_7745c5c3_Var135, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(sprintf("/reports/%d/rows/%d/provenance?from=%s", v.R.ID, id, backAnchor(cid)))).ResolveURL(ctx)
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 327, Col: 107}
 			}
@@ -2729,7 +2729,7 @@ func observedForms(v Report, f SectionForm) templ.Component {
 		}
 		for _, rr := range shownRows(v) {
 			if id := v.rowIDIn(rr, 0); id != 0 {
-				templ_7745c5c3_Err = ObservedRowForm(v, f, rr, Itoa64(id)).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = ObservedRowForm(v, f, rr, itoa64(id)).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -2831,7 +2831,7 @@ func ObservedRowForm(v Report, f SectionForm, rr planner.RowResult, key string) 
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var144 string
-		templ_7745c5c3_Var144, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(rr.Row.Index))
+		templ_7745c5c3_Var144, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(rr.Row.Index))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 354, Col: 80}
 		}
@@ -2907,7 +2907,7 @@ func ObservedRowBody(v Report, f SectionForm, rr planner.RowResult, key string) 
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var147 string
-		templ_7745c5c3_Var147, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(Sprintf("/reports/%d/rows/%s/observed", v.R.ID, key))).ResolveURL(ctx)
+		templ_7745c5c3_Var147, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(sprintf("/reports/%d/rows/%s/observed", v.R.ID, key))).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 368, Col: 97}
 		}
@@ -2920,7 +2920,7 @@ func ObservedRowBody(v Report, f SectionForm, rr planner.RowResult, key string) 
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var148 string
-		templ_7745c5c3_Var148, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Sprintf("/reports/%d/rows/%s/observed", v.R.ID, key)).Resolve(ctx)
+		templ_7745c5c3_Var148, templ_7745c5c3_Err = templruntime.NewAttributeExpression(sprintf("/reports/%d/rows/%s/observed", v.R.ID, key)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 368, Col: 162}
 		}
@@ -2959,7 +2959,7 @@ func ObservedRowBody(v Report, f SectionForm, rr planner.RowResult, key string) 
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var151 string
-		templ_7745c5c3_Var151, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Itoa(v.R.Version)).Resolve(ctx)
+		templ_7745c5c3_Var151, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.R.Version)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 369, Col: 63}
 		}
@@ -3118,7 +3118,7 @@ func versionSync(version int) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var155 string
-		templ_7745c5c3_Var155, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Itoa(version)).Resolve(ctx)
+		templ_7745c5c3_Var155, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(version)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 406, Col: 58}
 		}
@@ -3158,7 +3158,7 @@ func SectionPage(v Report, section templ.Component) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var157 string
-		templ_7745c5c3_Var157, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(Sprintf("/reports/%d", v.R.ID))).ResolveURL(ctx)
+		templ_7745c5c3_Var157, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(sprintf("/reports/%d", v.R.ID))).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/matrix.templ`, Line: 412, Col: 59}
 		}

@@ -332,7 +332,7 @@ func scenarioQueues(r planner.Result) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var19 string
-					templ_7745c5c3_Var19, templ_7745c5c3_Err = templruntime.NewAttributeExpression("hybrid-" + s.Scenario.Name + "-" + Itoa(o.Boxes)).Resolve(ctx)
+					templ_7745c5c3_Var19, templ_7745c5c3_Err = templruntime.NewAttributeExpression("hybrid-" + s.Scenario.Name + "-" + itoa(o.Boxes)).Resolve(ctx)
 					if templ_7745c5c3_Err != nil {
 						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/queue.templ`, Line: 66, Col: 72}
 					}
@@ -345,7 +345,7 @@ func scenarioQueues(r planner.Result) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var20 string
-					templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(o.Paid))
+					templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(o.Paid))
 					if templ_7745c5c3_Err != nil {
 						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/queue.templ`, Line: 68, Col: 39}
 					}
@@ -459,7 +459,7 @@ func scenarioQueues(r planner.Result) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var28 string
-					templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(len(hybridRows(h))))
+					templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(len(hybridRows(h))))
 					if templ_7745c5c3_Err != nil {
 						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/queue.templ`, Line: 80, Col: 96}
 					}

@@ -436,7 +436,7 @@ func RecommendationFormBody(v Report, fs MoneyForm) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var16 string
-		templ_7745c5c3_Var16, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(Sprintf("/reports/%d/recommendation", v.R.ID))).ResolveURL(ctx)
+		templ_7745c5c3_Var16, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(sprintf("/reports/%d/recommendation", v.R.ID))).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/recommendation.templ`, Line: 112, Col: 71}
 		}
@@ -449,7 +449,7 @@ func RecommendationFormBody(v Report, fs MoneyForm) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var17 string
-		templ_7745c5c3_Var17, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Sprintf("/reports/%d/recommendation", v.R.ID)).Resolve(ctx)
+		templ_7745c5c3_Var17, templ_7745c5c3_Err = templruntime.NewAttributeExpression(sprintf("/reports/%d/recommendation", v.R.ID)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/recommendation.templ`, Line: 113, Col: 57}
 		}
@@ -462,7 +462,7 @@ func RecommendationFormBody(v Report, fs MoneyForm) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var18 string
-		templ_7745c5c3_Var18, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Itoa(v.R.Version)).Resolve(ctx)
+		templ_7745c5c3_Var18, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.R.Version)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/recommendation.templ`, Line: 118, Col: 63}
 		}
@@ -567,7 +567,7 @@ func RecommendationFormBody(v Report, fs MoneyForm) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		for i, name := range planner.RequiredGates {
-			p := Sprintf("gates[%d]", i)
+			p := sprintf("gates[%d]", i)
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 57, "<tr><th scope=\"row\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

@@ -55,4 +55,4 @@ func missingLinkText(m planner.Missing) string {
 }
 
 // observedAnchor is the anchor of a row's figures form.
-func observedAnchor(id int64) string { return "observed-" + Itoa64(id) }
+func observedAnchor(id int64) string { return "observed-" + itoa64(id) }

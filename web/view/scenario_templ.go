@@ -225,7 +225,7 @@ func scenarioForm(v Report, fs MoneyForm) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var8 string
-		templ_7745c5c3_Var8, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(Sprintf("/reports/%d/scenarios", v.R.ID))).ResolveURL(ctx)
+		templ_7745c5c3_Var8, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(sprintf("/reports/%d/scenarios", v.R.ID))).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/scenario.templ`, Line: 67, Col: 66}
 		}
@@ -238,7 +238,7 @@ func scenarioForm(v Report, fs MoneyForm) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var9 string
-		templ_7745c5c3_Var9, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Sprintf("/reports/%d/scenarios", v.R.ID)).Resolve(ctx)
+		templ_7745c5c3_Var9, templ_7745c5c3_Err = templruntime.NewAttributeExpression(sprintf("/reports/%d/scenarios", v.R.ID)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/scenario.templ`, Line: 68, Col: 52}
 		}
@@ -251,7 +251,7 @@ func scenarioForm(v Report, fs MoneyForm) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var10 string
-		templ_7745c5c3_Var10, templ_7745c5c3_Err = templruntime.NewAttributeExpression(Itoa(v.R.Version)).Resolve(ctx)
+		templ_7745c5c3_Var10, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.R.Version)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/scenario.templ`, Line: 73, Col: 63}
 		}
@@ -264,7 +264,7 @@ func scenarioForm(v Report, fs MoneyForm) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		for i, name := range ScenarioNames {
-			p := Sprintf("scenarios[%d]", i)
+			p := sprintf("scenarios[%d]", i)
 			kind := fs.Val(p + ".busy_hour_kind")
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<tr><th scope=\"row\">")
 			if templ_7745c5c3_Err != nil {
@@ -807,7 +807,7 @@ func scenarioTable(r planner.Result) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var41 string
-				templ_7745c5c3_Var41, templ_7745c5c3_Err = templ.JoinStringErrs(Itoa(s.Sizing.Reserve))
+				templ_7745c5c3_Var41, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(s.Sizing.Reserve))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/scenario.templ`, Line: 191, Col: 54}
 				}
