@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"capplan/planner"
 	"capplan/web/reports"
 	"capplan/web/store"
 	"capplan/web/view"
@@ -132,5 +133,5 @@ func importedSummary(ims []store.Import) string {
 	for _, im := range ims {
 		rows += im.Rows
 	}
-	return fmt.Sprintf("Added %s from %s.", view.Plural(rows, "row", "rows"), view.Plural(len(ims), "file", "files"))
+	return fmt.Sprintf("Added %s from %s.", planner.Plural(rows, "row", "rows"), planner.Plural(len(ims), "file", "files"))
 }

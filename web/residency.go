@@ -73,9 +73,13 @@ func (s *Server) residencySave(c echo.Context) error {
 	for i, rt := range routes {
 		names[i] = rt.Name
 	}
+	saved := strings.Join(names, ", ")
+	if strings.TrimSpace(saved) == "" {
+		saved = "—"
+	}
 	return s.saveSection(c, r, sectionSave{
 		Anchor: "residency", Key: "routes", Form: form, Errs: fr.errs, Prev: routeMap(prev), Next: routeMap(routes), HistoryKey: "routes[]",
-		Edit: s.edit(c, r, "residency plan saved: "+view.Dash(strings.Join(names, ", ")), reports.SecRoutes),
+		Edit: s.edit(c, r, "residency plan saved: "+saved, reports.SecRoutes),
 		Save: func(ctx context.Context, e store.Edit) error {
 			return s.store.SaveSection(ctx, e, reports.SecRoutes, routes)
 		},

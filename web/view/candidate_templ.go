@@ -297,7 +297,7 @@ func candidateComparison(cs []planner.CandidateResult, p float64) templ.Componen
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var9 string
-			templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(cr.Quantization))
+			templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(dash(cr.Quantization))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/candidate.templ`, Line: 82, Col: 33}
 			}
@@ -707,7 +707,7 @@ func candidateCard(v Report, f SectionForm, cd store.Candidate, out *CandidateUp
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var28 string
-		templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(cd.Model))
+		templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs(dash(cd.Model))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/candidate.templ`, Line: 154, Col: 19}
 		}
@@ -720,7 +720,7 @@ func candidateCard(v Report, f SectionForm, cd store.Candidate, out *CandidateUp
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var29 string
-		templ_7745c5c3_Var29, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(cd.Quantization))
+		templ_7745c5c3_Var29, templ_7745c5c3_Err = templ.JoinStringErrs(dash(cd.Quantization))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/candidate.templ`, Line: 154, Col: 48}
 		}
@@ -733,7 +733,7 @@ func candidateCard(v Report, f SectionForm, cd store.Candidate, out *CandidateUp
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var30 string
-		templ_7745c5c3_Var30, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(cd.Artifact))
+		templ_7745c5c3_Var30, templ_7745c5c3_Err = templ.JoinStringErrs(dash(cd.Artifact))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/candidate.templ`, Line: 154, Col: 82}
 		}
@@ -1245,7 +1245,7 @@ func candidateJudged(v Report, cd store.Candidate, oob bool) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var57 string
-			templ_7745c5c3_Var57, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(len(cr.Matrix), "row", "rows"))
+			templ_7745c5c3_Var57, templ_7745c5c3_Err = templ.JoinStringErrs(plural(len(cr.Matrix), "row", "rows"))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/candidate.templ`, Line: 220, Col: 66}
 			}

@@ -451,7 +451,7 @@ func ComparePage(v CompareView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var21 string
-				templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(c.Model))
+				templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(dash(c.Model))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/compare.templ`, Line: 106, Col: 27}
 				}
@@ -474,7 +474,7 @@ func ComparePage(v CompareView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var22 string
-				templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(c.CeilingText))
+				templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(dash(c.CeilingText))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/compare.templ`, Line: 112, Col: 30}
 				}

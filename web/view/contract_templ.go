@@ -227,7 +227,7 @@ func contractView(c planner.Contract, loosened bool, amended []string) templ.Com
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var10 string
-		templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(c.Environment))
+		templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(dash(c.Environment))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/contract.templ`, Line: 63, Col: 48}
 		}
@@ -240,7 +240,7 @@ func contractView(c planner.Contract, loosened bool, amended []string) templ.Com
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var11 string
-		templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(c.Service))
+		templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(dash(c.Service))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/contract.templ`, Line: 64, Col: 52}
 		}
@@ -253,7 +253,7 @@ func contractView(c planner.Contract, loosened bool, amended []string) templ.Com
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var12 string
-		templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(c.ReleaseRevision))
+		templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(dash(c.ReleaseRevision))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/contract.templ`, Line: 65, Col: 65}
 		}
@@ -266,7 +266,7 @@ func contractView(c planner.Contract, loosened bool, amended []string) templ.Com
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var13 string
-		templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(c.BaselineModel))
+		templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(dash(c.BaselineModel))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/contract.templ`, Line: 66, Col: 82}
 		}
@@ -279,7 +279,7 @@ func contractView(c planner.Contract, loosened bool, amended []string) templ.Com
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var14 string
-		templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(c.Artifact))
+		templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(dash(c.Artifact))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/contract.templ`, Line: 67, Col: 51}
 		}
@@ -305,7 +305,7 @@ func contractView(c planner.Contract, loosened bool, amended []string) templ.Com
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var16 string
-		templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(c.Candidates))
+		templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(dash(c.Candidates))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/contract.templ`, Line: 68, Col: 55}
 		}
@@ -318,7 +318,7 @@ func contractView(c planner.Contract, loosened bool, amended []string) templ.Com
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var17 string
-		templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(c.VLLMVersion))
+		templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(dash(c.VLLMVersion))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/contract.templ`, Line: 71, Col: 57}
 		}
@@ -331,7 +331,7 @@ func contractView(c planner.Contract, loosened bool, amended []string) templ.Com
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var18 string
-		templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(c.BenchmarkTool))
+		templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(dash(c.BenchmarkTool))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/contract.templ`, Line: 72, Col: 53}
 		}
@@ -357,7 +357,7 @@ func contractView(c planner.Contract, loosened bool, amended []string) templ.Com
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var20 string
-		templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(c.Driver))
+		templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(dash(c.Driver))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/contract.templ`, Line: 73, Col: 38}
 		}
@@ -370,7 +370,7 @@ func contractView(c planner.Contract, loosened bool, amended []string) templ.Com
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var21 string
-		templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(c.Device))
+		templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(dash(c.Device))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/contract.templ`, Line: 74, Col: 38}
 		}
@@ -406,7 +406,7 @@ func contractView(c planner.Contract, loosened bool, amended []string) templ.Com
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var23 string
-		templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(c.Host))
+		templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(dash(c.Host))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/contract.templ`, Line: 77, Col: 34}
 		}
@@ -419,7 +419,7 @@ func contractView(c planner.Contract, loosened bool, amended []string) templ.Com
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var24 string
-		templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(c.TestDate))
+		templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(dash(c.TestDate))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/contract.templ`, Line: 78, Col: 43}
 		}
@@ -449,7 +449,7 @@ func contractView(c planner.Contract, loosened bool, amended []string) templ.Com
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var26 string
-		templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(string(c.LoadKind)))
+		templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(dash(string(c.LoadKind)))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/contract.templ`, Line: 87, Col: 53}
 		}
@@ -562,7 +562,7 @@ func contractView(c planner.Contract, loosened bool, amended []string) templ.Com
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var33 string
-		templ_7745c5c3_Var33, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(c.AdmissionProposal))
+		templ_7745c5c3_Var33, templ_7745c5c3_Err = templ.JoinStringErrs(dash(c.AdmissionProposal))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/contract.templ`, Line: 105, Col: 61}
 		}
@@ -575,7 +575,7 @@ func contractView(c planner.Contract, loosened bool, amended []string) templ.Com
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var34 string
-		templ_7745c5c3_Var34, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(c.Rollback))
+		templ_7745c5c3_Var34, templ_7745c5c3_Err = templ.JoinStringErrs(dash(c.Rollback))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/contract.templ`, Line: 106, Col: 42}
 		}
@@ -588,7 +588,7 @@ func contractView(c planner.Contract, loosened bool, amended []string) templ.Com
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var35 string
-		templ_7745c5c3_Var35, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(c.Owners.TestOwner))
+		templ_7745c5c3_Var35, templ_7745c5c3_Err = templ.JoinStringErrs(dash(c.Owners.TestOwner))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/contract.templ`, Line: 109, Col: 52}
 		}
@@ -601,7 +601,7 @@ func contractView(c planner.Contract, loosened bool, amended []string) templ.Com
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var36 string
-		templ_7745c5c3_Var36, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(c.Owners.Observer))
+		templ_7745c5c3_Var36, templ_7745c5c3_Err = templ.JoinStringErrs(dash(c.Owners.Observer))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/contract.templ`, Line: 110, Col: 49}
 		}
@@ -614,7 +614,7 @@ func contractView(c planner.Contract, loosened bool, amended []string) templ.Com
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var37 string
-		templ_7745c5c3_Var37, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(c.Owners.StopAuthority))
+		templ_7745c5c3_Var37, templ_7745c5c3_Err = templ.JoinStringErrs(dash(c.Owners.StopAuthority))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/contract.templ`, Line: 113, Col: 60}
 		}
@@ -627,7 +627,7 @@ func contractView(c planner.Contract, loosened bool, amended []string) templ.Com
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var38 string
-		templ_7745c5c3_Var38, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(c.Owners.Window))
+		templ_7745c5c3_Var38, templ_7745c5c3_Err = templ.JoinStringErrs(dash(c.Owners.Window))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/contract.templ`, Line: 114, Col: 45}
 		}
@@ -1216,7 +1216,7 @@ func ContractEditForm(v ContractEditView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var61 string
-			templ_7745c5c3_Var61, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(n, "field", "fields"))
+			templ_7745c5c3_Var61, templ_7745c5c3_Err = templ.JoinStringErrs(plural(n, "field", "fields"))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/contract.templ`, Line: 251, Col: 85}
 			}

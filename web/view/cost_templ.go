@@ -235,7 +235,7 @@ func costSettings(v Report, fs MoneyForm) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = TextField(rateName(i, "rate"), "Rate ("+Dash(v.Result.Currency)+" per unit)", fs.Val(rateName(i, "rate")), fs.Errs, templ.Attributes{"inputmode": "decimal"}).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = TextField(rateName(i, "rate"), "Rate ("+dash(v.Result.Currency)+" per unit)", fs.Val(rateName(i, "rate")), fs.Errs, templ.Attributes{"inputmode": "decimal"}).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -275,7 +275,7 @@ func costSettings(v Report, fs MoneyForm) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var10 string
-			templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(v.In.TokenBasis))
+			templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(dash(v.In.TokenBasis))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/cost.templ`, Line: 77, Col: 52}
 			}
@@ -1390,7 +1390,7 @@ func evidenceTable(r planner.Result) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var59 string
-				templ_7745c5c3_Var59, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(r.Stale, "input is", "inputs are"))
+				templ_7745c5c3_Var59, templ_7745c5c3_Err = templ.JoinStringErrs(plural(r.Stale, "input is", "inputs are"))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/cost.templ`, Line: 320, Col: 72}
 				}
@@ -1426,7 +1426,7 @@ func evidenceTable(r planner.Result) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var61 string
-			templ_7745c5c3_Var61, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(r.AsOf))
+			templ_7745c5c3_Var61, templ_7745c5c3_Err = templ.JoinStringErrs(dash(r.AsOf))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/cost.templ`, Line: 324, Col: 94}
 			}
@@ -1506,7 +1506,7 @@ func evidenceTable(r planner.Result) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var66 string
-				templ_7745c5c3_Var66, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(e.Source))
+				templ_7745c5c3_Var66, templ_7745c5c3_Err = templ.JoinStringErrs(dash(e.Source))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/cost.templ`, Line: 338, Col: 59}
 				}
@@ -1519,7 +1519,7 @@ func evidenceTable(r planner.Result) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var67 string
-				templ_7745c5c3_Var67, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(e.EvidenceDate))
+				templ_7745c5c3_Var67, templ_7745c5c3_Err = templ.JoinStringErrs(dash(e.EvidenceDate))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/cost.templ`, Line: 339, Col: 63}
 				}

@@ -78,7 +78,7 @@ func referenceChartNote(res planner.Result) string {
 		return ""
 	}
 	return fmt.Sprintf("The %s of the %s is the public frontier at each reference row's concurrency: its output tok/s per GPU × %s GPUs, drawn apart and never counted or joined with your rows.",
-		Plural(n, "diamond", "diamonds"), charts.ReferenceSeries, planner.DisplayNumber(res.Reference.BoxGPUs, 0))
+		plural(n, "diamond", "diamonds"), charts.ReferenceSeries, planner.DisplayNumber(res.Reference.BoxGPUs, 0))
 }
 
 // drawn: the chart draws a row when it counts and has a known load and
@@ -112,5 +112,5 @@ func envelopeChartNote(res planner.Result) string {
 		return ""
 	}
 	return fmt.Sprintf("The chart draws the %s that count; %s not counted %s left out (see the matrix).",
-		Plural(chartRows(res), "row", "rows"), Plural(left, "row", "rows"), map[bool]string{true: "is", false: "are"}[left == 1])
+		plural(chartRows(res), "row", "rows"), plural(left, "row", "rows"), map[bool]string{true: "is", false: "are"}[left == 1])
 }

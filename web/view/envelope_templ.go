@@ -520,7 +520,7 @@ func admissionPanel(a planner.Admission) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var25 string
-		templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(len(a.Reasons), "reason", "reasons"))
+		templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs(plural(len(a.Reasons), "reason", "reasons"))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/envelope.templ`, Line: 106, Col: 75}
 		}

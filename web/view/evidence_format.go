@@ -121,7 +121,7 @@ func showbackChart(sb *planner.Showback) templ.Component {
 // showbackSummary is the folded showback's line: the tenants, the meters,
 // and the tenant whose share the meter moves most.
 func showbackSummary(sb *planner.Showback) string {
-	out := fmt.Sprintf("Split among %s by %d meters", Plural(len(sb.Gaps), "tenant", "tenants"), len(sb.Meters))
+	out := fmt.Sprintf("Split among %s by %d meters", plural(len(sb.Gaps), "tenant", "tenants"), len(sb.Meters))
 	if g := sb.WidestGap(); g != nil {
 		out += fmt.Sprintf(": the meter moves the share of %s most, %s by tokens against time-share", g.Tenant, signedPP(g.TokensVsTimePP))
 	}
@@ -131,7 +131,7 @@ func showbackSummary(sb *planner.Showback) string {
 // soakSummary is the folded soak detail's line: what it holds and the
 // run's output tokens per joule.
 func soakSummary(s planner.SoakResult, hours int) string {
-	out := fmt.Sprintf("Energy, %s and %s in detail", Plural(hours, "hour", "hours"), Plural(len(s.Drains), "drain", "drains"))
+	out := fmt.Sprintf("Energy, %s and %s in detail", plural(hours, "hour", "hours"), plural(len(s.Drains), "drain", "drains"))
 	if s.TokensPerJoule != nil {
 		out += ": " + num(s.TokensPerJoule, 2) + " output tokens per joule over the run"
 	}

@@ -1044,7 +1044,7 @@ func soakPart(v Report, f SectionForm) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var58 string
-			templ_7745c5c3_Var58, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(s.MeanPowerBasis))
+			templ_7745c5c3_Var58, templ_7745c5c3_Err = templ.JoinStringErrs(dash(s.MeanPowerBasis))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/evidence.templ`, Line: 179, Col: 88}
 			}
@@ -1070,7 +1070,7 @@ func soakPart(v Report, f SectionForm) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var60 string
-			templ_7745c5c3_Var60, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(s.OutputTokensBasis))
+			templ_7745c5c3_Var60, templ_7745c5c3_Err = templ.JoinStringErrs(dash(s.OutputTokensBasis))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/evidence.templ`, Line: 179, Col: 189}
 			}

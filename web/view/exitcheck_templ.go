@@ -87,7 +87,7 @@ func ExitCheckSection(v Report, oob bool) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var4 string
-			templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(len(failing), "item fails", "items fail"))
+			templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(plural(len(failing), "item fails", "items fail"))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/exitcheck.templ`, Line: 31, Col: 54}
 			}
@@ -148,7 +148,7 @@ func ExitCheckSection(v Report, oob bool) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var7 string
-			templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(len(passing), "item holds", "items hold"))
+			templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(plural(len(passing), "item holds", "items hold"))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/exitcheck.templ`, Line: 39, Col: 63}
 			}
@@ -262,7 +262,7 @@ func exitTable(v Report, items []planner.ExitItem) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var12 string
-			templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(it.Detail))
+			templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(dash(it.Detail))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/exitcheck.templ`, Line: 63, Col: 65}
 			}

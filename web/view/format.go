@@ -12,7 +12,7 @@ import (
 	"capplan/planner"
 )
 
-func Plural(n int, one, many string) string { return planner.Plural(n, one, many) }
+func plural(n int, one, many string) string { return planner.Plural(n, one, many) }
 
 // byteSize formats a size for people: 2 GiB, 300 MiB, 12 KiB, 900 bytes.
 func byteSize(n int64) string { return planner.ByteSize(n) }
@@ -109,7 +109,7 @@ func ParseDate(s string) (time.Time, error) { return time.Parse("2006-01-02", s)
 
 func itoa(v int) string { return strconv.Itoa(v) }
 
-func Dash(s string) string {
+func dash(s string) string {
 	if strings.TrimSpace(s) == "" {
 		return "—"
 	}

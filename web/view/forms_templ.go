@@ -553,7 +553,7 @@ func FormErrorSummary(errs FormErrors) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var21 string
-			templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(len(errs), "field", "fields"))
+			templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(plural(len(errs), "field", "fields"))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/forms.templ`, Line: 120, Col: 60}
 			}

@@ -227,7 +227,7 @@ func ImportsListSection(v Imports) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var11 string
-		templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(v.Total, "import", "imports"))
+		templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(plural(v.Total, "import", "imports"))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/import.templ`, Line: 56, Col: 61}
 		}
@@ -315,7 +315,7 @@ func ImportsListSection(v Imports) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var17 string
-			templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(v.Matching, "matching import", "matching imports"))
+			templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(plural(v.Matching, "matching import", "matching imports"))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/import.templ`, Line: 65, Col: 178}
 			}
@@ -600,7 +600,7 @@ func importArticle(v Imports, im ImportItem) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var32 string
-		templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(im.Rows, "row", "rows"))
+		templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs(plural(im.Rows, "row", "rows"))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/import.templ`, Line: 112, Col: 67}
 		}
@@ -766,7 +766,7 @@ func importArticle(v Imports, im ImportItem) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var42 string
-		templ_7745c5c3_Var42, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(len(im.Table), "row", "rows"))
+		templ_7745c5c3_Var42, templ_7745c5c3_Err = templ.JoinStringErrs(plural(len(im.Table), "row", "rows"))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/import.templ`, Line: 133, Col: 77}
 		}
@@ -962,7 +962,7 @@ func importArticle(v Imports, im ImportItem) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var54 string
-			templ_7745c5c3_Var54, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(im.Rows, "row", "rows"))
+			templ_7745c5c3_Var54, templ_7745c5c3_Err = templ.JoinStringErrs(plural(im.Rows, "row", "rows"))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/import.templ`, Line: 168, Col: 71}
 			}

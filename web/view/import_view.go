@@ -65,7 +65,7 @@ func rowWarningSummary(rows []ImportRow) string {
 	if total == 0 {
 		return "no row warnings"
 	}
-	return Plural(total, "row warning", "row warnings")
+	return plural(total, "row warning", "row warnings")
 }
 
 // rowWarningLines are an import's row warnings in sentences, one per
@@ -101,7 +101,7 @@ func rowWarningLines(rows []ImportRow) []warningLine {
 		case g.rows > 1 && g.same:
 			text += fmt.Sprintf(" (%d rows)", g.rows)
 		case g.rows > 1:
-			text = fmt.Sprintf("Row %d: %s (%d more %s alike)", g.firstRow, text, g.rows-1, Plural(g.rows-1, "row", "rows"))
+			text = fmt.Sprintf("Row %d: %s (%d more %s alike)", g.firstRow, text, g.rows-1, plural(g.rows-1, "row", "rows"))
 		}
 		out = append(out, warningLine{Code: g.code, Text: text})
 	}

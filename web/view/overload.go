@@ -26,5 +26,5 @@ func outcomeLabel(v string) string {
 			return o.Label
 		}
 	}
-	return Dash(v)
+	return dash(v)
 }

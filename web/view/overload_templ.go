@@ -68,7 +68,7 @@ func OverloadSection(v Report, f SectionForm, oob bool) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var2 string
-			templ_7745c5c3_Var2, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(t.Sent))
+			templ_7745c5c3_Var2, templ_7745c5c3_Err = templ.JoinStringErrs(dash(t.Sent))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/overload.templ`, Line: 21, Col: 56}
 			}
@@ -94,7 +94,7 @@ func OverloadSection(v Report, f SectionForm, oob bool) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var4 string
-			templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(t.Date))
+			templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(dash(t.Date))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/overload.templ`, Line: 23, Col: 40}
 			}

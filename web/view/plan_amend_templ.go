@@ -65,7 +65,7 @@ func PlanAmendForm(v Report, f SectionForm) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var3 string
-			templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(string(v.R.Contract.LoadKind)))
+			templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(dash(string(v.R.Contract.LoadKind)))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/plan_amend.templ`, Line: 18, Col: 138}
 			}

@@ -377,7 +377,7 @@ func ProviderSection(v Report, f SectionForm, oob bool) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var23 string
-				templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(pv.BilledSource))
+				templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(dash(pv.BilledSource))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/provider.templ`, Line: 49, Col: 248}
 				}
@@ -390,7 +390,7 @@ func ProviderSection(v Report, f SectionForm, oob bool) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var24 string
-				templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(pv.BilledDate))
+				templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(dash(pv.BilledDate))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/provider.templ`, Line: 49, Col: 273}
 				}

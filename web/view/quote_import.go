@@ -37,8 +37,8 @@ func movePct(m planner.PriceMove) string {
 
 // importSkipped says what a catalogue import left out, in one line.
 func importSkipped(qi store.QuoteImport) string {
-	s := "Left out: " + Plural(qi.BadPrices, "price", "prices") + " not a finite non-negative number, " +
-		Plural(qi.Other, "model", "models") + " without input and output token prices"
+	s := "Left out: " + plural(qi.BadPrices, "price", "prices") + " not a finite non-negative number, " +
+		plural(qi.Other, "model", "models") + " without input and output token prices"
 	if qi.OtherKeys > 0 {
 		s += "; top-level keys that are not models, skipped: " + strconv.Itoa(qi.OtherKeys)
 	}

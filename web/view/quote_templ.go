@@ -198,7 +198,7 @@ func QuotesPage(v QuotesView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var12 string
-			templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(v.Matching, "matching quote", "matching quotes"))
+			templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(plural(v.Matching, "matching quote", "matching quotes"))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/quote.templ`, Line: 36, Col: 172}
 			}
@@ -284,7 +284,7 @@ func QuotesPage(v QuotesView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var17 string
-				templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(q.Q.Provider))
+				templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(dash(q.Q.Provider))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/quote.templ`, Line: 56, Col: 44}
 				}
@@ -297,7 +297,7 @@ func QuotesPage(v QuotesView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var18 string
-				templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(q.Region))
+				templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(dash(q.Region))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/quote.templ`, Line: 56, Col: 88}
 				}
@@ -310,7 +310,7 @@ func QuotesPage(v QuotesView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var19 string
-				templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(q.Q.Model))
+				templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(dash(q.Q.Model))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/quote.templ`, Line: 57, Col: 41}
 				}
@@ -388,7 +388,7 @@ func QuotesPage(v QuotesView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var25 string
-				templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(q.Source))
+				templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs(dash(q.Source))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/quote.templ`, Line: 62, Col: 24}
 				}
@@ -405,7 +405,7 @@ func QuotesPage(v QuotesView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var26 string
-				templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(q.EvidenceDate))
+				templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(dash(q.EvidenceDate))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/quote.templ`, Line: 65, Col: 33}
 				}
@@ -793,7 +793,7 @@ func QuoteImportPage(v QuoteImportView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var44 string
-		templ_7745c5c3_Var44, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(qi.Models, "model", "models"))
+		templ_7745c5c3_Var44, templ_7745c5c3_Err = templ.JoinStringErrs(plural(qi.Models, "model", "models"))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/quote.templ`, Line: 145, Col: 53}
 		}
@@ -857,7 +857,7 @@ func QuoteImportPage(v QuoteImportView) templ.Component {
 			}
 		} else {
 			var templ_7745c5c3_Var48 string
-			templ_7745c5c3_Var48, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(len(ch.Moved()), "model", "models"))
+			templ_7745c5c3_Var48, templ_7745c5c3_Err = templ.JoinStringErrs(plural(len(ch.Moved()), "model", "models"))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/quote.templ`, Line: 152, Col: 47}
 			}
@@ -1241,7 +1241,7 @@ func QuotePage(v QuotesView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var67 string
-		templ_7745c5c3_Var67, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(q.Q.Provider))
+		templ_7745c5c3_Var67, templ_7745c5c3_Err = templ.JoinStringErrs(dash(q.Q.Provider))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/quote.templ`, Line: 236, Col: 53}
 		}
@@ -1267,7 +1267,7 @@ func QuotePage(v QuotesView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var69 string
-		templ_7745c5c3_Var69, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(q.Region))
+		templ_7745c5c3_Var69, templ_7745c5c3_Err = templ.JoinStringErrs(dash(q.Region))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/quote.templ`, Line: 237, Col: 37}
 		}
@@ -1293,7 +1293,7 @@ func QuotePage(v QuotesView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var71 string
-		templ_7745c5c3_Var71, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(q.Source))
+		templ_7745c5c3_Var71, templ_7745c5c3_Err = templ.JoinStringErrs(dash(q.Source))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/quote.templ`, Line: 239, Col: 37}
 		}
@@ -1306,7 +1306,7 @@ func QuotePage(v QuotesView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var72 string
-		templ_7745c5c3_Var72, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(q.EvidenceDate))
+		templ_7745c5c3_Var72, templ_7745c5c3_Err = templ.JoinStringErrs(dash(q.EvidenceDate))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/quote.templ`, Line: 239, Col: 63}
 		}
@@ -1371,7 +1371,7 @@ func QuotePage(v QuotesView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var77 string
-		templ_7745c5c3_Var77, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(q.Reports, "report", "reports"))
+		templ_7745c5c3_Var77, templ_7745c5c3_Err = templ.JoinStringErrs(plural(q.Reports, "report", "reports"))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/quote.templ`, Line: 242, Col: 66}
 		}
@@ -1505,7 +1505,7 @@ func QuotePage(v QuotesView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var85 string
-		templ_7745c5c3_Var85, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(q.Terms))
+		templ_7745c5c3_Var85, templ_7745c5c3_Err = templ.JoinStringErrs(dash(q.Terms))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/quote.templ`, Line: 262, Col: 61}
 		}
@@ -1601,7 +1601,7 @@ func QuotePage(v QuotesView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var90 string
-				templ_7745c5c3_Var90, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(q.Reports, "report", "reports"))
+				templ_7745c5c3_Var90, templ_7745c5c3_Err = templ.JoinStringErrs(plural(q.Reports, "report", "reports"))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/quote.templ`, Line: 280, Col: 92}
 				}
@@ -1841,7 +1841,7 @@ func quoteCosts(v Report, fs MoneyForm) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var98 string
-				templ_7745c5c3_Var98, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(sq.Region))
+				templ_7745c5c3_Var98, templ_7745c5c3_Err = templ.JoinStringErrs(dash(sq.Region))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/quote.templ`, Line: 341, Col: 42}
 				}

@@ -113,7 +113,7 @@ func RecommendationSection(v Report, fs MoneyForm, oob bool) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var4 string
-			templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(rec.Owner))
+			templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(dash(rec.Owner))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/recommendation.templ`, Line: 42, Col: 68}
 			}
@@ -126,7 +126,7 @@ func RecommendationSection(v Report, fs MoneyForm, oob bool) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var5 string
-			templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(rec.ReviewDate))
+			templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(dash(rec.ReviewDate))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/recommendation.templ`, Line: 43, Col: 55}
 			}
@@ -139,7 +139,7 @@ func RecommendationSection(v Report, fs MoneyForm, oob bool) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var6 string
-			templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(rec.Expiry))
+			templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(dash(rec.Expiry))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/recommendation.templ`, Line: 44, Col: 46}
 			}

@@ -517,7 +517,7 @@ func referenceRowsTable(v Report, rf *planner.ReferenceResult) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var27 string
-			templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(m.Row.Precision))
+			templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(dash(m.Row.Precision))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/reference.templ`, Line: 110, Col: 33}
 			}
@@ -530,7 +530,7 @@ func referenceRowsTable(v Report, rf *planner.ReferenceResult) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var28 string
-			templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(m.Row.Framework))
+			templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs(dash(m.Row.Framework))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/reference.templ`, Line: 111, Col: 33}
 			}

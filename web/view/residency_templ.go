@@ -402,7 +402,7 @@ func residencyTable(rs []planner.Route) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var17 string
-			templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(rt.Model))
+			templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(dash(rt.Model))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/residency.templ`, Line: 85, Col: 26}
 			}
@@ -467,7 +467,7 @@ func residencyTable(rs []planner.Route) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var22 string
-			templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(rt.QueuePolicy))
+			templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(dash(rt.QueuePolicy))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/residency.templ`, Line: 90, Col: 32}
 			}
@@ -480,7 +480,7 @@ func residencyTable(rs []planner.Route) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var23 string
-			templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(rt.Owner))
+			templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(dash(rt.Owner))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/residency.templ`, Line: 91, Col: 26}
 			}
@@ -493,7 +493,7 @@ func residencyTable(rs []planner.Route) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var24 string
-			templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(rt.OverloadOutcome))
+			templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(dash(rt.OverloadOutcome))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/residency.templ`, Line: 92, Col: 36}
 			}

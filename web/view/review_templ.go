@@ -322,7 +322,7 @@ func ReviewBar(v Report) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var16 string
-			templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(len(failing), "exit-check item fails", "exit-check items fail"))
+			templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(plural(len(failing), "exit-check item fails", "exit-check items fail"))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/review.templ`, Line: 67, Col: 80}
 			}
@@ -366,7 +366,7 @@ func ReviewBar(v Report) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var19 string
-				templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(it.Detail))
+				templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(dash(it.Detail))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/review.templ`, Line: 70, Col: 77}
 				}
@@ -559,7 +559,7 @@ func ReviewBar(v Report) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var31 string
-				templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(countFailing(v.Result.ExitCheck), "exit-check item fails", "exit-check items fail"))
+				templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(plural(countFailing(v.Result.ExitCheck), "exit-check item fails", "exit-check items fail"))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/review.templ`, Line: 131, Col: 164}
 				}

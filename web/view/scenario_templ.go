@@ -115,7 +115,7 @@ func ScenariosSection(v Report, fs MoneyForm, oob bool) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var5 string
-		templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(v.Result.Capacity.MaxBoxes, "box", "boxes"))
+		templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(plural(v.Result.Capacity.MaxBoxes, "box", "boxes"))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/scenario.templ`, Line: 37, Col: 71}
 		}
@@ -675,7 +675,7 @@ func scenarioTable(r planner.Result) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var32 string
-					templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs(Plural(o.Boxes, "box", "boxes"))
+					templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs(plural(o.Boxes, "box", "boxes"))
 					if templ_7745c5c3_Err != nil {
 						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/scenario.templ`, Line: 180, Col: 64}
 					}
@@ -1096,7 +1096,7 @@ func crossoverSection(v Report, oob bool) templ.Component {
 				}
 			} else {
 				var templ_7745c5c3_Var56 string
-				templ_7745c5c3_Var56, templ_7745c5c3_Err = templ.JoinStringErrs(Dash(x.SteppedNote))
+				templ_7745c5c3_Var56, templ_7745c5c3_Err = templ.JoinStringErrs(dash(x.SteppedNote))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/view/scenario.templ`, Line: 250, Col: 29}
 				}
