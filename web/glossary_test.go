@@ -1,9 +1,7 @@
 package web
 
 import (
-	"fmt"
 	"net/http"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -26,49 +24,5 @@ func TestGlossaryPage(t *testing.T) {
 	_, reports := do(t, app.client("lead"), http.MethodGet, app.srv.URL+"/reports", nil)
 	if !strings.Contains(reports, `<a href="/glossary" data-testid="nav-glossary">Glossary</a>`) {
 		t.Error("the header navigation does not link the glossary")
-	}
-}
-
-// On every step page of the demo each term is linked once at most (its
-// first use), every link names an entry of the glossary, each step links
-// the glossary, and the step pages together link the field's words a
-// newcomer meets there.
-func TestStepPagesLinkTermsOnFirstUse(t *testing.T) {
-	app := newTestApp(t)
-	demo := demoReport(t, app)
-	link := regexp.MustCompile(`<a href="/glossary#([a-z0-9-]+)" class="term" data-term="([a-z0-9-]+)"`)
-	linked := map[string]bool{}
-	for _, st := range append(view.Steps, view.StepDef{Name: view.PrintStep}) {
-		u := fmt.Sprintf("%s/reports/%d%s", app.srv.URL, demo.ID, pathOfStep(st.Name))
-		res, body := do(t, app.client("lead"), http.MethodGet, u, nil)
-		if res.StatusCode != http.StatusOK {
-			t.Fatalf("%s: %d", u, res.StatusCode)
-		}
-		if !strings.Contains(body, `data-testid="glossary-link"`) {
-			t.Errorf("%s: the step does not link the glossary", u)
-		}
-		count := map[string]int{}
-		for _, m := range link.FindAllStringSubmatch(body, -1) {
-			if m[1] != m[2] {
-				t.Errorf("%s: a link to %q marked as %q", u, m[1], m[2])
-			}
-			if _, ok := view.GlossaryTerm(m[1]); !ok {
-				t.Errorf("%s: links the term %q, which the glossary lacks", u, m[1])
-			}
-			count[m[1]]++
-			linked[m[1]] = true
-		}
-		for k, n := range count {
-			if n > 1 {
-				t.Errorf("%s: the term %q linked %d times, want once (its first use)", u, k, n)
-			}
-		}
-	}
-	for _, want := range []string{"ttft", "e2e", "envelope", "ceiling", "admission", "retry-after", "crossover",
-		"f-local", "v-api", "fleet", "residency", "provider-view", "reference-rows", "soak", "showback",
-		"regression-gate", "recommendation-gates"} {
-		if !linked[want] {
-			t.Errorf("no step page of the demo links %q", want)
-		}
 	}
 }

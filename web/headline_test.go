@@ -49,9 +49,10 @@ func reportJSON(t testing.TB, app *testApp, id int64) string {
 	return body
 }
 
-// TestHeadlineAgrees: the demo report's headline reads the same on the
-// page, in the JSON API, in the list of reports and on the workbook's
-// first sheet, all from the one planner.Headline.
+// TestHeadlineAgrees: the demo report's headline reads the same in the
+// JSON API, in the list of reports and on the workbook's first sheet, all
+// from the one planner.Headline (the page's is web/view's
+// TestHeadlineShowsThePlannersAnswers).
 func TestHeadlineAgrees(t *testing.T) {
 	app := newTestApp(t)
 	id := seededDemo(t, app)
@@ -74,27 +75,7 @@ func TestHeadlineAgrees(t *testing.T) {
 		}
 	}
 
-	// The page says the same, each answer with its evidence link, above
-	// everything else on the report.
 	c := app.client("reviewer")
-	_, page := do(t, c, http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
-	for name, a := range answers {
-		if got := html.UnescapeString(testid(page, "headline-"+name+"-answer")); got != "" {
-			t.Errorf("headline %s answer is not in a <strong>: %q", name, got)
-		}
-		if !strings.Contains(html.UnescapeString(page), "<strong>"+a.Answer+"</strong>") {
-			t.Errorf("page lacks the %s answer %q", name, a.Answer)
-		}
-		if !strings.Contains(page, `href="#`+a.Evidence+`" data-testid="headline-`+name+`-evidence"`) {
-			t.Errorf("headline %s does not link to #%s", name, a.Evidence)
-		}
-		if !strings.Contains(page, `id="`+a.Evidence+`"`) {
-			t.Errorf("headline %s links to #%s, which the page lacks", name, a.Evidence)
-		}
-	}
-	if i, j := strings.Index(page, `data-testid="headline"`), strings.Index(page, `id="exitcheck"`); i < 0 || i > j {
-		t.Errorf("the headline is not above the exit check (%d, %d)", i, j)
-	}
 
 	// The list: one line each.
 	_, listPage := do(t, c, http.MethodGet, app.srv.URL+"/reports", nil)
@@ -125,42 +106,5 @@ func TestHeadlineAgrees(t *testing.T) {
 			t.Errorf("workbook %s: %s = %q, want %q", first, a.Question, got[a.Question], a.Answer)
 		}
 		_ = name
-	}
-}
-
-// TestHeadlineBlankReport: a new report answers nothing yet and says, for
-// each answer, what is missing with a link to where it is entered.
-func TestHeadlineBlankReport(t *testing.T) {
-	app := newTestApp(t)
-	id, err := app.store.CreateReport(context.Background(), app.users["lead"], "Blank")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, page := do(t, app.client("lead"), http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
-	text := html.UnescapeString(page)
-	for _, name := range []string{"serve", "admit", "own", "decision"} {
-		if !strings.Contains(page, `data-testid="headline-`+name+`" data-answered="false"`) {
-			t.Errorf("blank report: %s is not marked unanswered", name)
-		}
-		if !strings.Contains(page, `data-testid="headline-`+name+`-missing"`) {
-			t.Errorf("blank report: %s names nothing missing", name)
-		}
-	}
-	for _, want := range []string{
-		`The test contract is not frozen: freeze it before importing results. <a href="#contract">Go to Test contract</a>`,
-		`No load-test results imported: import the benchmark files. <a href="#imports">Go to Imported results</a>`,
-		`No demand scenarios: enter low, expected and peak demand with their busiest hour. <a href="#scenarios">Go to Demand scenarios</a>`,
-		`<a href="#costs">Go to Costs</a>`,
-		`<a href="#recommendation">Go to Recommendation</a>`,
-		"What is missing:",
-	} {
-		if !strings.Contains(text, want) {
-			t.Errorf("blank report lacks %q", want)
-		}
-	}
-	for _, anchor := range []string{"contract", "imports", "scenarios", "costs", "recommendation"} {
-		if !strings.Contains(page, `id="`+anchor+`"`) {
-			t.Errorf("the headline links to #%s, which the page lacks", anchor)
-		}
 	}
 }
