@@ -9,7 +9,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"os"
-	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -83,7 +82,8 @@ func apiResult(t testing.TB, app *testApp, id int64) planner.Result {
 }
 
 // The demo carries telemetry, a soak with drains and a two-tenant
-// showback; the JSON API serves them.
+// showback; the JSON API serves them. (Tokens per joule as the page shows
+// them: web/view's TestTokensPerJouleShowTheirExactValue.)
 func TestDemoEvidenceInAPI(t *testing.T) {
 	app := newTestApp(t)
 	r := demoReport(t, app)
@@ -97,14 +97,6 @@ func TestDemoEvidenceInAPI(t *testing.T) {
 		}
 		if m.Load == 8 && (*m.PowerWattsMean < 639.999 || *m.PowerWattsMean > 640.001 || *m.MemoryHeadroom < 0.126 || *m.MemoryHeadroom > 0.127) {
 			t.Errorf("ceiling row: %v W, %v headroom", *m.PowerWattsMean, *m.MemoryHeadroom)
-		}
-	}
-	// Tokens per joule are shown to 3 figures with the exact value in the
-	// tooltip, in the telemetry table and the matrix.
-	_, page := do(t, app.client("admin"), http.MethodGet, fmt.Sprintf("%s/reports/%d/print", app.srv.URL, r.ID), nil)
-	for _, id := range []string{"telemetry-tokens-per-joule", "tokens-per-joule"} {
-		if m := regexp.MustCompile(`title="exact: ([0-9.]+)" data-testid="` + id + `">([0-9.]+)<`).FindStringSubmatch(page); m == nil || len(m[1]) <= len(m[2]) {
-			t.Errorf("%s: no exact value beside the shown one: %v", id, m)
 		}
 	}
 	// Soak: 12,900 requests - 1,030 429s - 2 failed = 11,868 successes.
