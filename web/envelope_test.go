@@ -30,11 +30,10 @@ func TestAdmissionOverrideNeedsAReason(t *testing.T) {
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("override: %d", res.StatusCode)
 	}
-	env := sectionOf(body, "envelope")
-	for _, want := range []string{`<strong>6</strong>`, `data-testid="overridden"`, "shared box", `data-testid="queue-size">12<`, "--max-num-seqs 6", "Demonstrated ceiling: 8"} {
-		if !strings.Contains(env, want) {
-			t.Errorf("envelope lacks %q", want)
-		}
+	// The swap is the envelope as saved (what it shows of an override:
+	// web/view's TestEnvelopeShowsAnOverriddenAdmissionLimit).
+	if env := sectionOf(body, "envelope"); !strings.Contains(env, `data-testid="overridden"`) {
+		t.Errorf("the swapped envelope does not show the override: %.300s", env)
 	}
 	if !strings.Contains(body, `id="history"`) {
 		t.Error("no history swap")
