@@ -61,4 +61,3 @@ func TestLLMDReportsSayTheirStack(t *testing.T) {
 		}
 	}
 }
-
