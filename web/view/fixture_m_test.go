@@ -1,0 +1,122 @@
+package view
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"capplan/planner"
+	"capplan/web/store"
+)
+
+// computed is v with its inputs replaced by in and its Result computed
+// from them, as the app computes a report after a save.
+func computed(v Report, in planner.Inputs) Report {
+	v.In = in
+	v.Result = planner.Compute(in)
+	return v
+}
+
+// cutSection is body from the section with id to the end of that section
+// (a rough cut, enough for assertions: up to the first </section>).
+func cutSection(body, id string) string {
+	i := strings.Index(body, `<section id="`+id+`"`)
+	if i < 0 {
+		return ""
+	}
+	rest := body[i:]
+	if j := strings.Index(rest, "</section>"); j >= 0 {
+		return rest[:j]
+	}
+	return rest
+}
+
+// upToEnd is body from the element marked data-testid id up to the first
+// end after it ("" without the element).
+func upToEnd(body, id, end string) string {
+	i := strings.Index(body, `data-testid="`+id+`"`)
+	if i < 0 {
+		return ""
+	}
+	s := body[i:]
+	if j := strings.Index(s, end); j >= 0 {
+		return s[:j]
+	}
+	return s
+}
+
+// printOf is the print view of v, which shows every section.
+func printOf(t *testing.T, v Report) string {
+	t.Helper()
+	return stepPageOf(t, v, PrintStep)
+}
+
+// sweepRows are concurrency rows 1, 2, 4, 8, 10 of 60 s and 600 requests
+// each, every one with 20 % memory headroom; 10 fails p95 end-to-end
+// (16.2 s, above the 15 s bound), so the ceiling is 8. They come from
+// file, whose content hashes to sha.
+func sweepRows(file, sha string) []planner.Row {
+	var rows []planner.Row
+	for i, l := range []float64{1, 2, 4, 8, 10} {
+		e2e := 6 + l*0.8
+		if l == 10 {
+			e2e = 16.2
+		}
+		rows = append(rows, planner.Row{
+			Source: planner.Source{File: file, SHA256: sha, Format: "guidellm", ToolVersion: "0.5.0"},
+			Model:  "meta-llama/Llama-3.1-8B-Instruct", Index: i,
+			LoadKind: planner.LoadConcurrency, Load: planner.F(l), AchievedConcurrency: planner.F(l * 0.98),
+			Attempted: planner.I(600), Successful: planner.I(600), Errored: planner.I(0), Incomplete: planner.I(0),
+			DurationS: planner.F(60), RequestRate: planner.F(l / 7), OutputTokenRate: planner.F(l * 30),
+			PromptTokensMean: planner.F(512), OutputTokensMean: planner.F(256),
+			TTFT:     planner.Stat{P50: planner.F(0.1 * l), P95: planner.F(0.15 * l), P99: planner.F(0.19 * l)},
+			E2E:      planner.Stat{Mean: planner.F(e2e - 0.5), P50: planner.F(e2e - 1), P95: planner.F(e2e), P99: planner.F(e2e + 1)},
+			Warnings: []planner.Warning{},
+			Observed: planner.Observed{Headroom: planner.F(0.2), PeakMemoryGiB: planner.F(64)},
+		})
+	}
+	return rows
+}
+
+// sweepReport is a draft report (id 2) with the demo's frozen contract
+// (meta-llama/Llama-3.1-8B-Instruct on 80 GiB, loads 1 to 10, p95 TTFT
+// 2 s and end-to-end 15 s, 99 % success, 10 % headroom, no OOM) and the
+// rows of sweepRows imported from sweep.json, nothing else entered, as
+// its owner sees it.
+func sweepReport(t *testing.T) Report {
+	t.Helper()
+	demo := demoReport(t)
+	in := planner.Inputs{
+		AsOf:     demo.In.AsOf,
+		Contract: demo.In.Contract,
+		Workflow: &planner.Workflow{Frozen: true, State: planner.WorkflowDraft},
+		Rows:     sweepRows("sweep.json", strings.Repeat("ab", 32)),
+	}
+	v := Report{
+		R: store.Report{ID: 2, Title: "Matrix", Owner: "A. Lead", Version: 3, Contract: in.Contract, FrozenBy: "A. Lead",
+			FrozenAt: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), UpdatedAt: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)},
+		CanEdit: true, CanEditCosts: true, CanSubmit: true,
+		Imports: Imports{ReportID: 2, Version: 3, CanEdit: true, Frozen: true},
+	}
+	return computed(v, in)
+}
+
+// inReviewState is v as its owner sees it once the report is in state
+// (store.StateInReview or store.StateApproved): the workflow the planner
+// reads says so too, and no edit form is offered (as web's viewOf does).
+func inReviewState(v Report, state store.State) Report {
+	in := v.In
+	w := planner.Workflow{Frozen: true, State: planner.WorkflowInReview}
+	if state == store.StateApproved {
+		w = planner.Workflow{Frozen: true, State: planner.WorkflowApproved, By: "B. Reviewer"}
+		v.Review.ApprovedBy = "B. Reviewer"
+		v.Review.ApprovedAt = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	}
+	in.Workflow = &w
+	v.Review.State = state
+	v.Locked = v.CanEdit || v.CanEditCosts
+	v.CanEdit, v.CanEditCosts, v.CanSubmit = false, false, false
+	v.CanWithdraw = state == store.StateInReview
+	v.Imports.CanEdit = false
+	return computed(v, in)
+}
