@@ -1,6 +1,8 @@
 package view
 
 import (
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -118,5 +120,48 @@ func inReviewState(v Report, state store.State) Report {
 	v.CanEdit, v.CanEditCosts, v.CanSubmit = false, false, false
 	v.CanWithdraw = state == store.StateInReview
 	v.Imports.CanEdit = false
+	return computed(v, in)
+}
+
+// fullDemo is demoReport with what the fixture's JSON leaves out of its
+// rows (planner.Row's Source, Samples and Telemetry) given back from
+// testdata/demo_rows.json, written with it by TestWriteViewFixture in
+// web/report_view_test.go. Its figures are then the app's: the capacity
+// under random arrivals draws on the ceiling row's per-request records,
+// and figures keyed by row (planner.RowKey) on the file's SHA-256; without
+// them the demo's expected busy hour needs 4 boxes, not 3.
+func fullDemo(t *testing.T) Report {
+	t.Helper()
+	v := demoReport(t)
+	b, err := os.ReadFile("testdata/demo_rows.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type extras struct {
+		Source    planner.Source
+		Samples   []planner.Sample
+		Telemetry *planner.RowTelemetry
+	}
+	var m map[string][]extras
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	set := func(rows []planner.Row, key string) []planner.Row {
+		ex := m[key]
+		if len(ex) != len(rows) {
+			t.Fatalf("testdata/demo_rows.json: %d rows under %q, the fixture has %d: write both again (TestWriteViewFixture)", len(ex), key, len(rows))
+		}
+		out := append([]planner.Row(nil), rows...)
+		for i := range out {
+			out[i].Source, out[i].Samples, out[i].Telemetry = ex[i].Source, ex[i].Samples, ex[i].Telemetry
+		}
+		return out
+	}
+	in := v.In
+	in.Rows = set(in.Rows, "rows")
+	in.Candidates = append([]planner.Candidate(nil), in.Candidates...)
+	for i, c := range in.Candidates {
+		in.Candidates[i].Rows = set(c.Rows, "candidate "+c.Name)
+	}
 	return computed(v, in)
 }
