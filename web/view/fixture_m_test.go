@@ -80,11 +80,14 @@ func sweepRows(file, sha string) []planner.Row {
 	return rows
 }
 
+// sweepRowID is the stored id of sweepReport's row i (load 1 is row 0).
+func sweepRowID(i int) int64 { return int64(101 + i) }
+
 // sweepReport is a draft report (id 2) with the demo's frozen contract
 // (meta-llama/Llama-3.1-8B-Instruct on 80 GiB, loads 1 to 10, p95 TTFT
 // 2 s and end-to-end 15 s, 99 % success, 10 % headroom, no OOM) and the
-// rows of sweepRows imported from sweep.json, nothing else entered, as
-// its owner sees it.
+// rows of sweepRows imported from sweep.json (import 1, rows stored as
+// sweepRowID), nothing else entered, as its owner sees it.
 func sweepReport(t *testing.T) Report {
 	t.Helper()
 	demo := demoReport(t)
@@ -94,11 +97,16 @@ func sweepReport(t *testing.T) Report {
 		Workflow: &planner.Workflow{Frozen: true, State: planner.WorkflowDraft},
 		Rows:     sweepRows("sweep.json", strings.Repeat("ab", 32)),
 	}
+	im := ImportItem{Import: store.Import{ID: 1, ReportID: 2, FileName: "sweep.json", SHA256: in.Rows[0].Source.SHA256, Format: "guidellm",
+		ToolVersion: "0.5.0", Model: in.Contract.BaselineModel, SizeBytes: 1234, User: "A. Lead", At: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)}}
+	for i, r := range in.Rows {
+		im.Table = append(im.Table, ImportRow{ID: sweepRowID(i), Row: r, Warnings: r.Warnings})
+	}
 	v := Report{
 		R: store.Report{ID: 2, Title: "Matrix", Owner: "A. Lead", Version: 3, Contract: in.Contract, FrozenBy: "A. Lead",
 			FrozenAt: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC), UpdatedAt: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)},
 		CanEdit: true, CanEditCosts: true, CanSubmit: true,
-		Imports: Imports{ReportID: 2, Version: 3, CanEdit: true, Frozen: true},
+		Imports: Imports{ReportID: 2, Version: 3, CanEdit: true, Frozen: true, Imports: []ImportItem{im}, Total: 1},
 	}
 	return computed(v, in)
 }
