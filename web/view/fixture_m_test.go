@@ -124,6 +124,7 @@ func inReviewState(v Report, state store.State) Report {
 	}
 	in.Workflow = &w
 	v.Review.State = state
+	v.CanRevise = v.CanEdit && state == store.StateApproved
 	v.Locked = v.CanEdit || v.CanEditCosts
 	v.CanEdit, v.CanEditCosts, v.CanSubmit = false, false, false
 	v.CanWithdraw = state == store.StateInReview
