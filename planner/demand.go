@@ -247,12 +247,12 @@ func (m *DemandMeter) Result(admission *int, source string) Demand {
 		DemandScenario{Scenario: Scenario{Name: "low", BusyHourKind: BusyDayShare, MonthlyRequests: month(float64(low.total)), BusyHourShare: share(float64(maxHour(low)), float64(low.total))},
 			Basis: fmt.Sprintf("quietest full day %s: %d requests × %.4g days; its busiest hour %d requests", low.day, low.total, daysPerMonth, maxHour(low))},
 		DemandScenario{Scenario: Scenario{Name: "expected", BusyHourKind: BusyDayShare, MonthlyRequests: month(mean), BusyHourShare: share(busiestMean, mean)},
-			Basis: fmt.Sprintf("mean of %d full day(s): %.0f requests a day × %.4g days; mean busiest hour %.0f requests", len(full), mean, daysPerMonth, busiestMean)},
+			Basis: fmt.Sprintf("mean of %d full %s: %.0f requests a day × %.4g days; mean busiest hour %.0f requests", len(full), plural(len(full), "day", "days"), mean, daysPerMonth, busiestMean)},
 		DemandScenario{Scenario: Scenario{Name: "peak", BusyHourKind: BusyDayShare, MonthlyRequests: month(float64(high.total)), BusyHourShare: peakShare},
 			Basis: fmt.Sprintf("busiest full day %s: %d requests × %.4g days; its busiest hour %d requests", high.day, high.total, daysPerMonth, maxHour(high))},
 	)
 	if len(full) < 7 {
-		d.Notes = append(d.Notes, fmt.Sprintf("only %d full day(s) of data: a week or more shows the weekly pattern", len(full)))
+		d.Notes = append(d.Notes, fmt.Sprintf("only %d full %s of data: a week or more shows the weekly pattern", len(full), plural(len(full), "day", "days")))
 	}
 	return d
 }

@@ -269,7 +269,7 @@ func soakDrift(hours []SoakHour) ([]DriftFinding, bool, string) {
 	case flagged:
 		return out, true, driftNote(out)
 	}
-	return out, false, fmt.Sprintf("no drift: %d later hour(s) at a similar load stayed within %.0f %% of the first hour's p99", compared, SoakDriftFactor*100)
+	return out, false, fmt.Sprintf("no drift: %d later %s at a similar load stayed within %.0f %% of the first hour's p99", compared, plural(compared, "hour", "hours"), SoakDriftFactor*100)
 }
 
 // driftNote names each flagged finding, worst first: the hour, the figure,

@@ -185,3 +185,21 @@ func TestSoakTokensPerJouleAtCapacity(t *testing.T) {
 		t.Errorf("tokens/J at capacity = %v, want 7.26", got)
 	}
 }
+
+// Counts in the soak's and the demand's sentences agree with their nouns:
+// "1 later hour", "2 later hours", never "hour(s)".
+func TestSoakAndDemandCountsAgree(t *testing.T) {
+	_, _, one := soakDrift([]SoakHour{{Hour: 1, Requests: 100, TTFTP99: F(0.2)}, {Hour: 2, Requests: 100, TTFTP99: F(0.2)}})
+	if !strings.Contains(one, "1 later hour at") {
+		t.Errorf("one later hour: %q", one)
+	}
+	_, _, two := soakDrift([]SoakHour{{Hour: 1, Requests: 100, TTFTP99: F(0.2)}, {Hour: 2, Requests: 100, TTFTP99: F(0.2)}, {Hour: 3, Requests: 100, TTFTP99: F(0.2)}})
+	if !strings.Contains(two, "2 later hours at") {
+		t.Errorf("two later hours: %q", two)
+	}
+	for _, s := range []string{one, two} {
+		if strings.Contains(s, "(s)") {
+			t.Errorf("%q", s)
+		}
+	}
+}
