@@ -174,3 +174,33 @@ func fullDemo(t *testing.T) Report {
 	}
 	return computed(v, in)
 }
+
+// withJudgedRows is v with its main matrix's import tables holding in's
+// rows (matched by file SHA-256 and index) and, as ImportRow.Warnings
+// says, the warnings planner.Compute judged for each (the row's own and
+// the checks against the contract), as web's importsViewOf fills them.
+func withJudgedRows(v Report) Report {
+	type key struct {
+		sha   string
+		index int
+	}
+	judged := map[key]planner.RowResult{}
+	for _, rr := range v.Result.Matrix {
+		judged[key{rr.Source.SHA256, rr.Row.Index}] = rr
+	}
+	items := append([]ImportItem(nil), v.Imports.Imports...)
+	for i, im := range items {
+		if im.CandidateID != 0 {
+			continue
+		}
+		table := append([]ImportRow(nil), im.Table...)
+		for j, ir := range table {
+			if rr, ok := judged[key{ir.Row.Source.SHA256, ir.Row.Index}]; ok {
+				table[j].Row, table[j].Warnings = rr.Row, rr.Warnings
+			}
+		}
+		items[i].Table = table
+	}
+	v.Imports.Imports = items
+	return v
+}
