@@ -9,16 +9,15 @@ import (
 	"testing"
 )
 
+// The overload test's form refuses what it cannot read, naming each
+// field; a save answers with the section judged again and is in the
+// history. (What the section says of a test is tested in web/view.)
 func TestOverloadTestRecordedAndJudged(t *testing.T) {
 	app := newTestApp(t)
 	id, _ := seedMatrix(t, app)
 	lead := app.client("lead")
 	u := fmt.Sprintf("%s/reports/%d/overload", app.srv.URL, id)
 
-	_, page := do(t, lead, "GET", fmt.Sprintf("%s/reports/%d/print", app.srv.URL, id), nil)
-	if !strings.Contains(sectionOf(page, "overload"), "not recorded") {
-		t.Error("an unrecorded test is not said so")
-	}
 	res, body := do(t, lead, "POST", u, url.Values{"version": {reportVersion(t, app, id)}, "outcome": {"teapot"}, "date": {"20 Nov"}})
 	if res.StatusCode != http.StatusUnprocessableEntity {
 		t.Fatalf("bad test: %d", res.StatusCode)
@@ -34,11 +33,8 @@ func TestOverloadTestRecordedAndJudged(t *testing.T) {
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("save: %d", res.StatusCode)
 	}
-	ov := sectionOf(body, "overload")
-	for _, want := range []string{`<span class="badge pass" data-testid="overload-verdict">pass</span>`, "excess requests were refused with 429 and Retry-After", "20 streams for 60 s"} {
-		if !strings.Contains(ov, want) {
-			t.Errorf("overload lacks %q", want)
-		}
+	if got := testid(sectionOf(body, "overload"), "overload-verdict"); got != "pass" {
+		t.Errorf("the swapped section's verdict is %q, want pass", got)
 	}
 
 	// Without Retry-After and a sick worker it fails, with the reasons.
@@ -46,11 +42,8 @@ func TestOverloadTestRecordedAndJudged(t *testing.T) {
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("save: %d", res.StatusCode)
 	}
-	ov = sectionOf(body, "overload")
-	for _, want := range []string{`data-testid="overload-verdict">fail`, "429 without Retry-After", "did not stay healthy"} {
-		if !strings.Contains(ov, want) {
-			t.Errorf("overload lacks %q", want)
-		}
+	if got := testid(sectionOf(body, "overload"), "overload-verdict"); got != "fail" {
+		t.Errorf("the swapped section's verdict is %q, want fail", got)
 	}
 	h, _ := app.store.History(context.Background(), id)
 	if h[0].Action != "overload test recorded" || !strings.Contains(h[0].Before, "Worker stayed healthy: yes") {

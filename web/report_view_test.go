@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -120,9 +121,46 @@ func TestAPIReportIsTheHeadlineUnlessRowsAreAsked(t *testing.T) {
 // compute again from In with planner.Compute.
 const viewFixture = "view/testdata/demo_report.json"
 
-// demoViewJSON is the demo's view model for its owner as viewFixture holds
-// it, from the demo seeded into a temporary database.
-func demoViewJSON(t *testing.T) []byte {
+// rowFixture holds what viewFixture's JSON leaves out of the demo's rows
+// (planner.Row's Source, Samples and Telemetry are not in its JSON), so
+// that web/view's tests compute the demo's figures as the app does: the
+// capacity under random arrivals draws on the ceiling row's per-request
+// records, figures keyed by row on the file's SHA-256. Main matrix rows
+// under "rows", each candidate's under its name, in the order of
+// planner.Inputs.
+const rowFixture = "view/testdata/demo_rows.json"
+
+// rowExtras are the fields of a row viewFixture leaves out.
+type rowExtras struct {
+	Source    planner.Source
+	Samples   []planner.Sample
+	Telemetry *planner.RowTelemetry
+}
+
+// demoRowsJSON is rowFixture's content for the demo's inputs in.
+func demoRowsJSON(t *testing.T, in planner.Inputs) []byte {
+	t.Helper()
+	extras := func(rows []planner.Row) []rowExtras {
+		out := make([]rowExtras, len(rows))
+		for i, r := range rows {
+			out[i] = rowExtras{Source: r.Source, Samples: r.Samples, Telemetry: r.Telemetry}
+		}
+		return out
+	}
+	m := map[string][]rowExtras{"rows": extras(in.Rows)}
+	for _, c := range in.Candidates {
+		m["candidate "+c.Name] = extras(c.Rows)
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(b, '\n')
+}
+
+// demoFixtures are viewFixture's content (the demo's view model for its
+// owner) and rowFixture's, from the demo seeded into a temporary database.
+func demoFixtures(t *testing.T) (view, rows []byte) {
 	t.Helper()
 	ctx := context.Background()
 	st := mustOpenDB(t)
@@ -149,26 +187,31 @@ func demoViewJSON(t *testing.T) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return append(b, '\n')
+	return append(b, '\n'), demoRowsJSON(t, v.In)
 }
 
-// TestWriteViewFixture writes viewFixture from the demo seeded into a
+// TestWriteViewFixture writes viewFixture and rowFixture from the demo seeded into a
 // temporary database, when CAPPLAN_WRITE_VIEW_FIXTURE=1 asks for it (after
 // a change of the demo or of the view model):
 //
 //	CAPPLAN_WRITE_VIEW_FIXTURE=1 go test ./web -run TestWriteViewFixture
 func TestWriteViewFixture(t *testing.T) {
 	if os.Getenv("CAPPLAN_WRITE_VIEW_FIXTURE") != "1" {
-		t.Skip("writes " + viewFixture + " when CAPPLAN_WRITE_VIEW_FIXTURE=1")
+		t.Skip("writes " + viewFixture + " and " + rowFixture + " when CAPPLAN_WRITE_VIEW_FIXTURE=1")
 	}
-	if err := os.WriteFile(viewFixture, demoViewJSON(t), 0o644); err != nil {
+	v, rows := demoFixtures(t)
+	if err := os.WriteFile(viewFixture, v, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(rowFixture, rows, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // TestViewFixtureIsCurrent holds that viewFixture has the shape of the
 // view model made from the demo today: the same fields at every level
-// (its values, dates and ids, differ from day to day). A field added to
+// (its values, dates and ids, differ from day to day), and rowFixture
+// the demo's rows' sources and records exactly. A field added to
 // the view model, the planner's inputs or the demo asks for the fixture
 // to be written again (TestWriteViewFixture).
 func TestViewFixtureIsCurrent(t *testing.T) {
@@ -180,8 +223,14 @@ func TestViewFixtureIsCurrent(t *testing.T) {
 	if err := json.Unmarshal(stored, &was); err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal(demoViewJSON(t), &now); err != nil {
+	viewNow, rowsNow := demoFixtures(t)
+	if err := json.Unmarshal(viewNow, &now); err != nil {
 		t.Fatal(err)
+	}
+	// The rows' sources and per-request records are the demo's generated
+	// files', the same every day: they are held exactly.
+	if rows, err := os.ReadFile(rowFixture); err != nil || !bytes.Equal(rows, rowsNow) {
+		t.Errorf("%s differs from the demo's rows today (%v); write it again: CAPPLAN_WRITE_VIEW_FIXTURE=1 go test ./web -run TestWriteViewFixture", rowFixture, err)
 	}
 	wasKeys, nowKeys := map[string]bool{}, map[string]bool{}
 	jsonPaths(was, "", wasKeys)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html"
 	"net/http"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -149,9 +148,9 @@ func TestTokenCostsAgree(t *testing.T) {
 }
 
 // TestContractOutputSpeed: the TPOT bound typed as an output speed per
-// user is stored as the TPOT bound it sets, shown both ways, and
-// refused in the user's words when it is not a positive speed or
-// contradicts a TPOT typed beside it.
+// user is stored as the TPOT bound it sets, and refused in the user's
+// words when it is not a positive speed or contradicts a TPOT typed
+// beside it. (How it is shown is tested in web/view.)
 func TestContractOutputSpeed(t *testing.T) {
 	app := newTestApp(t)
 	ctx := context.Background()
@@ -186,20 +185,4 @@ func TestContractOutputSpeed(t *testing.T) {
 	if o.TPOTMax == nil || *o.TPOTMax != 0.05 || !o.TPOTAsSpeed {
 		t.Fatalf("stored TPOT %v as speed %v, want 0.05 s", o.TPOTMax, o.TPOTAsSpeed)
 	}
-	_, page := do(t, lead, http.MethodGet, base+"/print", nil)
-	if got := html.UnescapeString(testid(page, "interactivity")); got != "at least 20 tok/s/user at p95 (TPOT at most 50 ms)" {
-		t.Errorf("page shows %q", got)
-	}
-	if !strings.Contains(page, "speed_p95&gt;=20tok/s") {
-		t.Error("the objective's text lacks the speed term")
-	}
-	// The edit form's objective builder shows the speed as it was typed:
-	// a row "95 % of answers stream to each user at least 20 tok/s".
-	_, edit := do(t, lead, http.MethodGet, base+"/contract/edit", nil)
-	if !regexpFind(`<option value="speed" selected>`, edit) || !regexpFind(`name="objective.bounds\[\d\].bound" value="20"`, edit) ||
-		!regexpFind(`<option value="tok/s" selected>`, edit) || regexpFind(`<option value="tpot" selected>`, edit) {
-		t.Error("the edit form does not show the speed as typed")
-	}
 }
-
-func regexpFind(pattern, s string) bool { return regexp.MustCompile(pattern).MatchString(s) }

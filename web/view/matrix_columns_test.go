@@ -1,6 +1,8 @@
 package view
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"capplan/planner"
@@ -68,5 +70,39 @@ func TestMatrixURL(t *testing.T) {
 	v.PageOf("http://localhost/reports/7/results?cols=all")
 	if !v.AllCols || v.Step != "results" {
 		t.Errorf("pageOf(results?cols=all): step %q, all columns %t", v.Step, v.AllCols)
+	}
+}
+
+// Without JS the choice is a link: the page without ?cols=all marks the
+// other columns "more" and links to every column; with it, the wrap shows
+// every column and links back. Every column is in the page either way, as
+// many as MatrixColumns names.
+func TestMatrixColumnsByLink(t *testing.T) {
+	v := demoReport(t)
+	id := v.R.ID
+	m := cutSection(stepPageOf(t, v, "results"), "matrix")
+	head := between(m, `data-testid="matrix-table"`, "</thead>")
+	if n, want := strings.Count(head, "<th ")+strings.Count(head, "<th>"), len(MatrixColumns(v)); n != want || n == 0 {
+		t.Errorf("the matrix has %d columns, MatrixColumns names %d", n, want)
+	}
+	more := strings.Count(head, `more"`) + strings.Count(head, `more `)
+	if want := len(MatrixColumns(v)) - ObjectiveColumnCount(v); more != want || more == 0 {
+		t.Errorf("%d columns are shown on demand, want %d", more, want)
+	}
+	if !strings.Contains(m, `class="matrix-wrap"`) {
+		t.Error("the matrix shows every column without being asked")
+	}
+	link := fmt.Sprintf(`href="/reports/%d/results?cols=all#matrix" data-matrix-cols="all" data-testid="matrix-show-all-columns">Show all %d columns</a>`, id, len(MatrixColumns(v)))
+	if !strings.Contains(m, link) {
+		t.Errorf("no link to every column: want %s", link)
+	}
+
+	v.AllCols = true
+	m = cutSection(stepPageOf(t, v, "results"), "matrix")
+	if !strings.Contains(m, `class="matrix-wrap all-cols"`) {
+		t.Error("AllCols (?cols=all) does not show every column")
+	}
+	if back := fmt.Sprintf(`href="/reports/%d/results#matrix" data-matrix-cols="objective"`, id); !strings.Contains(m, back) {
+		t.Errorf("no link back to the objective's columns: want %s", back)
 	}
 }
