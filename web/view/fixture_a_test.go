@@ -52,38 +52,3 @@ func glossedStepPage(t *testing.T, v Report, step string) string {
 	}
 	return renderHTML(t, Glossed(c))
 }
-
-// demoMeasured is demoReport with each imported row's source given back:
-// planner.Row keeps its Source out of JSON, so the fixture's rows have
-// none, and without a file's sha256 the demo's GPU log (keyed by
-// planner.RowKey) joins no row. The sources are the fixture's own
-// imports (the report's matrix from the import of no candidate, a
-// candidate's rows from the candidate import of their model), and the
-// result is computed again, as the app computes the stored demo.
-func demoMeasured(t *testing.T) Report {
-	t.Helper()
-	v := demoReport(t)
-	source := func(candidate bool, model string) planner.Source {
-		t.Helper()
-		for _, im := range v.Imports.Imports {
-			if (im.CandidateID != 0) == candidate && im.Model == model {
-				return planner.Source{File: im.FileName, SHA256: im.SHA256, Format: im.Format, FormatVersion: im.FormatVersion, ToolVersion: im.ToolVersion}
-			}
-		}
-		t.Fatalf("the demo fixture has no import of model %q (candidate %v)", model, candidate)
-		return planner.Source{}
-	}
-	for i := range v.In.Rows {
-		v.In.Rows[i].Source = source(false, v.In.Rows[i].Model)
-	}
-	for c := range v.In.Candidates {
-		for i := range v.In.Candidates[c].Rows {
-			v.In.Candidates[c].Rows[i].Source = source(true, v.In.Candidates[c].Rows[i].Model)
-		}
-	}
-	v.Result = planner.Compute(v.In)
-	if !v.Result.Telemetry.Present || v.Result.Telemetry.RowsCovered != len(v.In.Rows) {
-		t.Fatalf("the demo's GPU log covers %d of %d rows", v.Result.Telemetry.RowsCovered, len(v.In.Rows))
-	}
-	return v
-}

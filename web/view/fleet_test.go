@@ -16,7 +16,7 @@ import (
 // factor comes from, and the admission section says the limit is per
 // replica.
 func TestFleetOnThePage(t *testing.T) {
-	v := demoMeasured(t)
+	v := fullDemo(t)
 	page := stepPageOf(t, v, PrintStep)
 	if testid(page, "fleet-none") == "" || strings.Contains(page, `data-testid="admission-per-replica"`) {
 		t.Error("the demo's page shows a fleet")
