@@ -56,3 +56,37 @@ func TestFleetOnThePage(t *testing.T) {
 		t.Error("a report with a fleet says it has none")
 	}
 }
+
+// A second run at the ceiling's 8 streams against two replicas (typed as
+// such for its row, 1.8 times the one-replica rate) measures the fleet's
+// scaling factor: the page says it is measured, and from what.
+func TestFleetScalingMeasuredOnThePage(t *testing.T) {
+	v := fullDemo(t)
+	var two planner.Row
+	for _, r := range v.In.Rows {
+		if r.Load != nil && *r.Load == 8 {
+			two = r
+		}
+	}
+	if two.RequestRate == nil {
+		t.Fatal("the demo has no row at 8 streams with a rate")
+	}
+	replicas := 2
+	two.Index, two.Source.File, two.Source.SHA256 = 0, "two-replicas.json", strings.Repeat("2", 64)
+	two.RequestRate = planner.F(*two.RequestRate * 1.8)
+	two.Observed.Replicas = &replicas
+	reserve := 1
+	v.In.Rows = append(v.In.Rows, two)
+	v.In.Fleet = &planner.FleetInputs{Topology: planner.TopologyBoxes, Reserve: &reserve}
+	v = withInputs(v, v.In)
+	if f := v.Result.Fleet; f == nil || f.ScalingFrom != planner.ScalingMeasured || f.Scaling == nil || *f.Scaling < 1.8-1e-9 || *f.Scaling > 1.8+1e-9 {
+		t.Fatalf("fleet %+v", v.Result.Fleet)
+	}
+	page := stepPageOf(t, v, PrintStep)
+	if got := testid(page, "fleet-scaling-from"); got != "measured" {
+		t.Errorf("page scaling from %q", got)
+	}
+	if !strings.Contains(html.UnescapeString(testid(page, "fleet-scaling-text")), "Measured: ") {
+		t.Errorf("scaling text %q", testid(page, "fleet-scaling-text"))
+	}
+}
