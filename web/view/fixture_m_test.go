@@ -132,16 +132,16 @@ func inReviewState(v Report, state store.State) Report {
 	return computed(v, in)
 }
 
-// fullDemo is demoReport with what the fixture's JSON leaves out of its
-// rows (planner.Row's Source, Samples and Telemetry) given back from
-// testdata/demo_rows.json, written with it by TestWriteViewFixture in
-// web/report_view_test.go. Its figures are then the app's: the capacity
-// under random arrivals draws on the ceiling row's per-request records,
-// and figures keyed by row (planner.RowKey) on the file's SHA-256; without
-// them the demo's expected busy hour needs 4 boxes, not 3.
-func fullDemo(t *testing.T) Report {
+// fullDemo is the demo report as the app computes it (demoReport).
+func fullDemo(t *testing.T) Report { return demoReport(t) }
+
+// withRowExtras is in with its rows' Source, Samples and Telemetry read
+// back from testdata/demo_rows.json: planner.Row leaves them out of its
+// JSON, and without them the demo's figures are not the app's (the rows'
+// per-request records bound the percentiles; the GPU log joins the rows by
+// their files).
+func withRowExtras(t *testing.T, in planner.Inputs) planner.Inputs {
 	t.Helper()
-	v := demoReport(t)
 	b, err := os.ReadFile("testdata/demo_rows.json")
 	if err != nil {
 		t.Fatal(err)
@@ -166,13 +166,12 @@ func fullDemo(t *testing.T) Report {
 		}
 		return out
 	}
-	in := v.In
 	in.Rows = set(in.Rows, "rows")
 	in.Candidates = append([]planner.Candidate(nil), in.Candidates...)
 	for i, c := range in.Candidates {
 		in.Candidates[i].Rows = set(c.Rows, "candidate "+c.Name)
 	}
-	return computed(v, in)
+	return in
 }
 
 // withJudgedRows is v with its main matrix's import tables holding in's

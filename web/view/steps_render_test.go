@@ -3,6 +3,7 @@ package view
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"html"
 	"os"
 	"regexp"
@@ -29,6 +30,7 @@ func demoReport(t *testing.T) Report {
 	if err := json.Unmarshal(b, &v); err != nil {
 		t.Fatal(err)
 	}
+	v.In = withRowExtras(t, v.In)
 	v.Result = planner.Compute(v.In)
 	return v
 }
@@ -107,6 +109,17 @@ func TestDemoReportComputes(t *testing.T) {
 	for _, it := range r.ExitCheck {
 		if !it.Pass {
 			t.Errorf("demo exit check fails %q: %s", it.Label, it.Detail)
+		}
+	}
+	// The app's figures, which need the rows' per-request records and
+	// sources (withRowExtras): 0.2986 in-objective req/s a box with random
+	// arrivals, 3 boxes for the expected busy hour.
+	if p := r.Capacity.PerBoxRate; p == nil || fmt.Sprintf("%.4f", *p) != "0.2986" {
+		t.Errorf("capacity per box %v, want 0.2986 req/s as the app computes it", p)
+	}
+	for _, s := range r.Scenarios {
+		if s.Scenario.Name == "expected" && (s.BoxesNeeded == nil || *s.BoxesNeeded != 3) {
+			t.Errorf("expected scenario needs %v boxes, want 3", s.BoxesNeeded)
 		}
 	}
 }
