@@ -27,7 +27,7 @@ func inReviewFor(v Report, c planner.Contract, a planner.Amendment) Report {
 // contract and the matrix mark it, the exit check fails its item, and the
 // reviewer is offered the acceptance in writing.
 func TestAmendedWorkloadAsksTheReviewerToAccept(t *testing.T) {
-	v := fullDemo(t)
+	v := demoReport(t)
 	c := v.In.Contract
 	old := c.Workload.String()
 	c.Workload.OutputTokens += 10
@@ -44,7 +44,7 @@ func TestAmendedWorkloadAsksTheReviewerToAccept(t *testing.T) {
 // (so 10 streams passes): the exit check fails its item and the reviewer
 // is offered the acceptance of the loosening in writing.
 func TestLoosenedObjectiveAsksTheReviewerToAccept(t *testing.T) {
-	v := fullDemo(t)
+	v := demoReport(t)
 	c := v.In.Contract
 	old := c.Objective.String()
 	c.Objective.E2EMax = planner.F(20)

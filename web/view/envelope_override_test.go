@@ -10,7 +10,7 @@ import (
 // limit in force, marked overridden with the reason, the queue size, the
 // engine flag to set, and the ceiling the rows demonstrated.
 func TestEnvelopeShowsAnOverriddenAdmissionLimit(t *testing.T) {
-	v := fullDemo(t)
+	v := demoReport(t)
 	six, twelve := 6, 12
 	v.In.Admission.OverrideMaxInFlight, v.In.Admission.OverrideReason, v.In.Admission.QueueSize = &six, "shared box", &twelve
 	v = withInputs(v, v.In)
@@ -21,7 +21,7 @@ func TestEnvelopeShowsAnOverriddenAdmissionLimit(t *testing.T) {
 		}
 	}
 	// Without the override, none of it.
-	env = sectionIn(stepPageOf(t, fullDemo(t), "results"), "envelope")
+	env = sectionIn(stepPageOf(t, demoReport(t), "results"), "envelope")
 	if strings.Contains(env, `data-testid="overridden"`) || strings.Contains(env, "--max-num-seqs 6") {
 		t.Error("the demo's own limit is shown as overridden")
 	}

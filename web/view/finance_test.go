@@ -19,7 +19,7 @@ func figure(amount, unit string) *planner.Figure {
 // left out and says why; with one it is compared, each converted amount
 // shown with its original and the rate.
 func TestMixedCurrencyQuoteOnThePage(t *testing.T) {
-	v := fullDemo(t)
+	v := demoReport(t)
 	q := planner.Quote{Name: "Tiered USD API", Provider: "Provider X", Model: "model-y", Currency: "USD",
 		InputPerMTokens: figure("10", "USD/1M tokens"), OutputPerMTokens: figure("40", "USD/1M tokens"), RetryRate: figure("0", "fraction"),
 		Tax: &planner.Tax{Rate: figure("0.2", "fraction"), Recoverable: true}}
@@ -47,7 +47,7 @@ func TestMixedCurrencyQuoteOnThePage(t *testing.T) {
 // utilisation of 70 %: the break-even utilisation as a percentage and the
 // margin at 70 % as a share of revenue.
 func TestProviderViewOnThePage(t *testing.T) {
-	v := fullDemo(t)
+	v := demoReport(t)
 	v.In.Provider = &planner.ProviderInputs{InputPerMTokens: figure("1.40", "EUR/1M tokens"), OutputPerMTokens: figure("5.50", "EUR/1M tokens"),
 		ExpectedUtilisation: figure("0.7", "fraction")}
 	page := stepPageOf(t, withInputs(v, v.In), PrintStep)
@@ -62,13 +62,13 @@ func TestProviderViewOnThePage(t *testing.T) {
 // A tax on one cost line, 20 % recoverable VAT on hosting, is shown on
 // its line and, on the net basis, not counted.
 func TestLineTaxOnThePage(t *testing.T) {
-	v := fullDemo(t)
+	v := demoReport(t)
 	v.In.SelfHosted.Taxes = map[string]*planner.Tax{"hosting": {Rate: figure("0.2", "fraction"), Recoverable: true}}
 	page := stepPageOf(t, withInputs(v, v.In), PrintStep)
 	if !strings.Contains(page, "+ 20 % tax (recoverable: not counted)") {
 		t.Errorf("the hosting line does not show its recoverable tax")
 	}
-	if strings.Contains(stepPageOf(t, fullDemo(t), PrintStep), "+ 20 % tax") {
+	if strings.Contains(stepPageOf(t, demoReport(t), PrintStep), "+ 20 % tax") {
 		t.Error("the demo without the tax shows one")
 	}
 }

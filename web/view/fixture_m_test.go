@@ -11,42 +11,6 @@ import (
 	"capplan/web/store"
 )
 
-// computed is v with its inputs replaced by in and its Result computed
-// from them, as the app computes a report after a save.
-func computed(v Report, in planner.Inputs) Report {
-	v.In = in
-	v.Result = planner.Compute(in)
-	return v
-}
-
-// cutSection is body from the section with id to the end of that section
-// (a rough cut, enough for assertions: up to the first </section>).
-func cutSection(body, id string) string {
-	i := strings.Index(body, `<section id="`+id+`"`)
-	if i < 0 {
-		return ""
-	}
-	rest := body[i:]
-	if j := strings.Index(rest, "</section>"); j >= 0 {
-		return rest[:j]
-	}
-	return rest
-}
-
-// upToEnd is body from the element marked data-testid id up to the first
-// end after it ("" without the element).
-func upToEnd(body, id, end string) string {
-	i := strings.Index(body, `data-testid="`+id+`"`)
-	if i < 0 {
-		return ""
-	}
-	s := body[i:]
-	if j := strings.Index(s, end); j >= 0 {
-		return s[:j]
-	}
-	return s
-}
-
 // printOf is the print view of v, which shows every section.
 func printOf(t *testing.T, v Report) string {
 	t.Helper()
@@ -108,7 +72,7 @@ func sweepReport(t *testing.T) Report {
 		CanEdit: true, CanEditCosts: true, CanSubmit: true,
 		Imports: Imports{ReportID: 2, Version: 3, CanEdit: true, Frozen: true, Imports: []ImportItem{im}, Total: 1},
 	}
-	return computed(v, in)
+	return withInputs(v, in)
 }
 
 // inReviewState is v as its owner sees it once the report is in state
@@ -129,11 +93,8 @@ func inReviewState(v Report, state store.State) Report {
 	v.CanEdit, v.CanEditCosts, v.CanSubmit = false, false, false
 	v.CanWithdraw = state == store.StateInReview
 	v.Imports.CanEdit = false
-	return computed(v, in)
+	return withInputs(v, in)
 }
-
-// fullDemo is the demo report as the app computes it (demoReport).
-func fullDemo(t *testing.T) Report { return demoReport(t) }
 
 // withRowExtras is in with its rows' Source, Samples and Telemetry read
 // back from testdata/demo_rows.json: planner.Row leaves them out of its

@@ -16,7 +16,7 @@ import (
 // factor comes from, and the admission section says the limit is per
 // replica.
 func TestFleetOnThePage(t *testing.T) {
-	v := fullDemo(t)
+	v := demoReport(t)
 	page := stepPageOf(t, v, PrintStep)
 	if testid(page, "fleet-none") == "" || strings.Contains(page, `data-testid="admission-per-replica"`) {
 		t.Error("the demo's page shows a fleet")
@@ -61,7 +61,7 @@ func TestFleetOnThePage(t *testing.T) {
 // such for its row, 1.8 times the one-replica rate) measures the fleet's
 // scaling factor: the page says it is measured, and from what.
 func TestFleetScalingMeasuredOnThePage(t *testing.T) {
-	v := fullDemo(t)
+	v := demoReport(t)
 	var two planner.Row
 	for _, r := range v.In.Rows {
 		if r.Load != nil && *r.Load == 8 {

@@ -1,23 +1,12 @@
 package view
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/a-h/templ"
 )
-
-func render(t *testing.T, c templ.Component) string {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := c.Render(context.Background(), &buf); err != nil {
-		t.Fatal(err)
-	}
-	return buf.String()
-}
 
 func urlOf7(step string) string {
 	if step == "" {
@@ -91,7 +80,7 @@ func TestEveryStepFrameRendersFromPlainValues(t *testing.T) {
 				templ.Raw(fmt.Sprintf(`<section id="%s-a">first</section>`, stepKeyOf(st.Name))),
 				templ.Raw(fmt.Sprintf(`<section id="%s-b">second</section>`, stepKeyOf(st.Name))),
 			}
-			html := render(t, StepPage(h, parts, st, sections))
+			html := renderHTML(t, StepPage(h, parts, st, sections))
 			for _, want := range []string{
 				`<h1 data-testid="report-title">Support assistant on one H100</h1>`,
 				`Owner lead@example.com · version <span id="head-version">12</span> · updated 2026-11-28 14:00`,
@@ -134,7 +123,7 @@ func TestEveryStepFrameRendersFromPlainValues(t *testing.T) {
 func TestOverviewHead(t *testing.T) {
 	h := Head{Title: "Draft", Owner: "lead@example.com", Updated: "today", PrintURL: "/reports/7/print",
 		Bar: BarOf(Steps, draftPath, "", false, urlOf7)}
-	html := render(t, ReportHead(h, HeadParts{}))
+	html := renderHTML(t, ReportHead(h, HeadParts{}))
 	for _, want := range []string{`<a href="/reports/7" aria-current="page"`, `data-testid="step-overview" data-state="optional"`,
 		`data-testid="step-next-link">Results</a>`, `print-link`} {
 		if !strings.Contains(html, want) {
@@ -147,7 +136,7 @@ func TestOverviewHead(t *testing.T) {
 // objective yet says so; parts the app leaves out are left out.
 func TestReportHeadOnThePrintView(t *testing.T) {
 	h := Head{Title: "Blank", Owner: "lead@example.com", Updated: "today", Bar: BarOf(Steps, nil, "", true, urlOf7)}
-	html := render(t, ReportHead(h, HeadParts{}))
+	html := renderHTML(t, ReportHead(h, HeadParts{}))
 	if strings.Contains(html, "print-link") {
 		t.Error("the print view links to itself")
 	}
@@ -159,7 +148,9 @@ func TestReportHeadOnThePrintView(t *testing.T) {
 	}
 }
 
-// textOf is html without its tags, spaces collapsed.
+// textOf is html without its tags (not replaced by spaces, so inline
+// markup reads as one phrase: "the <a>soak</a>," is "the soak,"), spaces
+// collapsed; readText is the page as blocks of text.
 func textOf(html string) string {
 	var b strings.Builder
 	in := false

@@ -11,7 +11,7 @@ import (
 // the glossary, and the step pages together link the field's words a
 // newcomer meets there.
 func TestStepPagesLinkTermsOnFirstUse(t *testing.T) {
-	v := fullDemo(t)
+	v := demoReport(t)
 	link := regexp.MustCompile(`<a href="/glossary#([a-z0-9-]+)" class="term" data-term="([a-z0-9-]+)"`)
 	linked := map[string]bool{}
 	for _, st := range append(Steps, StepDef{Name: PrintStep}) {

@@ -13,7 +13,7 @@ import (
 // <strong> with its evidence link to a section the page holds, above
 // everything else on the report.
 func TestHeadlineShowsThePlannersAnswers(t *testing.T) {
-	v := fullDemo(t)
+	v := demoReport(t)
 	h := v.Result.Headline
 	answers := map[string]planner.HeadlineAnswer{"serve": h.Serve, "admit": h.Admit, "own": h.Own, "decision": h.Decision}
 	page := stepPageOf(t, v, PrintStep)

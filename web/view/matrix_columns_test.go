@@ -80,7 +80,7 @@ func TestMatrixURL(t *testing.T) {
 func TestMatrixColumnsByLink(t *testing.T) {
 	v := demoReport(t)
 	id := v.R.ID
-	m := cutSection(stepPageOf(t, v, "results"), "matrix")
+	m := sectionIn(stepPageOf(t, v, "results"), "matrix")
 	head := between(m, `data-testid="matrix-table"`, "</thead>")
 	if n, want := strings.Count(head, "<th ")+strings.Count(head, "<th>"), len(MatrixColumns(v)); n != want || n == 0 {
 		t.Errorf("the matrix has %d columns, MatrixColumns names %d", n, want)
@@ -98,7 +98,7 @@ func TestMatrixColumnsByLink(t *testing.T) {
 	}
 
 	v.AllCols = true
-	m = cutSection(stepPageOf(t, v, "results"), "matrix")
+	m = sectionIn(stepPageOf(t, v, "results"), "matrix")
 	if !strings.Contains(m, `class="matrix-wrap all-cols"`) {
 		t.Error("AllCols (?cols=all) does not show every column")
 	}

@@ -28,7 +28,7 @@ func messyMatrix(t *testing.T) Report {
 	rate.LoadKind = planner.LoadRate
 	off = append(off, rate)
 	in.Rows = append(append([]planner.Row(nil), in.Rows...), off...)
-	return computed(v, in)
+	return withInputs(v, in)
 }
 
 // The counted rows stand in the matrix; the others are folded under it
@@ -36,7 +36,7 @@ func messyMatrix(t *testing.T) Report {
 // nothing warns of mixed load kinds among rows that do not count.
 func TestMatrixFoldsRowsThatDoNotCount(t *testing.T) {
 	page := printOf(t, messyMatrix(t))
-	m := cutSection(page, "matrix")
+	m := sectionIn(page, "matrix")
 	main, rest, ok := strings.Cut(m, `data-testid="matrix-not-counted"`)
 	if !ok {
 		t.Fatal("no fold of rows not counted in the matrix")
@@ -70,7 +70,7 @@ func TestMatrixFoldsRowsThatDoNotCount(t *testing.T) {
 // tok/s is not one more point of our line) and says which rows it leaves
 // out.
 func TestEnvelopeChartDrawsCountedRows(t *testing.T) {
-	env := cutSection(printOf(t, messyMatrix(t)), "envelope")
+	env := sectionIn(printOf(t, messyMatrix(t)), "envelope")
 	if env == "" {
 		t.Fatal("no envelope")
 	}

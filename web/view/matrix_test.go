@@ -34,7 +34,7 @@ func TestMatrixShowsVerdictsEnvelopeAndAdmission(t *testing.T) {
 	v := readerOf(sweepReport(t))
 	id := v.R.ID
 	body := printOf(t, v)
-	m := cutSection(body, "matrix")
+	m := sectionIn(body, "matrix")
 	for _, want := range []string{
 		`data-testid="matrix-row-4" data-verdict="fail"`,
 		`data-testid="matrix-row-3" data-verdict="pass"`,
@@ -51,7 +51,7 @@ func TestMatrixShowsVerdictsEnvelopeAndAdmission(t *testing.T) {
 	if strings.Contains(m, "observed-form-") {
 		t.Error("a reader sees the observed-figures forms")
 	}
-	env := cutSection(body, "envelope")
+	env := sectionIn(body, "envelope")
 	// The envelope's sentence links the field's words to the glossary.
 	if words := regexp.MustCompile(`<[^>]*>`).ReplaceAllString(env, ""); !strings.Contains(words, "demonstrated ceiling: 8 concurrent streams") {
 		t.Error("envelope lacks demonstrated ceiling: 8 concurrent streams")
@@ -86,8 +86,8 @@ func TestMatrixJudgedColumnsFirstAndLabels(t *testing.T) {
 	few := sweepRows("short.json", strings.Repeat("ef", 32))[:1]
 	few[0].Warnings = []planner.Warning{{Code: "few-requests", Message: "only 3 requests: the percentiles are weak"}}
 	in.Rows = append(append([]planner.Row(nil), in.Rows...), few...)
-	body := printOf(t, computed(v, in))
-	head := between(cutSection(body, "matrix"), `data-testid="matrix-table"`, "</thead>")
+	body := printOf(t, withInputs(v, in))
+	head := between(sectionIn(body, "matrix"), `data-testid="matrix-table"`, "</thead>")
 	order := []string{">Verdict<", ">Success rate (of finished)<", ">Incomplete<", ">TTFT p95 (s)<", ">E2E p95 (s)<", ">Headroom<",
 		">Successful req/s<", ">Achieved (in flight · total req/s)<", ">Output tok/s<", ">TTFT p50 (s)<", ">E2E p99 (s)<", ">Sources<"}
 	last := -1
@@ -108,7 +108,7 @@ func TestMatrixJudgedColumnsFirstAndLabels(t *testing.T) {
 	if !strings.Contains(head, `class="num print-hide more">TTFT p50 (s)`) {
 		t.Error("the other percentiles are not left out of print")
 	}
-	m := cutSection(body, "matrix")
+	m := sectionIn(body, "matrix")
 	if want := `<span class="badge warn" title="only 3 requests: the percentiles are weak" data-code="few-requests">few requests</span>`; !strings.Contains(m, want) {
 		t.Errorf("warning badge is not in words with the message as its title: want %s", want)
 	}
@@ -117,9 +117,9 @@ func TestMatrixJudgedColumnsFirstAndLabels(t *testing.T) {
 	}
 
 	// An empty report says what to do instead of "Judged against —".
-	empty := computed(Report{R: store.Report{ID: 4, Title: "Empty", Owner: "A. Lead", Version: 1}, CanEdit: true, CanEditCosts: true, CanSubmit: true,
+	empty := withInputs(Report{R: store.Report{ID: 4, Title: "Empty", Owner: "A. Lead", Version: 1}, CanEdit: true, CanEditCosts: true, CanSubmit: true,
 		Imports: Imports{ReportID: 4, Version: 1, CanEdit: true}}, planner.Inputs{})
-	m = cutSection(printOf(t, empty), "matrix")
+	m = sectionIn(printOf(t, empty), "matrix")
 	if !strings.Contains(m, "No objective yet: write it in the test contract.") || strings.Contains(m, "Judged against") {
 		t.Errorf("empty report's matrix: %s", between(m, `data-testid="matrix-objective"`, "</p>"))
 	}

@@ -29,12 +29,12 @@ func TestBeyondPlanOptionalWhenTheScenariosFit(t *testing.T) {
 	form := func(v Report) string {
 		return renderHTML(t, RecommendationFormBody(v, WithStoredValues(v, MoneyForm{})))
 	}
-	demo := fullDemo(t)
+	demo := demoReport(t)
 	if need := testid(form(demo), "beyond-plan-need"); !strings.HasPrefix(need, "needed") {
 		t.Errorf("with the demo's busy hour beyond its plan the field says %q, want needed", need)
 	}
 	blank := Report{R: store.Report{ID: 3, Title: "Within the plan", Version: 1}, CanEdit: true, CanEditCosts: true}
-	blank = computed(blank, planner.Inputs{})
+	blank = withInputs(blank, planner.Inputs{})
 	page := form(blank)
 	if need := testid(page, "beyond-plan-need"); !strings.HasPrefix(need, "optional") {
 		t.Errorf("with every scenario within the plan the field says %q, want optional", need)

@@ -10,7 +10,7 @@ import (
 // the GuideLLM command of the contract's tool version (docs/method.md,
 // "The next test", "Confidence").
 func TestEnvelopeProposesTheNextTest(t *testing.T) {
-	env := cutSection(printOf(t, sweepReport(t)), "envelope")
+	env := sectionIn(printOf(t, sweepReport(t)), "envelope")
 	if got := testid(env, "next-test-text"); !strings.Contains(got, "next test: 1 run at 9 concurrent streams") {
 		t.Errorf("next test text %q", got)
 	}

@@ -18,14 +18,14 @@ func TestObjectiveInWordsOnPages(t *testing.T) {
 	if !strings.Contains(sentence, "of requests succeed") || !strings.Contains(syntax, ">=") {
 		t.Fatalf("demo objective %q / %q", sentence, syntax)
 	}
-	row := upToEnd(stepPageOf(t, v, ""), "exit-objective", "</tr>")
+	row := between(stepPageOf(t, v, ""), `data-testid="exit-objective"`, "</tr>")
 	if got := readText(row); !strings.Contains(got, sentence) {
 		t.Errorf("exit check's objective row = %q, want the sentence %q", got, sentence)
 	}
 	if strings.Contains(html.UnescapeString(row), syntax) {
 		t.Errorf("exit check's objective row shows the syntax: %q", row)
 	}
-	line := upToEnd(stepPageOf(t, v, "results"), "matrix-objective-words", "</span>")
+	line := between(stepPageOf(t, v, "results"), `data-testid="matrix-objective-words"`, "</span>")
 	if got := readText(line); !strings.Contains(got, sentence+".") {
 		t.Errorf("matrix's objective line = %q, want it to state %q", got, sentence)
 	}
@@ -39,11 +39,11 @@ func TestObjectiveSentenceBeforeSyntax(t *testing.T) {
 	v := demoReport(t)
 	v.CanEdit = false // the read view, as a reviewer sees it
 	sentence, syntax := v.In.Contract.Objective.Sentence(), v.In.Contract.Objective.String()
-	got := readText(upToEnd(stepPageOf(t, v, "contract"), "objective", "</dd>"))
+	got := readText(between(stepPageOf(t, v, "contract"), `data-testid="objective"`, "</dd>"))
 	if want := sentence + ". as written: " + syntax; !strings.Contains(got, want) {
 		t.Errorf("contract's objective = %q, want %q", got, want)
 	}
-	line := readText(upToEnd(stepPageOf(t, v, "results"), "matrix-objective", "</p>"))
+	line := readText(between(stepPageOf(t, v, "results"), `data-testid="matrix-objective"`, "</p>"))
 	if want := "As written in the contract: " + syntax; !strings.Contains(line, want) {
 		t.Errorf("matrix's objective line = %q, want %q", line, want)
 	}

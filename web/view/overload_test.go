@@ -13,7 +13,7 @@ import (
 // Retry-After and with a sick worker it fails, with the reasons.
 func TestOverloadTestJudged(t *testing.T) {
 	v := sweepReport(t)
-	if got := testid(cutSection(printOf(t, v), "overload"), "overload-verdict"); got != "not recorded" {
+	if got := testid(sectionIn(printOf(t, v), "overload"), "overload-verdict"); got != "not recorded" {
 		t.Errorf("an unrecorded test's verdict is %q, want not recorded", got)
 	}
 	for _, c := range []struct {
@@ -28,7 +28,7 @@ func TestOverloadTestJudged(t *testing.T) {
 		in := v.In
 		ot := c.test
 		in.Overload = &ot
-		ov := cutSection(printOf(t, computed(v, in)), "overload")
+		ov := sectionIn(printOf(t, withInputs(v, in)), "overload")
 		for _, want := range c.want {
 			if !strings.Contains(ov, want) {
 				t.Errorf("overload %+v: the section lacks %q", c.test, want)

@@ -19,7 +19,7 @@ func TestPathAndExitCheckOrder(t *testing.T) {
 	rec := *in.Recommendation
 	rec.Owner = ""
 	in.Recommendation = &rec
-	v := computed(demo, in)
+	v := withInputs(demo, in)
 	page := printOf(t, v)
 	text := html.UnescapeString(page)
 

@@ -18,7 +18,7 @@ func TestPlanAmendedInPlace(t *testing.T) {
 	in := v.In
 	in.Contract.Loads = []float64{1, 2, 4, 8, 10, 16}
 	v.R.Contract = in.Contract // the stored contract: no amendment yet
-	v = computed(v, in)
+	v = withInputs(v, in)
 	page := html.UnescapeString(stepPageOf(t, v, "results"))
 	for _, want := range []string{
 		"the contract plans load 16 concurrent streams but no row has it",
@@ -43,7 +43,7 @@ func TestPlanAmendedInPlace(t *testing.T) {
 
 	in.Contract.Loads = []float64{1, 2, 4, 8, 10}
 	v.R.Contract = in.Contract
-	page = stepPageOf(t, computed(v, in), "results")
+	page = stepPageOf(t, withInputs(v, in), "results")
 	if strings.Contains(page, `id="plan-amend"`) || strings.Contains(page, "no row has it") {
 		t.Error("with the plan amended the results step still names a missing row")
 	}

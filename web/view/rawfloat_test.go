@@ -43,7 +43,7 @@ func TestNoRawFloatsOnTheDemo(t *testing.T) {
 	if got := rawFloatsOf("631.2969047619048 W and 0.00360610607831391 but 0.00026112 and 2410.868089"); len(got) != 2 {
 		t.Fatalf("the scan finds %q, want the two raw floats", got)
 	}
-	v := fullDemo(t)
+	v := demoReport(t)
 	if !v.CanEdit || !v.CanEditCosts {
 		t.Fatal("the fixture is not the owner's view")
 	}

@@ -10,7 +10,7 @@ import (
 // change / stop and names the costlier choice before anything is saved.
 // (Its refusal of "keep" without a justification is tested in web.)
 func TestRecommendationFormNamesTheCostlierChoice(t *testing.T) {
-	v := fullDemo(t)
+	v := demoReport(t)
 	body := renderHTML(t, RecommendationFormBody(v, WithStoredValues(v, MoneyForm{})))
 	form := between(body, `data-testid="recommendation-form"`, "</form>")
 	for _, want := range []string{`data-testid="decision-choices"`, "<dt>keep</dt>", "<dt>change</dt>", "<dt>stop</dt>", "keep is the costlier choice"} {

@@ -20,7 +20,7 @@ func TestResidencyRoutesAndFit(t *testing.T) {
 		{Name: "code", Model: "qwen-14b", Residency: "switched", MemoryBudgetGiB: planner.F(30), ColdStartS: planner.F(45)},
 		{Name: "embed", Model: "e5", Residency: "switched", MemoryBudgetGiB: planner.F(2), ColdStartS: planner.F(5)},
 	}
-	rs := cutSection(printOf(t, computed(v, in)), "residency")
+	rs := sectionIn(printOf(t, withInputs(v, in)), "residency")
 	for _, want := range []string{`data-testid="residency-fit">fits<`, "resident 40 GiB + largest switched 30 GiB = 70 GiB, within the 72 GiB usable", `value="qwen-14b"`} {
 		if !strings.Contains(rs, want) {
 			t.Errorf("residency lacks %q", want)
@@ -31,9 +31,9 @@ func TestResidencyRoutesAndFit(t *testing.T) {
 		{Name: "chat", Residency: "resident", MemoryBudgetGiB: planner.F(50)},
 		{Name: "code", Residency: "switched", MemoryBudgetGiB: planner.F(30), ColdStartS: planner.F(45)},
 	}
-	reader := computed(v, in)
+	reader := withInputs(v, in)
 	reader.CanEdit, reader.CanEditCosts, reader.CanSubmit = false, false, false
-	rs = cutSection(printOf(t, reader), "residency")
+	rs = sectionIn(printOf(t, reader), "residency")
 	if !strings.Contains(rs, `data-testid="residency-fit">does not fit<`) || strings.Contains(rs, "embed") || strings.Contains(rs, "residency-form") {
 		t.Errorf("after the change (reader's view):\n%s", rs)
 	}

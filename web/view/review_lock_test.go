@@ -13,7 +13,7 @@ import (
 // (Which forms web's viewOf leaves to the lead in each state is tested in
 // web.)
 func TestReviewBarSaysWhy(t *testing.T) {
-	demo := fullDemo(t)
+	demo := demoReport(t)
 	draft := printOf(t, demo)
 	if got := testid(draft, "review-state-text"); !strings.HasPrefix(got, "Draft: its editors may change it") {
 		t.Errorf("draft's review text = %q", got)

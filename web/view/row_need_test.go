@@ -22,7 +22,7 @@ func TestOverviewPointsAtTheRowFigures(t *testing.T) {
 	for i := range in.Rows {
 		in.Rows[i].Observed = planner.Observed{OOMChecked: true}
 	}
-	v = computed(v, in)
+	v = withInputs(v, in)
 	body := html.UnescapeString(stepPageOf(t, v, ""))
 	link := fmt.Sprintf(`href="/reports/%d/results#observed-%d"`, v.R.ID, sweepRowID(0))
 	for _, want := range []string{
@@ -53,7 +53,7 @@ func TestOverviewPointsAtTheRowFigures(t *testing.T) {
 // done and the results step naming the row's figure, not "Import the
 // results".
 func TestPathStatesOnTheOverview(t *testing.T) {
-	v := fullDemo(t)
+	v := demoReport(t)
 	in := v.In
 	rec := *in.Recommendation
 	rec.Owner = ""
@@ -64,7 +64,7 @@ func TestPathStatesOnTheOverview(t *testing.T) {
 		in.Rows[i].Observed = planner.Observed{OOMChecked: true}
 		in.Rows[i].Telemetry = nil
 	}
-	v = computed(v, in)
+	v = withInputs(v, in)
 	page := html.UnescapeString(stepPageOf(t, v, ""))
 	for step, done := range map[string]string{"contract": "true", "freeze": "true", "results": "false", "costs": "true", "scenarios": "true", "recommendation": "false", "submit": "false"} {
 		if !strings.Contains(page, `data-testid="path-step-`+step+`" data-done="`+done+`"`) {

@@ -41,7 +41,7 @@ func TestHybridTableWindow(t *testing.T) {
 // title), the cheaper option is marked per scenario, label and value sit
 // together in the definition grids, and the decision matches the costs.
 func TestDemoCostHalfPresentation(t *testing.T) {
-	v := fullDemo(t) // as its owner sees it: the edit forms shown
+	v := demoReport(t) // as its owner sees it: the edit forms shown
 	page := printOf(t, v)
 	text := html.UnescapeString(page)
 

@@ -38,11 +38,7 @@ func demoReport(t *testing.T) Report {
 // renderHTML renders c as a page would.
 func renderHTML(t *testing.T, c templ.Component) string {
 	t.Helper()
-	var b strings.Builder
-	if err := c.Render(context.Background(), &b); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
+	return renderString(t, context.Background(), c)
 }
 
 var tagRE = regexp.MustCompile(`<[^>]*>`)

@@ -12,7 +12,7 @@ import (
 // is required. (That a log is aligned by those times is tested in web.)
 func TestTelemetryFormAsksForAStartOnlyWithoutOne(t *testing.T) {
 	startInput := regexp.MustCompile(`<input[^>]*data-testid="telemetry-start"[^>]*>`)
-	page := printOf(t, fullDemo(t))
+	page := printOf(t, demoReport(t))
 	in := startInput.FindString(page)
 	if testid(page, "telemetry-starts-from-files") == "" || in == "" || strings.Contains(in, "required") {
 		t.Errorf("the form still asks when the first row began: %q", in)

@@ -20,7 +20,7 @@ func TestContractOutputSpeedShown(t *testing.T) {
 	in.Contract.Objective.TPOTMax = planner.F(0.05)
 	in.Contract.Objective.TPOTAsSpeed = true
 	v.R.Contract = in.Contract
-	v = computed(v, in)
+	v = withInputs(v, in)
 	page := printOf(t, v)
 	if got := html.UnescapeString(testid(page, "interactivity")); got != "at least 20 tok/s/user at p95 (TPOT at most 50 ms)" {
 		t.Errorf("page shows %q", got)

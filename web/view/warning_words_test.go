@@ -21,10 +21,10 @@ func TestImportWarningsInSentences(t *testing.T) {
 	for i := range in.Rows {
 		in.Rows[i].Model = "mistralai/Mistral-7B-Instruct-v0.3"
 	}
-	v = withJudgedRows(computed(v, in))
+	v = withJudgedRows(withInputs(v, in))
 	page := html.UnescapeString(stepPageOf(t, v, "results"))
 	want := fmt.Sprintf("The file's model is mistralai/Mistral-7B-Instruct-v0.3; the contract names %s.", in.Contract.BaselineModel)
-	lines := upToEnd(page, "row-warning-lines", "</ul>")
+	lines := between(page, `data-testid="`+"row-warning-lines"+`"`, "</ul>")
 	if lines == "" {
 		t.Fatal("the imports list has no warning sentences")
 	}
