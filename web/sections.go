@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"capplan/planner"
+	"capplan/web/store"
 	"capplan/web/view"
 )
 
@@ -128,21 +129,23 @@ func candidateNewPart(v view.Report, _ string) (templ.Component, bool) {
 }
 
 func candidateEditPart(v view.Report, key string) (templ.Component, bool) {
-	for _, cd := range v.Candidates {
-		if strconv.FormatInt(cd.ID, 10) == key {
-			return view.CandidateEditForm(v, view.SectionForm{}, key, cd.Candidate), true
-		}
-	}
-	return nil, false
+	cd, ok := candidateByKey(v, key)
+	return view.CandidateEditForm(v, view.SectionForm{}, key, cd.Candidate), ok
 }
 
 func candidateObservedPart(v view.Report, key string) (templ.Component, bool) {
+	cd, ok := candidateByKey(v, key)
+	return view.CandidateObservedBody(v, view.SectionForm{}, cd), ok
+}
+
+// candidateByKey is the stored candidate a part's key (its id) names.
+func candidateByKey(v view.Report, key string) (store.Candidate, bool) {
 	for _, cd := range v.Candidates {
 		if strconv.FormatInt(cd.ID, 10) == key {
-			return view.CandidateObservedBody(v, view.SectionForm{}, cd), true
+			return cd, true
 		}
 	}
-	return nil, false
+	return store.Candidate{}, false
 }
 
 // pageFrom is the page of report id an htmx request was made from (its
